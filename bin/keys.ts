@@ -1,0 +1,34 @@
+/**
+ * Key administration for platform operators (keys are otherwise created in the
+ * dashboard, which is not part of this service). Talks to the same DynamoDB as
+ * `npm start` (DYNAMODB_PORT, DATA_DIR), or to AWS when AWS_ENDPOINT_URL_DYNAMODB
+ * and TABLE_NAME say so.
+ *
+ *   npm run --silent keys -- create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO>] [--json]
+ *   npm run --silent keys -- revoke <key_id> [--json]
+ *   npm run --silent keys -- list --org <org_id> [--json]
+ *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
+ */
+import { applyLocalEnv, localSettings } from '../infra/local/env';
+import { runKeysCommand, UsageError } from '../infra/local/keys-cli';
+
+applyLocalEnv(localSettings());
+
+runKeysCommand(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n') })
+  .then((code) => process.exit(code))
+  .catch((e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n\nUsage:\n${USAGE}\n`);
+      process.exit(2);
+    }
+    const refused = e instanceof Error && /ECONNREFUSED|connect/i.test(`${e.message} ${String((e as { cause?: unknown }).cause ?? '')}`);
+    process.stderr.write(refused
+      ? `Cannot reach DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}. Start the local stack first (npm start), with the same DYNAMODB_PORT.\n`
+      : `Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+
+const USAGE = `  keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
+  keys revoke <key_id> [--json]
+  keys list --org <org_id> [--json]
+  keys usage <key_id> [--limit N] [--json]`;

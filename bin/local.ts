@@ -1,0 +1,26 @@
+/** `npm start`: the whole service on this machine, no AWS account needed. */
+import { JavaMissingError } from '../infra/local/dynamodb-local';
+import { localSettings } from '../infra/local/env';
+import { startLocalStack } from '../infra/local/stack';
+
+async function main(): Promise<void> {
+  const settings = localSettings();
+  const stack = await startLocalStack(settings);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, stopping (DynamoDB Local included)…`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
+  console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof JavaMissingError || e instanceof Error ? `Could not start the local stack: ${e.message}` : e);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+/** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ApiKeyRecord } from '../../core/api-keys';
+import { ddb, tableName } from './client';
+import { apiKeyKey, lists, orgKey } from './keys';
+
+const FIELDS = ['id', 'org_id', 'name', 'scopes', 'hash', 'hint', 'created_at', 'expires_at', 'revoked_at'] as const;
+
+function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as ApiKeyRecord;
+}
+
+/** Stores a key, creating its organization if it is new (one transaction). */
+export async function saveKey(record: ApiKeyRecord): Promise<void> {
+  await ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: orgKey(record.org_id),
+            UpdateExpression: 'SET org_id = :org, created_at = if_not_exists(created_at, :now)',
+            ExpressionAttributeValues: { ':org': record.org_id, ':now': record.created_at },
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...apiKeyKey(record.hash),
+              ...record,
+              gsi1pk: lists.orgKeys(record.org_id),
+              gsi1sk: `${record.created_at}#${record.id}`,
+              gsi2pk: lists.keyById(record.id),
+              gsi2sk: 'KEY',
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+}
+
+export async function findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
+  return Item ? toRecord(Item) : undefined;
+}
+
+export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined> {
+  const { Items } = await ddb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': lists.keyById(id) },
+    }),
+  );
+  return Items?.[0] ? toRecord(Items[0]) : undefined;
+}
+
+export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  const out: ApiKeyRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': lists.orgKeys(orgId) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...(page.Items ?? []).map(toRecord));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Revocation is permanent: the first revocation time is kept. Returns the revoked record. */
+export async function revokeKey(record: ApiKeyRecord, now: Date): Promise<ApiKeyRecord> {
+  try {
+    const { Attributes } = await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: apiKeyKey(record.hash),
+        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(Attributes ?? {});
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException) throw new Error(`API key ${record.id} no longer exists`);
+    throw e;
+  }
+}
+

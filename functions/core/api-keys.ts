@@ -1,0 +1,132 @@
+/**
+ * API keys: `svc_sk_live_<token>`, where the token is 43 base62 characters of
+ * randomness (256 bits) followed by a 6-character CRC32 checksum. The checksum lets
+ * a mistyped key be refused without a database read; the service stores only the
+ * SHA-256 of the whole key.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { ApiError } from './errors';
+import type { Scope } from './schemas';
+import { SCOPES } from './schemas';
+
+export const KEY_PREFIX = 'svc_sk_live_';
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_CHARS = 43; // 43 × log2(62) ≈ 256.03 bits
+const CHECKSUM_CHARS = 6; // 62^6 > 2^32
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
+
+/** The stored form of a key: everything but the key itself. */
+export interface ApiKeyRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  scopes: Scope[];
+  hash: string;
+  hint: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+function base62(n: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+function checksum(random: string): string {
+  return base62(crc32(random), CHECKSUM_CHARS);
+}
+
+/** Uniform random base62 characters by rejection sampling (no modulo bias). */
+function randomBase62(count: number): string {
+  let out = '';
+  while (out.length < count) {
+    for (const byte of randomBytes(count * 2)) {
+      if (byte < 248 && out.length < count) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function keyHint(key: string): string {
+  return `${KEY_PREFIX}…${key.slice(-4)}`;
+}
+
+/** True when the key has the right form and its checksum matches: no database needed. */
+export function isWellFormedKey(key: string): boolean {
+  if (!KEY_PATTERN.test(key)) return false;
+  const token = key.slice(KEY_PREFIX.length);
+  return checksum(token.slice(0, RANDOM_CHARS)) === token.slice(RANDOM_CHARS);
+}
+
+/** Constant-time comparison of two hex digests. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface NewKeyInput {
+  orgId: string;
+  name: string;
+  scopes?: readonly Scope[];
+  expiresAt?: string | null;
+  now: Date;
+}
+
+/** A new key and its stored record. The key itself is returned to be shown once, never stored. */
+export function generateKey(input: NewKeyInput): { key: string; record: ApiKeyRecord } {
+  const random = randomBase62(RANDOM_CHARS);
+  const key = `${KEY_PREFIX}${random}${checksum(random)}`;
+  return {
+    key,
+    record: {
+      id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+      org_id: input.orgId,
+      name: input.name,
+      scopes: [...(input.scopes ?? SCOPES)],
+      hash: hashKey(key),
+      hint: keyHint(key),
+      created_at: input.now.toISOString(),
+      expires_at: input.expiresAt ?? null,
+      revoked_at: null,
+    },
+  };
+}
+
+const unauthorized = (code: string, message: string) => new ApiError(401, code, message);
+
+export const missingKey = (hasBearer: boolean) =>
+  unauthorized(
+    'MISSING_API_KEY',
+    hasBearer
+      ? 'Bearer tokens are not accepted here; send your API key in the X-API-Key header.'
+      : 'Send your API key in the X-API-Key header.',
+  );
+export const invalidKey = () => unauthorized('INVALID_API_KEY', 'The API key is not valid.');
+
+/**
+ * Decides whether a recognised key may be used now. Order (decision 28): revoked,
+ * then expired; a key is expired from its expiry instant on.
+ */
+export function checkKeyUsable(record: ApiKeyRecord, now: Date): void {
+  if (record.revoked_at) throw unauthorized('API_KEY_REVOKED', 'The API key has been revoked.');
+  if (record.expires_at && now.getTime() >= Date.parse(record.expires_at)) {
+    throw unauthorized('API_KEY_EXPIRED', `The API key expired at ${record.expires_at}; create a new key.`);
+  }
+}
+
+/** Throws 403 unless the key holds one of the scopes (the first is the one named). */
+export function checkScope(granted: readonly Scope[], anyOf: readonly [Scope, ...Scope[]]): void {
+  if (anyOf.some((scope) => granted.includes(scope))) return;
+  throw new ApiError(403, 'INSUFFICIENT_SCOPE', `The API key lacks the scope this request needs. Required: ${anyOf[0]}`);
+}

@@ -1,0 +1,15 @@
+/** Environments (decision 27): today every organization has exactly one, env_default. */
+import { API_PREFIX } from '../routes';
+import { DEFAULT_ENVIRONMENT_ID, type Environment } from './schemas';
+
+export const environmentsOf = (orgCreatedAt: string): Environment[] => [
+  {
+    id: DEFAULT_ENVIRONMENT_ID,
+    name: 'Default',
+    is_default: true,
+    created_at: orgCreatedAt,
+    links: { self: `${API_PREFIX}/environments/${DEFAULT_ENVIRONMENT_ID}` },
+  },
+];
+
+export const isKnownEnvironment = (id: string): boolean => id === DEFAULT_ENVIRONMENT_ID;

@@ -1,0 +1,71 @@
+/**
+ * Rate limits (decision 32) in clock windows: per key, requests per clock hour and per
+ * clock minute; per organization, deployment creations per clock hour. The counting
+ * itself is an atomic conditional update in the adapter; this module is the arithmetic.
+ */
+import { rateLimited } from './errors';
+
+export interface Limits {
+  perHour: number;
+  perMinute: number;
+  createsPerHour: number;
+}
+
+export interface Windows {
+  /** Epoch seconds at the start of the clock hour, and at the next hour and minute. */
+  hourStart: number;
+  nextHour: number;
+  nextMinute: number;
+  /** 0-59: which minute of the hour, so both windows fit in one item. */
+  minuteOfHour: number;
+}
+
+export function windowsAt(now: Date): Windows {
+  const s = Math.floor(now.getTime() / 1000);
+  const hourStart = s - (s % 3600);
+  return { hourStart, nextHour: hourStart + 3600, nextMinute: s - (s % 60) + 60, minuteOfHour: Math.floor((s % 3600) / 60) };
+}
+
+/** Whole seconds from now until an epoch-second boundary, at least 1. */
+export const secondsUntil = (now: Date, epochSeconds: number): number =>
+  Math.max(1, Math.ceil((epochSeconds * 1000 - now.getTime()) / 1000));
+
+export interface Usage {
+  /** Requests counted in this clock hour and minute, this one included. */
+  hour: number;
+  minute: number;
+}
+
+/** The headers on every response to an accepted key: the hourly window (decision 3) and the IETF draft fields. */
+export function rateLimitHeaders(limits: Limits, usage: Usage, now: Date): Record<string, string> {
+  const w = windowsAt(now);
+  const hourLeft = Math.max(0, limits.perHour - usage.hour);
+  const minuteLeft = Math.max(0, limits.perMinute - usage.minute);
+  return {
+    'X-RateLimit-Limit': String(limits.perHour),
+    'X-RateLimit-Remaining': String(hourLeft),
+    'X-RateLimit-Reset': String(w.nextHour),
+    'RateLimit-Policy': `"hourly";q=${limits.perHour};w=3600, "burst";q=${limits.perMinute};w=60, "creations";q=${limits.createsPerHour};w=3600`,
+    RateLimit: `"hourly";r=${hourLeft};t=${secondsUntil(now, w.nextHour)}, "burst";r=${minuteLeft};t=${secondsUntil(now, w.nextMinute)}`,
+  };
+}
+
+export type LimitName = 'hourly' | 'burst' | 'creations';
+
+const describe: Record<LimitName, (l: Limits) => string> = {
+  hourly: (l) => `the limit of ${l.perHour} requests per hour for this API key`,
+  burst: (l) => `the burst limit of ${l.perMinute} requests per minute for this API key`,
+  creations: (l) => `the limit of ${l.createsPerHour} deployment creations per hour for this organization`,
+};
+
+/** The 429 for a limit: Retry-After runs to the end of the window that was exceeded. */
+export function limitExceeded(which: LimitName, limits: Limits, usage: Usage, now: Date) {
+  const w = windowsAt(now);
+  const retryAfter = secondsUntil(now, which === 'burst' ? w.nextMinute : w.nextHour);
+  const headers = {
+    ...rateLimitHeaders(limits, usage, now),
+    'X-RateLimit-Remaining': '0',
+    'Retry-After': String(retryAfter),
+  };
+  return rateLimited(`Rate limit exceeded: ${describe[which](limits)}. Retry after ${retryAfter} seconds.`, headers);
+}

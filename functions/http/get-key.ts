@@ -1,0 +1,14 @@
+import { httpHandler } from '../lib/http';
+import { routes } from '../routes';
+
+export const handler = httpHandler(routes.getKey, async ({ caller: { record } }) => ({
+  data: {
+    id: record.id,
+    name: record.name,
+    org_id: record.org_id,
+    scopes: record.scopes,
+    expires_at: record.expires_at,
+    created_at: record.created_at,
+    hint: record.hint,
+  },
+}));

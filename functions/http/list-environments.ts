@@ -1,0 +1,14 @@
+import { environmentsOf } from '../core/environments';
+import { listLinks, pageWindow } from '../core/pagination';
+import { getOrg } from '../adapters/dynamo/orgs-repo';
+import { httpHandler } from '../lib/http';
+import { routes } from '../routes';
+
+export const handler = httpHandler(routes.listEnvironments, async ({ caller, query }) => {
+  const org = await getOrg(caller.orgId);
+  const all = environmentsOf(org?.created_at ?? caller.record.created_at);
+  const { pagination, from, to } = pageWindow(all.length, query);
+  // Newest first: sequence n is all[n - 1].
+  const items = all.slice(from - 1, Math.max(from - 1, to)).reverse();
+  return { data: { items, pagination, links: listLinks(routes.listEnvironments.path, {}, pagination) } };
+});

@@ -1,0 +1,59 @@
+/**
+ * Configuration, read from the environment once per process and validated so a
+ * misconfigured function fails at cold start instead of on a customer's request.
+ * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
+ */
+import { z } from 'zod';
+
+const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  TABLE_NAME: z.string().min(1).default('deployments-local'),
+  APP_DOMAIN: z.string().min(1).default('apps.localhost'),
+  STATE_MACHINE_ARN: z.string().min(1).default('arn:aws:states:us-east-1:000000000000:stateMachine:operation'),
+  PHASE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  SIMULATED_FAILURE: z.string().default(''),
+  RATE_LIMIT_PER_HOUR: intFrom(1000),
+  RATE_LIMIT_PER_MINUTE: intFrom(100),
+  CREATE_LIMIT_PER_HOUR: intFrom(10),
+  OPERATION_TIMEOUT_SECONDS: intFrom(3600),
+});
+
+export type Config = Readonly<{
+  tableName: string;
+  appDomain: string;
+  stateMachineArn: string;
+  phaseDelayMs: number;
+  simulatedFailure: string;
+  limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
+  operationTimeoutSeconds: number;
+}>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    tableName: e.TABLE_NAME,
+    appDomain: e.APP_DOMAIN,
+    stateMachineArn: e.STATE_MACHINE_ARN,
+    phaseDelayMs: e.PHASE_DELAY_MS,
+    simulatedFailure: e.SIMULATED_FAILURE,
+    limits: Object.freeze({
+      perHour: e.RATE_LIMIT_PER_HOUR,
+      perMinute: e.RATE_LIMIT_PER_MINUTE,
+      createsPerHour: e.CREATE_LIMIT_PER_HOUR,
+    }),
+    operationTimeoutSeconds: e.OPERATION_TIMEOUT_SECONDS,
+  });
+}
+
+let cached: Config | undefined;
+/** The process-wide configuration (read on first use). */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}

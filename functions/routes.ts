@@ -1,0 +1,125 @@
+/**
+ * THE route table. The CDK stack creates one API Gateway method and one Lambda per
+ * entry, the local server routes requests with it, and the OpenAPI document is
+ * generated from it. Data only: no SDK and no handler imports.
+ */
+import { z } from 'zod';
+import * as s from './core/schemas';
+
+export const API_PREFIX = '/api/v1';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * Who may call a route: `public` needs no key, `key` any valid key, or a list of
+ * scopes of which the key needs one (the first is the one named in a 403).
+ */
+export type Access = 'public' | 'key' | readonly [s.Scope, ...s.Scope[]];
+
+export interface Route {
+  readonly method: Method;
+  /** Path below API_PREFIX, with `{name}` parameters as API Gateway writes them. */
+  readonly path: string;
+  /** Module name in functions/http/ (and the Lambda function's name). */
+  readonly handler: string;
+  readonly access: Access;
+  readonly summary: string;
+  readonly tag: 'Deployments' | 'Operations' | 'Organization' | 'Meta';
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodType;
+  /** JSON body schema; absent for routes that take no body. */
+  readonly body?: z.ZodType;
+  /** The success response: status and the schema of `data` (absent for non-JSON responses). */
+  readonly success: { readonly status: 200 | 202; readonly data?: z.ZodType; readonly contentType?: string };
+  /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
+  readonly errors?: readonly string[];
+}
+
+export const routes = {
+  listEnvironments: {
+    method: 'GET', path: '/environments', handler: 'list-environments', access: ['org:read'],
+    summary: 'List environments', tag: 'Organization', query: s.ListQuery,
+    success: { status: 200, data: s.listOf(s.Environment) }, errors: ['INVALID_REQUEST'],
+  },
+  getEnvironment: {
+    method: 'GET', path: '/environments/{environment_id}', handler: 'get-environment', access: ['org:read'],
+    summary: 'Get an environment', tag: 'Organization', params: z.object({ environment_id: z.string() }),
+    success: { status: 200, data: s.Environment }, errors: ['ENVIRONMENT_NOT_FOUND'],
+  },
+  getKey: {
+    method: 'GET', path: '/key', handler: 'get-key', access: 'key',
+    summary: 'Describe the calling API key', tag: 'Organization',
+    success: { status: 200, data: s.ApiKeyInfo },
+  },
+  createDeployment: {
+    method: 'POST', path: '/deployments', handler: 'create-deployment', access: ['deployments:write'],
+    summary: 'Create a deployment', tag: 'Deployments', body: s.CreateDeploymentBody,
+    success: { status: 202, data: s.Accepted },
+    errors: ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'DEPLOYMENT_NAME_TAKEN', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  listDeployments: {
+    method: 'GET', path: '/deployments', handler: 'list-deployments', access: ['deployments:read'],
+    summary: 'List deployments', tag: 'Deployments', query: s.ListDeploymentsQuery,
+    success: { status: 200, data: s.listOf(s.Deployment) }, errors: ['INVALID_REQUEST'],
+  },
+  getDeployment: {
+    method: 'GET', path: '/deployments/{deployment_id}', handler: 'get-deployment', access: ['deployments:read'],
+    summary: 'Get a deployment', tag: 'Deployments', params: s.DeploymentIdParams,
+    success: { status: 200, data: s.Deployment }, errors: ['DEPLOYMENT_NOT_FOUND'],
+  },
+  deleteDeployment: {
+    method: 'DELETE', path: '/deployments/{deployment_id}', handler: 'delete-deployment',
+    access: ['deployments:write', 'deployments:delete'],
+    summary: 'Destroy a deployment', tag: 'Deployments', params: s.DeploymentIdParams,
+    success: { status: 202, data: s.Accepted }, errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED'],
+  },
+  createDagSync: {
+    method: 'POST', path: '/deployments/{deployment_id}/dag-syncs', handler: 'create-dag-sync', access: ['deployments:write'],
+    summary: 'Synchronise the DAGs of an airflow deployment', tag: 'Deployments', params: s.DeploymentIdParams, body: s.EmptyBody,
+    success: { status: 202, data: s.Accepted },
+    errors: ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  createAppUser: {
+    method: 'POST', path: '/deployments/{deployment_id}/users', handler: 'create-app-user', access: ['deployments:write'],
+    summary: 'Provision an application user', tag: 'Deployments', params: s.DeploymentIdParams, body: s.CreateAppUserBody,
+    success: { status: 202, data: s.Accepted },
+    errors: ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  listOperations: {
+    method: 'GET', path: '/operations', handler: 'list-operations', access: ['operations:read'],
+    summary: 'List operations', tag: 'Operations', query: s.ListOperationsQuery,
+    success: { status: 200, data: s.listOf(s.Operation) }, errors: ['INVALID_REQUEST'],
+  },
+  getOperation: {
+    method: 'GET', path: '/operations/{operation_id}', handler: 'get-operation', access: ['operations:read'],
+    summary: 'Get an operation', tag: 'Operations', params: s.OperationIdParams,
+    success: { status: 200, data: s.Operation }, errors: ['OPERATION_NOT_FOUND'],
+  },
+  cancelOperation: {
+    method: 'POST', path: '/operations/{operation_id}/cancel', handler: 'cancel-operation', access: ['deployments:write'],
+    summary: 'Cancel an operation', tag: 'Operations', params: s.OperationIdParams, body: s.EmptyBody,
+    success: { status: 200, data: s.Operation },
+    errors: ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'OPERATION_NOT_FOUND', 'OPERATION_NOT_CANCELABLE', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  getOpenApi: {
+    method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: 'public',
+    summary: 'This API description (OpenAPI 3.1)', tag: 'Meta',
+    success: { status: 200, contentType: 'application/json' },
+  },
+  getDocs: {
+    method: 'GET', path: '/docs', handler: 'get-docs', access: 'public',
+    summary: 'Interactive API documentation', tag: 'Meta',
+    success: { status: 200, contentType: 'text/html' },
+  },
+  getDocsAsset: {
+    method: 'GET', path: '/docs/{asset}', handler: 'get-docs', access: 'public',
+    summary: 'Static assets of the documentation page', tag: 'Meta', params: z.object({ asset: z.string() }),
+    success: { status: 200, contentType: 'text/css' },
+  },
+} as const satisfies Record<string, Route>;
+
+export type RouteId = keyof typeof routes;
+export const routeList: readonly Route[] = Object.values(routes);
+
+/** The handler modules, one Lambda function each. */
+export const handlerNames: readonly string[] = [...new Set(routeList.map((r) => r.handler))];

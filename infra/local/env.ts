@@ -1,0 +1,41 @@
+/**
+ * The environment every local process gets (the stack, the key CLI, `npm run invoke`,
+ * the tests): the same variables the CDK stack sets on Lambda, pointed at local engines.
+ */
+import path from 'node:path';
+
+export interface LocalSettings {
+  port: number;
+  dynamodbPort: number;
+  dataDir: string;
+}
+
+export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  const port = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
+    return n;
+  };
+  return {
+    port: port('PORT', 3000),
+    dynamodbPort: port('DYNAMODB_PORT', 8000),
+    dataDir: path.resolve(env.DATA_DIR ?? '.local'),
+  };
+}
+
+export const LOCAL_TABLE_NAME = 'deployments-local';
+
+/** Sets the handler environment in this process (only values not already set by the user). */
+export function applyLocalEnv(settings: LocalSettings, extra: Record<string, string> = {}): void {
+  const defaults: Record<string, string> = {
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${settings.dynamodbPort}`,
+    ...extra,
+  };
+  for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v;
+}

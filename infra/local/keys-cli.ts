@@ -1,0 +1,118 @@
+/** The key admin commands (bin/keys.ts), separate from process concerns so tests can call them. */
+import { parseArgs } from 'node:util';
+import { generateKey, type ApiKeyRecord } from '../../functions/core/api-keys';
+import { Scope, SCOPES } from '../../functions/core/schemas';
+import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo';
+import { listUsage } from '../../functions/adapters/dynamo/usage-repo';
+
+export class UsageError extends Error {}
+
+export interface Io {
+  out(line: string): void;
+}
+
+const ORG_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
+
+function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
+  try {
+    return parseArgs({ args, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+const required = (value: string | boolean | undefined, flag: string): string => {
+  if (typeof value !== 'string' || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+};
+
+const publicView = (r: ApiKeyRecord) => ({
+  id: r.id, org_id: r.org_id, name: r.name, scopes: r.scopes, hint: r.hint,
+  created_at: r.created_at, expires_at: r.expires_at, revoked_at: r.revoked_at,
+});
+
+function table(rows: Record<string, unknown>[], io: Io): void {
+  if (rows.length === 0) {
+    io.out('(none)');
+    return;
+  }
+  const cols = Object.keys(rows[0]!);
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  io.out(line(cols.map((c) => c.toUpperCase())));
+  for (const r of rows) io.out(line(cols.map((c) => cell(r[c]))));
+}
+
+export async function runKeysCommand(argv: string[], io: Io, now = () => new Date()): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'create': {
+      const { values, positionals } = parse(rest, { org: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });
+      if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+      const orgId = required(values.org, '--org');
+      if (!ORG_ID.test(orgId)) throw new UsageError('--org must be 1-64 letters, digits, "-" or "_"');
+      const name = required(values.name, '--name');
+      let scopes: Scope[] | undefined;
+      if (values.scopes !== undefined) {
+        const list = String(values.scopes).split(',').map((s) => s.trim()).filter(Boolean);
+        const bad = list.filter((s) => !Scope.safeParse(s).success);
+        if (bad.length || list.length === 0) throw new UsageError(`--scopes must be a comma-separated subset of: ${SCOPES.join(', ')}`);
+        scopes = [...new Set(list)] as Scope[];
+      }
+      let expiresAt: string | null = null;
+      if (values['expires-at'] !== undefined) {
+        const raw = String(values['expires-at']);
+        const t = Date.parse(raw);
+        if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(t)) throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
+        expiresAt = new Date(t).toISOString();
+      }
+      const { key, record } = generateKey({ orgId, name, scopes, expiresAt, now: now() });
+      await saveKey(record);
+      const out = { id: record.id, key, org_id: record.org_id, name: record.name, scopes: record.scopes, expires_at: record.expires_at, created_at: record.created_at };
+      if (values.json) io.out(JSON.stringify(out));
+      else {
+        table([{ id: out.id, org_id: out.org_id, name: out.name, scopes: out.scopes, expires_at: out.expires_at }], io);
+        io.out(`\nKey (shown once, store it now): ${key}`);
+      }
+      return 0;
+    }
+    case 'revoke': {
+      const { values, positionals } = parse(rest, {});
+      const [id, extra] = positionals;
+      if (!id || extra) throw new UsageError('revoke takes exactly one <key_id>');
+      const found = await findKeyById(id);
+      if (!found) {
+        io.out(values.json ? JSON.stringify({ error: `no key with id ${id}` }) : `No key with id ${id}.`);
+        return 1;
+      }
+      const revoked = await revokeKey(found, now());
+      if (values.json) io.out(JSON.stringify(publicView(revoked)));
+      else io.out(`Revoked ${revoked.id} (${revoked.hint}) at ${revoked.revoked_at}.`);
+      return 0;
+    }
+    case 'list': {
+      const { values, positionals } = parse(rest, { org: { type: 'string' } });
+      if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+      const keys = (await listKeys(required(values.org, '--org'))).map(publicView);
+      if (values.json) io.out(JSON.stringify(keys));
+      else table(keys.map(({ id, name, hint, scopes, expires_at, revoked_at }) => ({ id, name, hint, scopes, expires_at, revoked_at })), io);
+      return 0;
+    }
+    case 'usage': {
+      const { values, positionals } = parse(rest, { limit: { type: 'string' } });
+      const [id, extra] = positionals;
+      if (!id || extra) throw new UsageError('usage takes exactly one <key_id>');
+      const limit = values.limit === undefined ? 50 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be an integer from 1 to 1000');
+      const entries = await listUsage(id, limit);
+      if (values.json) io.out(JSON.stringify(entries));
+      else table(entries.map(({ at, method, route, status, request_id }) => ({ at, method, route, status, request_id })), io);
+      return 0;
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  }
+}

@@ -1,0 +1,8 @@
+/** The handler environment for every test worker (DynamoDB Local comes from global-setup). */
+process.env.TABLE_NAME = 'deployments-test';
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'local';
+process.env.AWS_SECRET_ACCESS_KEY = 'local';
+process.env.LOG_LEVEL = 'silent';
+process.env.PHASE_DELAY_MS ??= '0';
+process.env.APP_DOMAIN = 'apps.test.example';
