@@ -1,0 +1,4 @@
+// Placeholder replaced by the deployments work (issue 3): the Lambda handler for the 'complete-operation' workflow step.
+export async function handler(input: unknown): Promise<unknown> {
+  return input;
+}
