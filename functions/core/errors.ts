@@ -26,6 +26,35 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The HTTP status of every error code the API can answer with. The OpenAPI document,
+ * the response-conformance checks and the typed client read it; a code missing here
+ * fails the document build.
+ */
+export const ERROR_STATUS = {
+  INVALID_REQUEST: 400,
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  API_KEY_EXPIRED: 401,
+  API_KEY_REVOKED: 401,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  DEPLOYMENT_NOT_FOUND: 404,
+  OPERATION_NOT_FOUND: 404,
+  ENVIRONMENT_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DEPLOYMENT_NAME_TAKEN: 409,
+  DEPLOYMENT_ALREADY_DESTROYED: 409,
+  DEPLOYMENT_NOT_READY: 409,
+  OPERATION_NOT_CANCELABLE: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<string, number>;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
 export const invalidRequest = (message: string, details?: FieldIssue[]) =>
   new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
 export const deploymentNotFound = (id: string) =>
