@@ -58,12 +58,15 @@ const describe: Record<LimitName, (l: Limits) => string> = {
   creations: (l) => `the limit of ${l.createsPerHour} deployment creations per hour for this organization`,
 };
 
-/** The 429 for a limit: Retry-After runs to the end of the window that was exceeded. */
-export function limitExceeded(which: LimitName, limits: Limits, usage: Usage, now: Date) {
+/**
+ * The 429 for a limit: Retry-After runs to the end of the window that was exceeded.
+ * The middleware adds these headers over the per-key ones it already has, if any.
+ */
+export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage?: Usage) {
   const w = windowsAt(now);
   const retryAfter = secondsUntil(now, which === 'burst' ? w.nextMinute : w.nextHour);
   const headers = {
-    ...rateLimitHeaders(limits, usage, now),
+    ...(usage ? rateLimitHeaders(limits, usage, now) : {}),
     'X-RateLimit-Remaining': '0',
     'Retry-After': String(retryAfter),
   };

@@ -205,7 +205,6 @@ export function httpHandler<R extends Route>(route: R, intent: (ctx: RequestCont
       const ctx = { requestId, now, caller, params, query, body, idempotency, event } as RequestContext<R>;
       response = await run(intent, ctx, limitHeaders);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'RATE_LIMIT_EXCEEDED') limitHeaders = {};
       if (!(e instanceof ApiError) || e.status >= 500) log.error('request failed', { request_id: requestId, ...errorFields(e) });
       response = errorResponse(e, requestId, limitHeaders);
     }

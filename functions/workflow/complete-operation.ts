@@ -1,4 +1,8 @@
-// Placeholder replaced by the deployments work (issue 3): the Lambda handler for the 'complete-operation' workflow step.
-export async function handler(input: unknown): Promise<unknown> {
-  return input;
+/** Workflow step: the operation succeeded; move it and its deployment to their final states. */
+import { completeOperation, type StepInput } from '../core/workflow-steps';
+import { config } from '../lib/config';
+
+export async function handler(input: StepInput): Promise<Record<string, never>> {
+  await completeOperation(input, config().appDomain);
+  return {};
 }

@@ -1,4 +1,7 @@
-// Placeholder replaced by the deployments work (issue 3): the Lambda handler for the 'fail-operation' workflow step.
-export async function handler(input: unknown): Promise<unknown> {
-  return input;
+/** Workflow step (the Catch path): record the failure on the operation and its deployment. */
+import { failOperation, type Failure, type StepInput } from '../core/workflow-steps';
+
+export async function handler(input: StepInput & { failure?: Failure }): Promise<Record<string, never>> {
+  await failOperation(input);
+  return {};
 }

@@ -1,4 +1,10 @@
-// Placeholder replaced by the deployments work (issue 3): the Lambda handler for the 'reconcile-operations' workflow step.
-export async function handler(input: unknown): Promise<unknown> {
-  return input;
+/** Scheduled: ends operations whose workflow is gone or overdue (the local stack runs the same at start-up). */
+import { reconcileOperations } from '../core/workflow-steps';
+import { config } from '../lib/config';
+import { log } from '../lib/log';
+
+export async function handler(): Promise<{ ended: string[] }> {
+  const ended = await reconcileOperations({ timeoutSeconds: config().operationTimeoutSeconds });
+  if (ended.length) log.warn('reconciler ended stuck operations', { operation_ids: ended });
+  return { ended };
 }

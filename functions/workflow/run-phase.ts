@@ -1,4 +1,8 @@
-// Placeholder replaced by the deployments work (issue 3): the Lambda handler for the 'run-phase' workflow step.
-export async function handler(input: unknown): Promise<unknown> {
-  return input;
+/** Workflow step: enter one phase and do its work on the hosting platform. */
+import { simulatedPlatform } from '../adapters/platform/simulated-platform';
+import { runPhase, type StepInput } from '../core/workflow-steps';
+
+export async function handler(input: StepInput & { phase: string }): Promise<Record<string, never>> {
+  await runPhase(input, simulatedPlatform);
+  return {};
 }

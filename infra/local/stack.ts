@@ -1,39 +1,61 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reconcileOperations } from '../../functions/core/workflow-steps';
+import { config } from '../../functions/lib/config';
 import { API_PREFIX } from '../../functions/routes';
 import { createApiServer } from './api-server';
 import { ensureTable, startDynamoLocal, type RunningDynamo } from './dynamodb-local';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings } from './env';
+import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type SfnEndpointOptions } from './sfn-endpoint';
 
 export interface RunningStack {
   baseUrl: string;
+  /** Operations the start-up reconciliation ended (their workflows died with the last run). */
+  reconciled: string[];
+  stepFunctions: LocalStepFunctions;
   stop(): Promise<void>;
 }
 
-export async function startLocalStack(settings: LocalSettings): Promise<RunningStack> {
-  const dynamo: RunningDynamo = await startDynamoLocal(settings.dynamodbPort, settings.dataDir);
+export interface StackOptions extends SfnEndpointOptions {
+  /** Keep DynamoDB in memory instead of under dataDir (tests). */
+  inMemory?: boolean;
+}
+
+export async function startLocalStack(settings: LocalSettings, options: StackOptions = {}): Promise<RunningStack> {
+  const dynamo: RunningDynamo = await startDynamoLocal(settings.dynamodbPort, options.inMemory ? null : settings.dataDir);
+  const stepFunctions = new LocalStepFunctions(options);
+  let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   let server: http.Server | undefined;
+  let reconciled: string[] = [];
   try {
-    applyLocalEnv(settings);
+    sfn = await startSfnEndpoint(stepFunctions);
+    // The SDK clients and config read these lazily, at first use: set them before anything runs.
+    applyLocalEnv(settings, { AWS_ENDPOINT_URL_SFN: sfn.endpoint, STATE_MACHINE_ARN: localStateMachineArn('operation') });
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
+    // Workflows do not survive a restart: end what the last run left in flight (same code as the AWS reconciler).
+    reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds });
     server = createApiServer();
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(settings.port, '0.0.0.0', () => resolve());
     });
   } catch (e) {
+    await sfn?.close();
     await dynamo.stop();
     throw e;
   }
   const port = (server.address() as AddressInfo).port;
   return {
     baseUrl: `http://localhost:${port}${API_PREFIX}`,
+    reconciled,
+    stepFunctions,
     async stop() {
       await new Promise<void>((resolve) => {
         server!.close(() => resolve());
         server!.closeAllConnections();
       });
+      await sfn!.close();
       await dynamo.stop();
     },
   };

@@ -79,23 +79,29 @@ export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
   return out;
 }
 
-/** Revocation is permanent: the first revocation time is kept. Returns the revoked record. */
+/**
+ * Revocation is permanent: the first revocation time is kept. Returns the revoked record.
+ * Keys are saved with `revoked_at` as a NULL attribute, which `if_not_exists` treats as
+ * present, so the condition accepts an absent or NULL value and an earlier revocation is
+ * read back instead of overwritten.
+ */
 export async function revokeKey(record: ApiKeyRecord, now: Date): Promise<ApiKeyRecord> {
   try {
     const { Attributes } = await ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: apiKeyKey(record.hash),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR attribute_type(revoked_at, :null))',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':null': 'NULL' },
         ReturnValues: 'ALL_NEW',
       }),
     );
     return toRecord(Attributes ?? {});
   } catch (e) {
-    if (e instanceof ConditionalCheckFailedException) throw new Error(`API key ${record.id} no longer exists`);
-    throw e;
+    if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(record.hash), ConsistentRead: true }));
+    if (!Item) throw new Error(`API key ${record.id} no longer exists`);
+    return toRecord(Item);
   }
 }
-

@@ -4,7 +4,7 @@
  * the work it stands for (see `idempotencyPut`), so concurrent requests with one key
  * do the work exactly once.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { idempotencyKey } from './keys';
 
@@ -51,4 +51,9 @@ export function idempotencyPut(claim: IdempotencyClaim, response: StoredResponse
       ExpressionAttributeValues: { ':now': nowSeconds },
     },
   };
+}
+
+/** Forgets a claim whose work could not be started, so a retry with the same key tries again. */
+export async function forgetIdempotencyRecord(claim: IdempotencyClaim): Promise<void> {
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: idempotencyKey(claim.orgId, claim.key) }));
 }

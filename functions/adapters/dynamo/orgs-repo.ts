@@ -3,9 +3,13 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { orgKey } from './keys';
 
-export type OrgItem = Record<string, unknown> & { org_id: string; created_at: string };
+export type OrgItem = Record<string, unknown>;
 
-export async function getOrg(orgId: string, consistent = false): Promise<OrgItem | undefined> {
+/** The organization item, or an empty one when the organization has no record yet. */
+export async function getOrg(orgId: string, consistent = false): Promise<OrgItem> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: orgKey(orgId), ConsistentRead: consistent }));
-  return Item as OrgItem | undefined;
+  return Item ?? {};
 }
+
+/** A counter of the organization item (0 when absent). */
+export const counter = (org: OrgItem, attr: string): number => Number(org[attr] ?? 0);

@@ -32,7 +32,7 @@ export async function consumeRequest(keyId: string, limits: Limits, now: Date): 
   } catch (e) {
     if (!(e instanceof ConditionalCheckFailedException)) throw e;
     const old = e.Item ? unmarshallCounts(e.Item, minute) : { hour: 0, minute: 0 };
-    throw limitExceeded(old.hour >= limits.perHour ? 'hourly' : 'burst', limits, old, now);
+    throw limitExceeded(old.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, old);
   }
 }
 

@@ -1,0 +1,270 @@
+/**
+ * The writes that move deployments and operations, each one DynamoDB transaction so a
+ * record is never half-written. The organization item carries the counters:
+ *  - `ver`, an optimistic lock taken by every write that numbers something: the dense
+ *    sequences (deployments, operations, operations per type) and `last_at`, which makes
+ *    every new record's timestamp strictly later than the previous one, so sequence
+ *    order and time order agree;
+ *  - `n_dep_<status>` / `n_op_<status>`, totals per status, kept in the same
+ *    transaction as each status change, so a list's `total` is one read, never a count;
+ *  - `create_hour` / `create_count`, the creation quota (decision 32), exact because it
+ *    is checked under the same lock.
+ * See docs/data-model.md.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeploymentRecord } from '../../core/deployments';
+import { ApiError, IdempotencyRace } from '../../core/errors';
+import type { OperationRecord } from '../../core/operations';
+import { isTerminal } from '../../core/operations';
+import { limitExceeded, windowsAt, type Limits } from '../../core/rate-limits';
+import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas';
+import { ddb, tableName } from './client';
+import { idempotencyPut, type IdempotencyClaim, type StoredResponse } from './idempotency-repo';
+import { ACTIVE_OPERATIONS, deploymentKey, lists, nameKey, operationKey, orgKey, seqKey } from './keys';
+import { Retry, TransactionRefused, transact, updateParts, withCondition, withRetries, type TransactItem } from './transact';
+
+export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
+export const opCounter = (s: OperationStatus) => `n_op_${s}`;
+export const typeSeqAttr = (t: OperationType) => `seq_${t}`;
+
+type Item = Record<string, unknown>;
+
+interface OrgSnapshot {
+  item: Item;
+  ver: number;
+  /** The instant for records written now: after `last_at`, never before the clock. */
+  at: string;
+}
+
+async function readOrg(orgId: string, now: Date): Promise<OrgSnapshot> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: orgKey(orgId), ConsistentRead: true }));
+  const item = Item ?? {};
+  const last = typeof item.last_at === 'string' ? Date.parse(item.last_at) + 1 : 0;
+  return { item, ver: Number(item.ver ?? 0), at: new Date(Math.max(now.getTime(), last)).toISOString() };
+}
+
+const num = (item: Item, attr: string) => Number(item[attr] ?? 0);
+
+/** The org update that takes the lock and sets the counters; `add` deltas may cancel out. */
+function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item, add: Record<string, number>): TransactItem {
+  const parts = updateParts({ ...set, ver: snap.ver + 1, last_at: snap.at, org_id: orgId }, add);
+  const lock = snap.ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver';
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: orgKey(orgId),
+      ...withCondition(parts, lock, { '#ver': 'ver' }, snap.ver === 0 ? {} : { ':ver': snap.ver }),
+    },
+  };
+}
+
+/** Adds deltas, summing repeated attributes (one attribute may appear once per expression). */
+function deltas(...pairs: [string, number][]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of pairs) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+export function deploymentItem(d: DeploymentRecord, seq: number): Item {
+  return {
+    ...deploymentKey(d.org_id, d.id),
+    ...d,
+    seq,
+    gsi1pk: lists.deployments(d.org_id), gsi1sk: seqKey(seq),
+    gsi4pk: lists.deploymentsByStatus(d.org_id, d.status), gsi4sk: seqKey(seq),
+  };
+}
+
+export interface OperationSeqs {
+  seq: number;
+  typeSeq: number;
+  resourceSeq: number;
+}
+
+export function operationItem(op: OperationRecord, s: OperationSeqs): Item {
+  return {
+    ...operationKey(op.org_id, op.id),
+    ...op,
+    seq: s.seq,
+    gsi1pk: lists.operations(op.org_id), gsi1sk: seqKey(s.seq),
+    gsi2pk: lists.operationsByType(op.org_id, op.type), gsi2sk: seqKey(s.typeSeq),
+    gsi3pk: lists.operationsByResource(op.org_id, op.resource_id), gsi3sk: seqKey(s.resourceSeq),
+    gsi4pk: lists.operationsByStatus(op.org_id, op.status), gsi4sk: seqKey(s.seq),
+    ...(isTerminal(op.status) ? {} : { gsi5pk: ACTIVE_OPERATIONS, gsi5sk: `${op.requested_at}#${op.id}` }),
+  };
+}
+
+const put = (Item: Item): TransactItem => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+
+export interface Idempotent {
+  claim: IdempotencyClaim;
+  response: StoredResponse;
+}
+
+// ---- creating a deployment ---------------------------------------------------
+
+export interface NewDeployment {
+  orgId: string;
+  /** The records, stamped with the instant the transaction will commit them at. */
+  build(at: string): { deployment: DeploymentRecord; operation: OperationRecord };
+  idempotency?(deployment: DeploymentRecord, operation: OperationRecord): Idempotent | undefined;
+  limits: Limits;
+  now: Date;
+}
+
+/** One attempt; throws Retry when another write to the organization came first. */
+export async function insertDeployment(req: NewDeployment): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
+  const snap = await readOrg(req.orgId, req.now);
+  const hour = windowsAt(req.now).hourStart;
+  const created = num(snap.item, 'create_hour') === hour ? num(snap.item, 'create_count') : 0;
+  if (created >= req.limits.createsPerHour) throw limitExceeded('creations', req.limits, req.now);
+
+  const { deployment, operation } = req.build(snap.at);
+  const depSeq = num(snap.item, 'dep_seq') + 1;
+  const opSeq = num(snap.item, 'op_seq') + 1;
+  const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
+  const idem = req.idempotency?.(deployment, operation);
+  const items: TransactItem[] = [
+    orgUpdate(req.orgId, snap, {
+      dep_seq: depSeq, op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq, create_hour: hour, create_count: created + 1,
+    }, deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1])),
+    put(deploymentItem(deployment, depSeq)),
+    put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
+    put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
+  ];
+  if (idem) items.push(idempotencyPut(idem.claim, idem.response, req.now));
+  try {
+    await transact(items);
+  } catch (e) {
+    if (!(e instanceof TransactionRefused)) throw e;
+    if (e.failed.includes(4)) throw new IdempotencyRace();
+    if (e.failed.includes(3)) {
+      throw new ApiError(409, 'DEPLOYMENT_NAME_TAKEN', `A deployment named "${deployment.name}" already exists in this organization.`);
+    }
+    throw new Retry();
+  }
+  return { deployment, operation };
+}
+
+// ---- starting an operation on an existing deployment ------------------------------
+
+export interface NewOperation {
+  /** The deployment as read; the write holds only if it is unchanged. */
+  deployment: DeploymentRecord;
+  build(at: string): OperationRecord;
+  /** The deployment's new status, when the operation changes it (a destroy). */
+  deploymentStatus?: DeploymentStatus;
+  /** An operation in flight that this one supersedes, canceled in the same transaction. */
+  cancel?: { operation: OperationRecord; message: string };
+  idempotency?(operation: OperationRecord): Idempotent | undefined;
+  now: Date;
+}
+
+export async function insertOperation(req: NewOperation): Promise<OperationRecord> {
+  const d = req.deployment;
+  const snap = await readOrg(d.org_id, req.now);
+  const operation = req.build(snap.at);
+  const opSeq = num(snap.item, 'op_seq') + 1;
+  const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
+  const counters: [string, number][] = [[opCounter(operation.status), 1]];
+  if (req.deploymentStatus) counters.push([depCounter(d.status), -1], [depCounter(req.deploymentStatus), 1]);
+  if (req.cancel) counters.push([opCounter(req.cancel.operation.status), -1], [opCounter('canceled'), 1]);
+
+  const depSet: Item = { op_count: d.op_count + 1, last_operation_id: operation.id, updated_at: snap.at };
+  if (req.deploymentStatus) Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
+  const items: TransactItem[] = [
+    orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq }, deltas(...counters)),
+    {
+      Update: {
+        TableName: tableName(),
+        Key: deploymentKey(d.org_id, d.id),
+        ...withCondition(updateParts(depSet), '#st = :expected AND #oc = :count', { '#st': 'status', '#oc': 'op_count' }, { ':expected': d.status, ':count': d.op_count }),
+      },
+    },
+    put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
+  ];
+  if (req.cancel) items.push(operationUpdate(req.cancel.operation, { status: 'canceled', message: req.cancel.message, ended_at: snap.at }));
+  const idem = req.idempotency?.(operation);
+  if (idem) items.push(idempotencyPut(idem.claim, idem.response, req.now));
+  try {
+    await transact(items);
+  } catch (e) {
+    if (!(e instanceof TransactionRefused)) throw e;
+    if (idem && e.failed.includes(items.length - 1)) throw new IdempotencyRace();
+    throw new Retry();
+  }
+  return operation;
+}
+
+// ---- moving an operation (and its deployment) ---------------------------------------
+
+export type OperationChange = Partial<Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result'>>;
+
+/** The update of one operation, conditional on the status it was read in. */
+function operationUpdate(op: OperationRecord, change: OperationChange): TransactItem {
+  const set: Item = { ...change };
+  const remove: string[] = [];
+  if (change.status && change.status !== op.status) {
+    set.gsi4pk = lists.operationsByStatus(op.org_id, change.status);
+    if (isTerminal(change.status)) remove.push('gsi5pk', 'gsi5sk');
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: operationKey(op.org_id, op.id),
+      ...withCondition(updateParts(set, {}, remove), '#st = :from', { '#st': 'status' }, { ':from': op.status }),
+    },
+  };
+}
+
+export interface Transition {
+  operation: OperationRecord;
+  change: OperationChange;
+  /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
+  deployment?: { record: DeploymentRecord; to: DeploymentStatus };
+  at: string;
+}
+
+/**
+ * Applies a transition if the operation (and deployment) are still as read.
+ * Returns false when they were not: someone else moved them first.
+ */
+export async function applyTransition(t: Transition): Promise<boolean> {
+  const op = t.operation;
+  const items: TransactItem[] = [operationUpdate(op, t.change)];
+  const counters: [string, number][] = [];
+  if (t.change.status && t.change.status !== op.status) counters.push([opCounter(op.status), -1], [opCounter(t.change.status), 1]);
+  if (t.deployment) {
+    const { record: d, to } = t.deployment;
+    counters.push([depCounter(d.status), -1], [depCounter(to), 1]);
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: deploymentKey(d.org_id, d.id),
+        ...withCondition(
+          updateParts({ status: to, gsi4pk: lists.deploymentsByStatus(d.org_id, to), updated_at: t.at }),
+          '#st = :from', { '#st': 'status' }, { ':from': d.status },
+        ),
+      },
+    });
+    // A destroyed deployment frees its name (decision 6).
+    if (to === 'destroyed') {
+      items.push({
+        Delete: {
+          TableName: tableName(), Key: nameKey(d.org_id, d.name),
+          ConditionExpression: 'attribute_not_exists(pk) OR deployment_id = :id', ExpressionAttributeValues: { ':id': d.id },
+        },
+      });
+    }
+  }
+  if (counters.length) {
+    items.push({ Update: { TableName: tableName(), Key: orgKey(op.org_id), ...updateParts({}, deltas(...counters)) } });
+  }
+  try {
+    await withRetries(() => transact(items));
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionRefused && e.failed.length > 0) return false;
+    throw e;
+  }
+}

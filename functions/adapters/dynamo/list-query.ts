@@ -1,0 +1,83 @@
+/**
+ * The three ways a list page is read (docs/data-model.md):
+ *  - byRange: the list has dense sequence numbers 1..total, so page N is one key range
+ *    and reads exactly the items it returns, at any depth;
+ *  - byOffset: a list whose members change (by status) keeps its total in a counter but
+ *    is skipped through to the page, newest first;
+ *  - byFilter: combined filters read the narrowest list and filter it, counting as it goes.
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { pageWindow, type PageRequest } from '../../core/pagination';
+import type { Pagination } from '../../core/schemas';
+import { ddb, tableName } from './client';
+import { seqKey } from './keys';
+import type { IndexName } from './table';
+
+type Item = Record<string, unknown>;
+
+export interface Page {
+  items: Item[];
+  pagination: Pagination;
+}
+
+export async function byRange(index: IndexName, pk: string, total: number, req: PageRequest): Promise<Page> {
+  const w = pageWindow(total, req);
+  if (w.from > w.to) return { items: [], pagination: w.pagination };
+  const { Items = [] } = await ddb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
+      ExpressionAttributeValues: { ':pk': pk, ':from': seqKey(w.from), ':to': seqKey(w.to) },
+      ScanIndexForward: false,
+    }),
+  );
+  return { items: Items, pagination: w.pagination };
+}
+
+async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCommandInput> = {}): AsyncGenerator<Item> {
+  let start: Item | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index,
+        KeyConditionExpression: '#pk = :pk',
+        ...extra,
+        ExpressionAttributeNames: { '#pk': `${index}pk`, ...extra.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ':pk': pk, ...extra.ExpressionAttributeValues },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    yield* page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+export async function byOffset(index: IndexName, pk: string, total: number, req: PageRequest): Promise<Page> {
+  const w = pageWindow(total, req);
+  const skip = (req.page - 1) * req.per_page;
+  const items: Item[] = [];
+  if (skip < total) {
+    let i = 0;
+    for await (const item of newestFirst(index, pk)) {
+      if (i++ < skip) continue;
+      items.push(item);
+      if (items.length === req.per_page) break;
+    }
+  }
+  return { items, pagination: w.pagination };
+}
+
+export async function byFilter(index: IndexName, pk: string, filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> }, req: PageRequest): Promise<Page> {
+  const skip = (req.page - 1) * req.per_page;
+  const items: Item[] = [];
+  let total = 0;
+  for await (const item of newestFirst(index, pk, { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names, ExpressionAttributeValues: filter.values })) {
+    if (total >= skip && items.length < req.per_page) items.push(item);
+    total++;
+  }
+  return { items, pagination: pageWindow(total, req).pagination };
+}

@@ -1,0 +1,99 @@
+/**
+ * Transactions and their failures, translated for the repositories: which item's
+ * condition failed, or whether DynamoDB saw a conflicting transaction (retry).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb } from './client';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The transaction was refused; `failed` holds the indexes of the items whose conditions failed. */
+export class TransactionRefused extends Error {
+  constructor(readonly failed: number[], readonly conflict: boolean) {
+    super(conflict ? 'transaction conflict' : `condition failed on item(s) ${failed.join(', ')}`);
+    this.name = 'TransactionRefused';
+  }
+}
+
+export async function transact(items: TransactItem[]): Promise<void> {
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (e) {
+    if (!(e instanceof TransactionCanceledException)) throw e;
+    const reasons = e.CancellationReasons ?? [];
+    const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
+    if (failed.length === 0 && !conflict) throw e;
+    throw new TransactionRefused(failed, conflict);
+  }
+}
+
+/**
+ * Runs `attempt` until it commits. Optimistic locks and transaction conflicts make an
+ * attempt throw Retry; the pause grows with jitter so contenders spread out.
+ */
+export class Retry extends Error {
+  constructor() {
+    super('retry');
+    this.name = 'Retry';
+  }
+}
+
+export async function withRetries<T>(attempt: () => Promise<T>, maxAttempts = 40): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      const retriable = e instanceof Retry || (e instanceof TransactionRefused && e.conflict && e.failed.length === 0);
+      if (!retriable || i >= maxAttempts) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** Math.min(i, 6))));
+    }
+  }
+}
+
+/** `SET a = :a, …` / `ADD n :n, …` / `REMOVE x` from plain maps; names are the code's own, never request input. */
+export function updateParts(set: Record<string, unknown>, add: Record<string, number> = {}, remove: string[] = []) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses: string[] = [];
+  let n = 0;
+  const name = (attr: string) => {
+    const k = `#a${n++}`;
+    names[k] = attr;
+    return k;
+  };
+  const sets = Object.entries(set).filter(([, v]) => v !== undefined).map(([attr, v]) => {
+    const k = name(attr);
+    values[`:v${n}`] = v;
+    return `${k} = :v${n}`;
+  });
+  const adds = Object.entries(add).filter(([, v]) => v !== 0).map(([attr, v]) => {
+    const k = name(attr);
+    values[`:v${n}`] = v;
+    return `${k} :v${n}`;
+  });
+  const removes = remove.map(name);
+  if (sets.length) clauses.push(`SET ${sets.join(', ')}`);
+  if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
+  if (removes.length) clauses.push(`REMOVE ${removes.join(', ')}`);
+  return { UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: nonEmpty(values) };
+}
+
+/** DynamoDB rejects an empty ExpressionAttributeValues map. */
+const nonEmpty = (m: Record<string, unknown>) => (Object.keys(m).length ? m : undefined);
+
+/** Merges expression names/values of a condition into update parts (condition placeholders must not clash). */
+export function withCondition(
+  parts: ReturnType<typeof updateParts>,
+  condition: string,
+  names: Record<string, string> = {},
+  values: Record<string, unknown> = {},
+) {
+  return {
+    ...parts,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, ...names },
+    ExpressionAttributeValues: nonEmpty({ ...parts.ExpressionAttributeValues, ...values }),
+  };
+}

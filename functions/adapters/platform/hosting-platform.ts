@@ -1,0 +1,45 @@
+/**
+ * The hosting platform behind the operation phases: the interface every driver
+ * implements. A real driver would call the platform's provisioning APIs; this service
+ * ships the simulated one (simulated-platform.ts). Every method must be idempotent:
+ * Step Functions retries a step after a transient error.
+ */
+import type { AppType } from '../../core/schemas';
+
+export interface DeploymentTarget {
+  orgId: string;
+  deploymentId: string;
+  appType: AppType;
+  name: string;
+}
+
+export interface AppUser {
+  username: string;
+  email: string;
+  role: string;
+}
+
+export interface HostingPlatform {
+  provisionDatabase(t: DeploymentTarget): Promise<void>;
+  provisionInfrastructure(t: DeploymentTarget): Promise<void>;
+  provisionAppUser(t: DeploymentTarget, user: AppUser): Promise<void>;
+  syncDags(t: DeploymentTarget): Promise<void>;
+  destroyInfrastructure(t: DeploymentTarget): Promise<void>;
+  destroyDatabase(t: DeploymentTarget): Promise<void>;
+}
+
+/** A failure the workflow retries with backoff (ASL Retry on this error name). */
+export class TransientPlatformError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransientPlatformError';
+  }
+}
+
+/** A failure that ends the operation `failed`. */
+export class PlatformError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * What the API's asynchronous endpoints do: write the records (deployment and
+ * operation, one transaction), then start the workflow. If the workflow cannot be
+ * started, the operation ends `failed` at once, never stuck in `queued`, and the
+ * client gets a 500 naming the operation (issue: order of writes).
+ */
+import { randomUUID } from 'node:crypto';
+import { getDeployment } from '../adapters/dynamo/deployments-repo';
+import { forgetIdempotencyRecord, type IdempotencyClaim } from '../adapters/dynamo/idempotency-repo';
+import { applyTransition, insertDeployment, insertOperation, type Idempotent } from '../adapters/dynamo/lifecycle-repo';
+import { getOperation } from '../adapters/dynamo/operations-repo';
+import { Retry, withRetries } from '../adapters/dynamo/transact';
+import { startExecution, stopExecution } from '../adapters/sfn/executions';
+import { errorFields, log } from '../lib/log';
+import { autoName, deploymentPath, UUID, type DeploymentRecord } from './deployments';
+import { isKnownEnvironment } from './environments';
+import { ApiError, conflict, deploymentNotFound, invalidRequest, operationNotFound, OperationStartError } from './errors';
+import {
+  CANCELABLE_TYPES, isTerminal, OPERATION_ID, operationPath, operationView, queuedOperation, workflowInput,
+  type OperationRecord,
+} from './operations';
+import type { Limits } from './rate-limits';
+import { DEFAULT_ENVIRONMENT_ID, type CreateAppUserBody, type CreateDeploymentBody, type Operation, type OperationType } from './schemas';
+
+export interface Accepted {
+  status: 202;
+  data: { deployment_id: string; operation_id: string; links: { deployment: string; operation: string } };
+  headers: Record<string, string>;
+}
+
+/** The 202 of every asynchronous endpoint (spec 4.1, 4.4; decision 15). */
+export function accepted(deploymentId: string, operationId: string): Accepted {
+  return {
+    status: 202,
+    data: { deployment_id: deploymentId, operation_id: operationId, links: { deployment: deploymentPath(deploymentId), operation: operationPath(operationId) } },
+    headers: { Location: operationPath(operationId), 'Retry-After': '2' },
+  };
+}
+
+const stored = (claim: IdempotencyClaim | undefined, response: Accepted): Idempotent | undefined =>
+  claim ? { claim, response } : undefined;
+
+/** Deployment ids are lowercase UUIDs (decision 5); anything else cannot exist. */
+async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
+  const normalized = id.toLowerCase();
+  const d = UUID.test(normalized) ? await getDeployment(orgId, normalized, true) : undefined;
+  if (!d) throw deploymentNotFound(id);
+  return d;
+}
+
+/** Starts the workflow of a freshly written operation, or ends it `failed` if that is impossible. */
+async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?: IdempotencyClaim): Promise<void> {
+  try {
+    await startExecution(workflowInput(op));
+    return;
+  } catch (e) {
+    log.error('could not start workflow', { operation_id: op.id, ...errorFields(e) });
+  }
+  const at = new Date().toISOString();
+  const deploymentMove =
+    op.type === 'deployment.create' ? { record: deployment, to: 'failed' as const }
+    : op.type === 'deployment.destroy' ? { record: deployment, to: 'failed' as const }
+    : undefined;
+  await applyTransition({
+    operation: op,
+    change: { status: 'failed', ended_at: at, error: { code: 'WORKFLOW_START_FAILED', message: 'The workflow for this operation could not be started.' } },
+    deployment: deploymentMove,
+    at,
+  });
+  if (claim) await forgetIdempotencyRecord(claim);
+  throw new OperationStartError(op.id);
+}
+
+export interface CreateRequest {
+  orgId: string;
+  body: CreateDeploymentBody;
+  idempotency?: IdempotencyClaim;
+  limits: Limits;
+  now: Date;
+}
+
+export async function createDeployment(req: CreateRequest): Promise<Accepted> {
+  const environmentId = req.body.environment_id ?? DEFAULT_ENVIRONMENT_ID;
+  if (!isKnownEnvironment(environmentId)) {
+    throw invalidRequest('Unknown environment_id.', [{ field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` }]);
+  }
+  const { deployment, operation } = await withRetries(async () => {
+    const name = req.body.name ?? autoName(req.body.app_type);
+    try {
+      return await insertDeployment({
+        orgId: req.orgId,
+        limits: req.limits,
+        now: req.now,
+        build: (at) => {
+          const id = randomUUID();
+          const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+          const deployment: DeploymentRecord = {
+            id, org_id: req.orgId, name, app_type: req.body.app_type, status: 'provisioning',
+            environment_id: environmentId, created_at: at, updated_at: at, last_operation_id: operation.id, op_count: 1,
+          };
+          return { deployment, operation };
+        },
+        idempotency: (d, op) => stored(req.idempotency, accepted(d.id, op.id)),
+      });
+    } catch (e) {
+      // A generated name that happens to be taken is simply generated again.
+      if (req.body.name === undefined && e instanceof ApiError && e.code === 'DEPLOYMENT_NAME_TAKEN') throw new Retry();
+      throw e;
+    }
+  });
+  await launch(operation, deployment, req.idempotency);
+  return accepted(deployment.id, operation.id);
+}
+
+/** Decisions 11-12: DELETE cancels what is in flight and starts one destroy; repeated DELETEs join it. */
+export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Accepted> {
+  type Started =
+    | { joined: Accepted }
+    | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
+  const started = await withRetries(async (): Promise<Started> => {
+    const d = await findDeployment(orgId, id);
+    if (d.status === 'destroyed') throw conflict('DEPLOYMENT_ALREADY_DESTROYED', `Deployment ${d.id} has already been destroyed.`);
+    if (d.status === 'destroying' && d.last_operation_id) return { joined: accepted(d.id, d.last_operation_id) };
+    const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
+    const cancel = inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
+    const operation = await insertOperation({
+      deployment: d,
+      build: (at) => queuedOperation({ org_id: orgId, type: 'deployment.destroy', resource_id: d.id, requested_at: at }),
+      deploymentStatus: 'destroying',
+      cancel,
+      now,
+    });
+    return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
+  });
+  if ('joined' in started) return started.joined;
+  if (started.canceled) await stopQuietly(started.canceled.id, 'Canceled by a destroy request.');
+  await launch(started.operation, started.deployment);
+  return accepted(started.deployment.id, started.operation.id);
+}
+
+export interface DeploymentOperationRequest {
+  orgId: string;
+  deploymentId: string;
+  idempotency?: IdempotencyClaim;
+  now: Date;
+}
+
+/** Decision 20: DAG syncs and app users need a ready deployment. */
+async function startOnReadyDeployment(req: DeploymentOperationRequest, type: OperationType, check: (d: DeploymentRecord) => void, params?: Record<string, unknown>): Promise<Accepted> {
+  const { deployment, operation } = await withRetries(async () => {
+    const d = await findDeployment(req.orgId, req.deploymentId);
+    check(d);
+    if (d.status !== 'ready') throw conflict('DEPLOYMENT_NOT_READY', `Deployment ${d.id} is ${d.status}; this needs it ready.`);
+    const operation = await insertOperation({
+      deployment: d,
+      build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
+      idempotency: (op) => stored(req.idempotency, accepted(d.id, op.id)),
+      now: req.now,
+    });
+    return { deployment: d, operation };
+  });
+  await launch(operation, deployment, req.idempotency);
+  return accepted(deployment.id, operation.id);
+}
+
+export const startDagSync = (req: DeploymentOperationRequest) =>
+  startOnReadyDeployment(req, 'dag_sync.trigger', (d) => {
+    if (d.app_type !== 'airflow') throw invalidRequest(`DAG syncs apply to airflow deployments only; ${d.id} is ${d.app_type}.`);
+  });
+
+export const provisionAppUser = (req: DeploymentOperationRequest & { user: CreateAppUserBody }) =>
+  startOnReadyDeployment(req, 'app_user.provision', () => undefined, { ...req.user });
+
+/** Decision 22. A canceled create leaves its deployment failed; other cancels leave it as it was. */
+export async function cancelOperation(orgId: string, id: string, now: Date): Promise<Operation> {
+  const canceled = await withRetries(async () => {
+    const op = OPERATION_ID.test(id) ? await getOperation(orgId, id, true) : undefined;
+    if (!op) throw operationNotFound(id);
+    if (!CANCELABLE_TYPES.includes(op.type)) throw conflict('OPERATION_NOT_CANCELABLE', `A ${op.type} operation cannot be canceled.`);
+    if (isTerminal(op.status)) throw conflict('OPERATION_NOT_CANCELABLE', `Operation ${op.id} is already ${op.status}.`);
+    let deploymentMove: { record: DeploymentRecord; to: 'failed' } | undefined;
+    if (op.type === 'deployment.create') {
+      const d = await getDeployment(orgId, op.resource_id, true);
+      if (d?.status === 'provisioning') deploymentMove = { record: d, to: 'failed' };
+    }
+    const at = now.toISOString();
+    const change = { status: 'canceled' as const, message: 'Canceled by request.', ended_at: at };
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at }))) throw new Retry();
+    return { ...op, ...change };
+  });
+  await stopQuietly(canceled.id, 'Canceled by request.');
+  return operationView(canceled);
+}
+
+/**
+ * Stopping the execution is best effort: the record is already final, and every
+ * workflow step writes only while its operation is not terminal.
+ */
+async function stopQuietly(operationId: string, cause: string): Promise<void> {
+  try {
+    await stopExecution(operationId, cause);
+  } catch (e) {
+    log.warn('could not stop workflow; its steps will find the operation ended', { operation_id: operationId, ...errorFields(e) });
+  }
+}

@@ -1,0 +1,52 @@
+/** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
+import { randomBytes } from 'node:crypto';
+import { API_PREFIX } from '../routes';
+import { operationPath } from './operations';
+import type { AppType, Deployment, DeploymentStatus } from './schemas';
+
+export interface DeploymentRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  app_type: AppType;
+  status: DeploymentStatus;
+  environment_id: string;
+  created_at: string;
+  updated_at: string;
+  last_operation_id: string | null;
+  /** How many operations this deployment has had: the dense sequence behind the resource_id filter. */
+  op_count: number;
+}
+
+/** Decision 10: the only transitions there are. */
+const TRANSITIONS: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
+  provisioning: ['ready', 'failed', 'destroying'],
+  ready: ['destroying'],
+  failed: ['destroying'],
+  destroying: ['destroyed', 'failed'],
+  destroyed: [],
+};
+
+export const canTransition = (from: DeploymentStatus, to: DeploymentStatus): boolean => TRANSITIONS[from].includes(to);
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const autoName = (appType: AppType): string => `${appType}-${randomBytes(3).toString('hex')}`;
+
+export const deploymentPath = (id: string): string => `${API_PREFIX}/deployments/${id}`;
+
+export const deploymentUrl = (d: Pick<DeploymentRecord, 'app_type' | 'id'>, appDomain: string): string =>
+  `https://${d.app_type}.${d.id}.${appDomain}`;
+
+export function deploymentView(d: DeploymentRecord, appDomain: string): Deployment {
+  return {
+    id: d.id,
+    name: d.name,
+    app_type: d.app_type,
+    status: d.status,
+    ...(d.status === 'ready' ? { url: deploymentUrl(d, appDomain) } : {}),
+    environment_id: d.environment_id,
+    created_at: d.created_at,
+    links: { self: deploymentPath(d.id), operation: d.last_operation_id ? operationPath(d.last_operation_id) : null },
+  };
+}

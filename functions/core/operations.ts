@@ -1,0 +1,95 @@
+/**
+ * Operations: their phases (decision 17), their life cycle (spec 3.2), and how a
+ * stored record reads in the API (decisions 18-19).
+ */
+import { randomUUID } from 'node:crypto';
+import { API_PREFIX } from '../routes';
+import type { Operation, OperationStatus, OperationType } from './schemas';
+
+/** The work phases a workflow runs, in order, and the phase a success ends in. */
+export const PHASES: Record<OperationType, { work: readonly string[]; done: string }> = {
+  'deployment.create': { work: ['provisioning_db', 'provisioning_infrastructure'], done: 'ready' },
+  'deployment.destroy': { work: ['destroying_infrastructure', 'destroying_db'], done: 'destroyed' },
+  'dag_sync.trigger': { work: ['syncing_dags'], done: 'synced' },
+  'app_user.provision': { work: ['provisioning_user'], done: 'provisioned' },
+};
+
+export const PHASE_MESSAGES: Record<string, string> = {
+  queued: 'Waiting to start.',
+  provisioning_db: 'Provisioning the database.',
+  provisioning_infrastructure: 'Provisioning the application infrastructure.',
+  ready: 'The deployment is ready.',
+  destroying_infrastructure: 'Destroying the application infrastructure.',
+  destroying_db: 'Destroying the database.',
+  destroyed: 'The deployment has been destroyed.',
+  syncing_dags: 'Synchronising DAGs.',
+  synced: 'DAGs are synchronised.',
+  provisioning_user: 'Provisioning the application user.',
+  provisioned: 'The application user is provisioned.',
+};
+
+export const TERMINAL: readonly OperationStatus[] = ['succeeded', 'failed', 'canceled'];
+export const isTerminal = (s: OperationStatus): boolean => TERMINAL.includes(s);
+
+/** Decision 22: a destroy cannot be canceled (it would strand half-deleted resources). */
+export const CANCELABLE_TYPES: readonly OperationType[] = ['deployment.create', 'dag_sync.trigger', 'app_user.provision'];
+
+export const newOperationId = (): string => `op_${randomUUID()}`;
+export const operationPath = (id: string): string => `${API_PREFIX}/operations/${id}`;
+export const OPERATION_ID = /^op_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The stored record of an operation (plus the index attributes the adapter adds). */
+export interface OperationRecord {
+  id: string;
+  org_id: string;
+  type: OperationType;
+  status: OperationStatus;
+  phase: string;
+  message: string;
+  resource_id: string;
+  requested_at: string;
+  started_at?: string;
+  ended_at?: string;
+  error?: { code: string; message: string };
+  result?: Record<string, unknown>;
+  /** Inputs the workflow needs beyond the deployment (e.g. the user to provision). */
+  params?: Record<string, unknown>;
+}
+
+export function operationView(op: OperationRecord): Operation {
+  return {
+    id: op.id,
+    type: op.type,
+    status: op.status,
+    progress: { phase: op.phase, message: op.message },
+    resource: { type: 'deployment', id: op.resource_id },
+    requested_at: op.requested_at,
+    ...(op.started_at ? { started_at: op.started_at } : {}),
+    ...(op.ended_at ? { ended_at: op.ended_at } : {}),
+    ...(op.status === 'failed' && op.error ? { error: op.error } : {}),
+    ...(op.status === 'succeeded' && op.result ? { result: op.result } : {}),
+    links: { self: operationPath(op.id), resource: `${API_PREFIX}/deployments/${op.resource_id}` },
+  };
+}
+
+/** The workflow's input: what the state machine passes to every step. */
+export interface WorkflowInput {
+  org_id: string;
+  operation_id: string;
+  deployment_id: string;
+  type: OperationType;
+  phases: readonly string[];
+}
+
+export const workflowInput = (op: OperationRecord): WorkflowInput => ({
+  org_id: op.org_id,
+  operation_id: op.id,
+  deployment_id: op.resource_id,
+  type: op.type,
+  phases: PHASES[op.type].work,
+});
+
+/** A fresh operation, queued. */
+export function queuedOperation(fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params'>): OperationRecord {
+  return { id: newOperationId(), status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!, ...fields };
+}

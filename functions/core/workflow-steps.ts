@@ -1,0 +1,161 @@
+/**
+ * The steps of the operation workflow (statemachines/operation.asl.json). Each step
+ * reads the operation and writes only while it is not terminal, so a cancel or a
+ * timeout that ended it first always wins, and a retried step changes nothing twice.
+ */
+import { getDeployment } from '../adapters/dynamo/deployments-repo';
+import { applyTransition } from '../adapters/dynamo/lifecycle-repo';
+import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo';
+import { Retry, withRetries } from '../adapters/dynamo/transact';
+import type { AppUser, DeploymentTarget, HostingPlatform } from '../adapters/platform/hosting-platform';
+import { describeExecution, stopExecution } from '../adapters/sfn/executions';
+import { deploymentUrl, type DeploymentRecord } from './deployments';
+import { isTerminal, PHASE_MESSAGES, PHASES, type OperationRecord } from './operations';
+import type { DeploymentStatus, OperationType } from './schemas';
+
+export interface StepInput {
+  org_id: string;
+  operation_id: string;
+  deployment_id: string;
+}
+
+/** Thrown into the workflow when its operation already ended (canceled): the Catch path then does nothing. */
+export class OperationEnded extends Error {
+  constructor(id: string, status: string) {
+    super(`Operation ${id} is already ${status}.`);
+    this.name = 'OperationEnded';
+  }
+}
+
+/** Which platform call each work phase makes. */
+const PHASE_CALLS: Record<string, (p: HostingPlatform, t: DeploymentTarget, op: OperationRecord) => Promise<void>> = {
+  provisioning_db: (p, t) => p.provisionDatabase(t),
+  provisioning_infrastructure: (p, t) => p.provisionInfrastructure(t),
+  destroying_infrastructure: (p, t) => p.destroyInfrastructure(t),
+  destroying_db: (p, t) => p.destroyDatabase(t),
+  syncing_dags: (p, t) => p.syncDags(t),
+  provisioning_user: (p, t, op) => p.provisionAppUser(t, op.params as unknown as AppUser),
+};
+
+/** How a finished operation moves its deployment (decision 10); others leave it as it is. */
+const ON_SUCCESS: Partial<Record<OperationType, [DeploymentStatus, DeploymentStatus]>> = {
+  'deployment.create': ['provisioning', 'ready'],
+  'deployment.destroy': ['destroying', 'destroyed'],
+};
+const ON_FAILURE: Partial<Record<OperationType, [DeploymentStatus, DeploymentStatus]>> = {
+  'deployment.create': ['provisioning', 'failed'],
+  'deployment.destroy': ['destroying', 'failed'],
+};
+
+async function load(input: StepInput): Promise<{ op: OperationRecord; deployment: DeploymentRecord }> {
+  const [op, deployment] = await Promise.all([
+    getOperation(input.org_id, input.operation_id, true),
+    getDeployment(input.org_id, input.deployment_id, true),
+  ]);
+  if (!op || !deployment) throw new Error(`Operation ${input.operation_id} or deployment ${input.deployment_id} not found`);
+  return { op, deployment };
+}
+
+function deploymentMove(rule: [DeploymentStatus, DeploymentStatus] | undefined, d: DeploymentRecord) {
+  return rule && d.status === rule[0] ? { record: d, to: rule[1] } : undefined;
+}
+
+/** Enters a phase (the first one also starts the operation), then does its work on the platform. */
+export async function runPhase(input: StepInput & { phase: string }, platform: HostingPlatform, now = () => new Date()): Promise<void> {
+  const { op, deployment } = await withRetries(async () => {
+    const loaded = await load(input);
+    const { op } = loaded;
+    if (isTerminal(op.status)) throw new OperationEnded(op.id, op.status);
+    if (op.status === 'running' && op.phase === input.phase) return loaded; // a retried step
+    const at = now().toISOString();
+    const change = { status: 'running' as const, phase: input.phase, message: PHASE_MESSAGES[input.phase] ?? input.phase, started_at: op.started_at ?? at };
+    if (!(await applyTransition({ operation: op, change, at }))) throw new Retry();
+    return loaded;
+  });
+  const call = PHASE_CALLS[input.phase];
+  if (!call) throw new Error(`No platform call for phase ${input.phase}`);
+  await call(platform, { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name }, op);
+}
+
+export async function completeOperation(input: StepInput, appDomain: string, now = () => new Date()): Promise<void> {
+  await withRetries(async () => {
+    const { op, deployment } = await load(input);
+    if (isTerminal(op.status)) return;
+    const at = now().toISOString();
+    const done = PHASES[op.type].done;
+    const change = {
+      status: 'succeeded' as const, phase: done, message: PHASE_MESSAGES[done] ?? done, ended_at: at,
+      started_at: op.started_at ?? at,
+      ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
+    };
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove(ON_SUCCESS[op.type], deployment), at }))) throw new Retry();
+  });
+}
+
+/** The workflow's Catch output: Error name and Cause (on Lambda a JSON string with errorMessage). */
+export interface Failure {
+  Error?: string;
+  Cause?: string;
+}
+
+function failureMessage(cause: string | undefined): string {
+  if (!cause) return 'The operation failed.';
+  try {
+    const parsed: unknown = JSON.parse(cause);
+    if (parsed && typeof parsed === 'object' && 'errorMessage' in parsed) return String(parsed.errorMessage);
+  } catch {
+    // a plain message
+  }
+  return cause;
+}
+
+export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
+  const error = input.failure?.Error === 'States.Timeout'
+    ? { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' }
+    : undefined;
+  await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure?.Cause) }, now);
+}
+
+async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => { code: string; message: string }, now: () => Date): Promise<boolean> {
+  return withRetries(async () => {
+    const { op, deployment } = await load(input);
+    if (isTerminal(op.status)) return false;
+    const at = now().toISOString();
+    const change = { status: 'failed' as const, ended_at: at, error: errorFor(op) };
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove(ON_FAILURE[op.type], deployment), at }))) throw new Retry();
+    return true;
+  });
+}
+
+export interface ReconcileOptions {
+  now?: Date;
+  /** An operation younger than this may not have its execution yet (records are written first). */
+  graceSeconds?: number;
+  timeoutSeconds: number;
+}
+
+/**
+ * Ends operations that can no longer finish by themselves: their workflow is gone
+ * (stopped, failed outside the steps, or lost with a local restart), or ran past the
+ * timeout. Runs on a schedule on AWS and at start-up locally. Returns the ids ended.
+ */
+export async function reconcileOperations(opts: ReconcileOptions): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const grace = (opts.graceSeconds ?? 60) * 1000;
+  const ended: string[] = [];
+  for (const op of await listActiveOperations(1000)) {
+    const age = now.getTime() - Date.parse(op.requested_at);
+    if (age < grace) continue;
+    const state = await describeExecution(op.id);
+    const input = { org_id: op.org_id, operation_id: op.id, deployment_id: op.resource_id };
+    let error: { code: string; message: string } | undefined;
+    if (state !== 'RUNNING') {
+      error = { code: 'OPERATION_INTERRUPTED', message: `The workflow running this operation stopped unexpectedly (${state.toLowerCase()}).` };
+    } else if (age > opts.timeoutSeconds * 1000) {
+      await stopExecution(op.id, 'Operation timed out');
+      error = { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' };
+    }
+    if (error && (await endFailed(input, () => error, () => now))) ended.push(op.id);
+  }
+  return ended;
+}

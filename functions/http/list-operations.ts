@@ -1,0 +1,18 @@
+import { listOperations } from '../adapters/dynamo/operations-repo';
+import { operationView } from '../core/operations';
+import { listLinks } from '../core/pagination';
+import { httpHandler } from '../lib/http';
+import { routes } from '../routes';
+
+export const handler = httpHandler(routes.listOperations, async ({ caller, query }) => {
+  // decision 5: the resource_id filter also accepts the dep_ prefix of the spec's example.
+  const resourceId = query.resource_id?.replace(/^dep_/, '').toLowerCase();
+  const { items, pagination } = await listOperations(caller.orgId, { status: query.status, type: query.type, resourceId }, query);
+  return {
+    data: {
+      items: items.map(operationView),
+      pagination,
+      links: listLinks(routes.listOperations.path, { status: query.status, type: query.type, resource_id: query.resource_id }, pagination),
+    },
+  };
+});

@@ -1,0 +1,208 @@
+/**
+ * A Step Functions-compatible endpoint for the local stack: StartExecution,
+ * DescribeExecution and StopExecution over the AWS JSON 1.0 protocol, running the ASL
+ * files with aws-local-stepfunctions. Task states call the same workflow handler
+ * modules Lambda runs. Handlers reach it with the ordinary SFN client through
+ * AWS_ENDPOINT_URL_SFN, so their code path is the one that runs on AWS.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { stateMachineFiles, substitute } from '../state-machines';
+
+const REGION = 'us-east-1';
+const ACCOUNT = '000000000000';
+const WORKFLOW_DIR = path.resolve(__dirname, '../../functions/workflow');
+
+export const localStateMachineArn = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+const localFunctionArn = (handler: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${handler}`;
+
+type Status = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  input: string;
+  status: Status;
+  startDate: number;
+  stopDate?: number;
+  output?: string;
+  error?: string;
+  cause?: string;
+  abort(): void;
+  done: Promise<void>;
+}
+
+interface Machine {
+  arn: string;
+  machine: StateMachine;
+  handlers: Record<string, (input: unknown) => Promise<unknown>>;
+}
+
+class SfnError extends Error {
+  constructor(readonly type: string, message: string) {
+    super(message);
+  }
+}
+
+type TaskHandler = (input: unknown) => Promise<unknown>;
+
+/** Task state name → the workflow handler its Resource names (nested Map/Parallel states included). */
+function taskHandlers(definition: unknown, load: (handler: string) => TaskHandler): Record<string, TaskHandler> {
+  const out: Record<string, TaskHandler> = {};
+  const visit = (states: Record<string, Record<string, unknown>>) => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type === 'Task' && typeof state.Resource === 'string') {
+        const handler = state.Resource.split(':function:')[1];
+        if (!handler) throw new Error(`Task ${name} has no local handler for ${state.Resource}`);
+        out[name] = load(handler);
+      }
+      for (const inner of [state.ItemProcessor, state.Iterator, ...((state.Branches as unknown[]) ?? [])]) {
+        if (inner && typeof inner === 'object' && 'States' in inner) visit((inner as { States: Record<string, Record<string, unknown>> }).States);
+      }
+    }
+  };
+  visit((definition as { States: Record<string, Record<string, unknown>> }).States);
+  return out;
+}
+
+export interface SfnEndpointOptions {
+  /** Override every Retry interval (ms), e.g. to keep tests fast. */
+  retryIntervalMs?: number;
+}
+
+export class LocalStepFunctions {
+  private readonly machines = new Map<string, Machine>();
+  private readonly executions = new Map<string, Execution>();
+
+  constructor(private readonly options: SfnEndpointOptions = {}) {
+    for (const f of stateMachineFiles()) {
+      const values = Object.fromEntries(Object.entries(f.functions).map(([p, h]) => [p, localFunctionArn(h)]));
+      const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
+      const load = (handler: string): TaskHandler => async (input) => {
+        const mod = (await import(path.join(WORKFLOW_DIR, handler))) as { handler: TaskHandler };
+        return mod.handler(input);
+      };
+      const arn = localStateMachineArn(f.name);
+      this.machines.set(arn, { arn, machine: new StateMachine(definition), handlers: taskHandlers(definition, load) });
+    }
+  }
+
+  start(body: { stateMachineArn?: string; name?: string; input?: string }): { executionArn: string; startDate: number } {
+    const m = this.machines.get(body.stateMachineArn ?? '');
+    if (!m) throw new SfnError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
+    const name = body.name ?? crypto.randomUUID();
+    const executionArn = `${m.arn.replace(':stateMachine:', ':execution:')}:${name}`;
+    const input = body.input ?? '{}';
+    const existing = this.executions.get(executionArn);
+    if (existing) {
+      // As on AWS: the same name and input while running is the same execution.
+      if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate };
+      throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
+    }
+    const retryOverrides = this.options.retryIntervalMs === undefined ? undefined
+      : Object.fromEntries(Object.keys(m.handlers).map((s) => [s, this.options.retryIntervalMs!]));
+    const run = m.machine.run(JSON.parse(input), {
+      overrides: { taskResourceLocalHandlers: m.handlers as never, ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}) },
+      noThrowOnAbort: true,
+    });
+    const execution: Execution = {
+      executionArn, stateMachineArn: m.arn, name, input, status: 'RUNNING', startDate: Date.now() / 1000,
+      abort: () => run.abort(),
+      done: Promise.resolve(),
+    };
+    execution.done = run.result.then(
+      (output) => {
+        if (execution.status !== 'RUNNING') return;
+        execution.status = 'SUCCEEDED';
+        execution.output = JSON.stringify(output);
+        execution.stopDate = Date.now() / 1000;
+      },
+      (e: unknown) => {
+        if (execution.status !== 'RUNNING') return;
+        execution.status = e instanceof ExecutionTimeoutError ? 'TIMED_OUT' : 'FAILED';
+        const err = e as { name?: string; message?: string; cause?: { name?: string; message?: string } };
+        execution.error = err.cause?.name ?? err.name;
+        execution.cause = err.cause?.message ?? err.message;
+        execution.stopDate = Date.now() / 1000;
+      },
+    );
+    this.executions.set(executionArn, execution);
+    return { executionArn, startDate: execution.startDate };
+  }
+
+  describe(body: { executionArn?: string }) {
+    const e = this.find(body.executionArn);
+    return {
+      executionArn: e.executionArn, stateMachineArn: e.stateMachineArn, name: e.name, status: e.status,
+      startDate: e.startDate, input: e.input,
+      ...(e.stopDate ? { stopDate: e.stopDate } : {}),
+      ...(e.output ? { output: e.output } : {}),
+      ...(e.error ? { error: e.error } : {}),
+      ...(e.cause ? { cause: e.cause } : {}),
+    };
+  }
+
+  stop(body: { executionArn?: string; error?: string; cause?: string }): { stopDate: number } {
+    const e = this.find(body.executionArn);
+    if (e.status === 'RUNNING') {
+      e.status = 'ABORTED';
+      e.error = body.error;
+      e.cause = body.cause;
+      e.stopDate = Date.now() / 1000;
+      e.abort();
+    }
+    return { stopDate: e.stopDate ?? Date.now() / 1000 };
+  }
+
+  /** Resolves when every execution has ended (tests use it to finish cleanly). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.executions.values()].map((e) => e.done));
+  }
+
+  private find(arn: string | undefined): Execution {
+    const e = this.executions.get(arn ?? '');
+    if (!e) throw new SfnError('ExecutionDoesNotExist', `Execution Does Not Exist: '${arn}'`);
+    return e;
+  }
+}
+
+const ACTIONS = {
+  StartExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.start(body),
+  DescribeExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.describe(body),
+  StopExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.stop(body),
+} as const;
+
+/** Serves the engine over HTTP on `port` (0 picks a free one). */
+export async function startSfnEndpoint(sfn: LocalStepFunctions, port = 0): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify(body));
+      };
+      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AWSStepFunctions\./, '') as keyof typeof ACTIONS;
+      const run = ACTIONS[action];
+      if (!run) return reply(400, { __type: 'UnknownOperationException', message: `Unsupported action ${action}` });
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
+        reply(200, run(sfn, body));
+      } catch (e) {
+        if (e instanceof SfnError) reply(400, { __type: e.type, message: e.message });
+        else reply(500, { __type: 'InternalFailure', message: String(e) });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
