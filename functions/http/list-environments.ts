@@ -6,7 +6,7 @@ import { routes } from '../routes';
 
 export const handler = httpHandler(routes.listEnvironments, async ({ caller, query }) => {
   const org = await getOrg(caller.orgId);
-  const all = environmentsOf(org?.created_at ?? caller.record.created_at);
+  const all = environmentsOf(typeof org.created_at === 'string' ? org.created_at : caller.record.created_at);
   const { pagination, from, to } = pageWindow(all.length, query);
   // Newest first: sequence n is all[n - 1].
   const items = all.slice(from - 1, Math.max(from - 1, to)).reverse();
