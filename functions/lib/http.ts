@@ -12,7 +12,7 @@ import { ApiError, IdempotencyRace, invalidRequest, type FieldIssue } from '../c
 import { rateLimitHeaders } from '../core/rate-limits';
 import type { Scope } from '../core/schemas';
 import { findKeyByHash } from '../adapters/dynamo/api-keys-repo';
-import { findIdempotencyRecord, type IdempotencyClaim, type StoredResponse } from '../adapters/dynamo/idempotency-repo';
+import { findIdempotencyRecord, rememberResponse, type IdempotencyClaim, type StoredResponse } from '../adapters/dynamo/idempotency-repo';
 import { consumeRequest } from '../adapters/dynamo/rate-limit-repo';
 import { recordUsage } from '../adapters/dynamo/usage-repo';
 import { API_PREFIX, type Route } from '../routes';
@@ -232,6 +232,10 @@ async function run<R extends Route>(intent: (ctx: RequestContext<R>) => Promise<
     const winner = await findIdempotencyRecord(claim.orgId, claim.key, ctx.now);
     if (!winner) throw e;
     result = replay(winner.response, claim, winner.fingerprint);
+  }
+  const status = 'raw' in result ? undefined : (result.status ?? 200);
+  if (claim && status !== undefined && status < 300 && !('raw' in result) && result.headers?.['Idempotent-Replayed'] === undefined) {
+    await rememberResponse(claim, { status, data: result.data, headers: result.headers ?? {} }, ctx.now);
   }
   if ('raw' in result) {
     return {

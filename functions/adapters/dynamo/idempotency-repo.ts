@@ -4,7 +4,8 @@
  * the work it stands for (see `idempotencyPut`), so concurrent requests with one key
  * do the work exactly once.
  */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { idempotencyKey } from './keys';
 
@@ -56,4 +57,16 @@ export function idempotencyPut(claim: IdempotencyClaim, response: StoredResponse
 /** Forgets a claim whose work could not be started, so a retry with the same key tries again. */
 export async function forgetIdempotencyRecord(claim: IdempotencyClaim): Promise<void> {
   await ddb.send(new DeleteCommand({ TableName: tableName(), Key: idempotencyKey(claim.orgId, claim.key) }));
+}
+
+/**
+ * Stores a success for POSTs whose work is not a single transaction (cancel). Where
+ * the work's own transaction stored it already, the condition keeps that one.
+ */
+export async function rememberResponse(claim: IdempotencyClaim, response: StoredResponse, now: Date): Promise<void> {
+  try {
+    await ddb.send(new PutCommand(idempotencyPut(claim, response, now).Put));
+  } catch (e) {
+    if (!(e instanceof ConditionalCheckFailedException)) throw e;
+  }
 }

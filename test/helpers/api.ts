@@ -1,0 +1,32 @@
+/** Small conveniences over call() for the deployment and operation tests. */
+import { call, type CallResult } from './fixtures';
+import { eventually } from './wait';
+
+export async function createDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }, headers: Record<string, string> = {}): Promise<CallResult> {
+  return call('POST', '/deployments', { key, body, headers });
+}
+
+export async function operation(key: string, id: string) {
+  const res = await call('GET', `/operations/${id}`, { key });
+  return res.body.data;
+}
+
+export async function deployment(key: string, id: string) {
+  const res = await call('GET', `/deployments/${id}`, { key });
+  return res.body.data;
+}
+
+/** Waits for an operation to reach one of the statuses. */
+export const operationReaches = (key: string, id: string, statuses: string[]) =>
+  eventually(async () => {
+    const op = await operation(key, id);
+    return statuses.includes(op.status) ? op : undefined;
+  }, `operation ${id} to reach ${statuses.join('/')}`);
+
+/** A deployment that is ready, for tests of what needs one. */
+export async function readyDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }) {
+  const created = await createDeployment(key, body);
+  if (created.status !== 202) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  await operationReaches(key, created.body.data.operation_id, ['succeeded']);
+  return deployment(key, created.body.data.deployment_id);
+}
