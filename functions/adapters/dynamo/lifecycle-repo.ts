@@ -109,15 +109,18 @@ export interface NewDeployment {
   build(at: string): { deployment: DeploymentRecord; operation: OperationRecord };
   idempotency?(deployment: DeploymentRecord, operation: OperationRecord): Idempotent | undefined;
   limits: Limits;
+  /** When the request arrived; each attempt stamps its own, later, instant. */
   now: Date;
 }
 
 /** One attempt; throws Retry when another write to the organization came first. */
 export async function insertDeployment(req: NewDeployment): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
-  const snap = await readOrg(req.orgId, req.now);
-  const hour = windowsAt(req.now).hourStart;
+  // The quota window is the one this attempt commits in (contention can make attempts late).
+  const now = new Date(Math.max(Date.now(), req.now.getTime()));
+  const snap = await readOrg(req.orgId, now);
+  const hour = windowsAt(now).hourStart;
   const created = num(snap.item, 'create_hour') === hour ? num(snap.item, 'create_count') : 0;
-  if (created >= req.limits.createsPerHour) throw limitExceeded('creations', req.limits, req.now);
+  if (created >= req.limits.createsPerHour) throw limitExceeded('creations', req.limits, now);
 
   const { deployment, operation } = req.build(snap.at);
   const depSeq = num(snap.item, 'dep_seq') + 1;
@@ -132,7 +135,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
     put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
   ];
-  if (idem) items.push(idempotencyPut(idem.claim, idem.response, req.now));
+  if (idem) items.push(idempotencyPut(idem.claim, idem.response, now));
   try {
     await transact(items);
   } catch (e) {
