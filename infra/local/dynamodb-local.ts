@@ -53,7 +53,8 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
     endpoint,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      // unref: once the child has exited, this grace timer must not hold the process open for 5 s.
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

@@ -1,0 +1,38 @@
+/**
+ * Runs one handler module with an event file against the local stack, like
+ * `sam local invoke`. Talks to the same DynamoDB as `npm start` (DYNAMODB_PORT, DATA_DIR).
+ *
+ *   npm run --silent invoke -- <handler> <event.json>
+ *
+ * The handler's result is printed to stdout as JSON; its logs go to stderr. Sample events
+ * are in test/events/ (put a key from `npm run keys -- create` in place of
+ * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
+ */
+import { applyLocalEnv, localSettings } from '../infra/local/env';
+import { InvokeUsageError, knownHandlers, runInvoke, USAGE } from '../infra/local/invoke';
+
+applyLocalEnv(localSettings());
+
+// As with `sam local invoke`, stdout carries the result alone: the handler's log lines go to stderr.
+const writeResult = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+const print = (value: unknown, code: number) => writeResult(`${JSON.stringify(value ?? null, null, 2)}\n`, () => process.exit(code));
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+  process.stderr.write(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`);
+  process.exit(0);
+}
+
+runInvoke(argv)
+  .then((result) => print(result, 0))
+  .catch((e: unknown) => {
+    if (e instanceof InvokeUsageError) {
+      process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
+      process.exit(2);
+    }
+    // What Lambda reports for a handler that threw.
+    const error = e instanceof Error ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') } : { errorType: 'Error', errorMessage: String(e) };
+    print(error, 1);
+  });

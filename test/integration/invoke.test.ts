@@ -1,0 +1,165 @@
+/**
+ * `npm run invoke` (bin/invoke.ts → infra/local/invoke.ts) and the sample events in
+ * test/events/: the events match their routes, and invoking a handler with one returns
+ * what API Gateway would get.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { matchRoute } from '../../functions/lib/router';
+import { API_PREFIX } from '../../functions/routes';
+import { invoke, InvokeUsageError, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke';
+import { createKey } from '../helpers/fixtures';
+
+const ROOT = path.resolve(__dirname, '../..');
+const EVENTS = path.join(ROOT, 'test/events');
+const PLACEHOLDER = 'svc_sk_live_REPLACE_ME';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'invoke-test-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A sample event with the placeholder replaced, written where the CLI can read it. */
+function eventWithKey(name: string, key: string): string {
+  const file = path.join(tmp, `${name}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, readFileSync(path.join(EVENTS, `${name}.json`), 'utf8').replaceAll(PLACEHOLDER, key));
+  return file;
+}
+
+interface LambdaResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+describe('sample events', () => {
+  const files = readdirSync(EVENTS).filter((f) => f.endsWith('.json'));
+
+  it('include the three documented ones', () => {
+    expect(files).toEqual(expect.arrayContaining(['list-environments.json', 'get-key.json', 'create-deployment.json']));
+  });
+
+  it.each(files)('%s is an API Gateway event for the route of the handler it is named after', (file) => {
+    const event = readEvent(path.join(EVENTS, file));
+    const match = matchRoute(String(event.httpMethod), String(event.path));
+    if (match.kind !== 'route') throw new Error(`${file} matches no route`);
+    expect(match.route.handler).toBe(path.basename(file, '.json'));
+    expect(event.resource).toBe(API_PREFIX + match.route.path);
+    expect((event.headers as Record<string, string>)['X-API-Key']).toBe(PLACEHOLDER);
+    if (match.route.body) {
+      expect((event.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+      expect(match.route.body.safeParse(JSON.parse(String(event.body))).success).toBe(true);
+    }
+  });
+
+  it('create-deployment asks for an airflow deployment', () => {
+    const event = readEvent(path.join(EVENTS, 'create-deployment.json'));
+    expect(event).toMatchObject({ httpMethod: 'POST', path: '/api/v1/deployments' });
+    expect(JSON.parse(String(event.body))).toEqual({ app_type: 'airflow' });
+  });
+});
+
+describe('invoke (in process)', () => {
+  it('runs list-environments with the sample event and returns the 200 result', async () => {
+    const { key, record } = await createKey({ scopes: ['org:read'] });
+    const result = (await runInvoke(['list-environments', eventWithKey('list-environments', key)])) as LambdaResult;
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['Content-Type']).toBe('application/json; charset=utf-8');
+    expect(result.headers['X-RateLimit-Limit']).toBe('1000');
+    expect(JSON.parse(result.body)).toEqual({
+      data: {
+        items: [{ id: 'env_default', name: 'Default', is_default: true, created_at: record.created_at, links: { self: '/api/v1/environments/env_default' } }],
+        pagination: { page: 1, per_page: 50, total: 1, pages: 1 },
+        links: expect.objectContaining({ self: expect.stringContaining('/api/v1/environments') }),
+      },
+    });
+  });
+
+  it('runs get-key with the sample event', async () => {
+    const { key, record } = await createKey();
+    const event = readEvent(eventWithKey('get-key', key));
+    const result = (await invoke(resolveHandler('get-key'), event)) as LambdaResult;
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).data.id).toBe(record.id);
+  });
+
+  it('an event with the placeholder left in answers 401 INVALID_API_KEY', async () => {
+    const result = (await runInvoke(['list-environments', path.join(EVENTS, 'list-environments.json')])) as LambdaResult;
+    expect(result.statusCode).toBe(401);
+    expect(JSON.parse(result.body).error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('finds HTTP handlers first, then workflow steps', () => {
+    expect(resolveHandler('list-environments')).toMatchObject({ kind: 'http', file: path.join(ROOT, 'functions/http/list-environments.ts') });
+    expect(resolveHandler('run-phase')).toMatchObject({ kind: 'workflow', file: path.join(ROOT, 'functions/workflow/run-phase.ts') });
+  });
+
+  it.each([
+    ['an unknown handler', ['no-such-handler', 'x.json'], /Unknown handler "no-such-handler".*list-environments/],
+    ['a path instead of a name', ['../lib/http', 'x.json'], /not a handler name/],
+    ['no arguments', [], /exactly two arguments/],
+    ['one argument', ['list-environments'], /exactly two arguments/],
+    ['three arguments', ['list-environments', 'a.json', 'b.json'], /exactly two arguments/],
+    ['a missing event file', ['list-environments', '/nonexistent/event.json'], /Cannot read the event file .*ENOENT/],
+  ])('refuses %s as a usage error', async (_what, argv, message) => {
+    const error = await runInvoke(argv).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvokeUsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('refuses malformed JSON, non-object JSON and non-HTTP events for HTTP handlers', async () => {
+    const bad = path.join(tmp, 'bad.json');
+    writeFileSync(bad, '{"httpMethod": "GET",');
+    await expect(runInvoke(['get-key', bad])).rejects.toThrow(/not valid JSON/);
+    const list = path.join(tmp, 'list.json');
+    writeFileSync(list, '[1, 2]');
+    await expect(runInvoke(['get-key', list])).rejects.toThrow(/must hold a JSON object/);
+    const plain = path.join(tmp, 'plain.json');
+    writeFileSync(plain, '{"operation_id": "op_1"}');
+    await expect(runInvoke(['get-key', plain])).rejects.toBeInstanceOf(InvokeUsageError);
+  });
+});
+
+describe('bin/invoke.ts as a process', () => {
+  const run = promisify(execFile);
+
+  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_PORT: process.env.TEST_DYNAMODB_PORT, TABLE_NAME: 'deployments-test', LOG_LEVEL: 'info' };
+    delete env.AWS_ENDPOINT_URL_DYNAMODB;
+    try {
+      const { stdout, stderr } = await run('npx', ['tsx', 'bin/invoke.ts', ...argv], { cwd: ROOT, env, timeout: 30_000 });
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      const err = e as { code?: number; stdout?: string; stderr?: string };
+      if (typeof err.code !== 'number') throw e;
+      return { code: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+    }
+  }
+
+  it('prints only the result JSON on stdout (logs on stderr) and exits 0', async () => {
+    const { key, record } = await createKey();
+    const { code, stdout, stderr } = await cli('get-key', eventWithKey('get-key', key));
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as LambdaResult;
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).data.id).toBe(record.id);
+    expect(stderr).toContain('"message":"request"');
+  });
+
+  it('exits 2 with the usage for an unknown handler and for an unreadable event', async () => {
+    const bad = path.join(tmp, 'broken.json');
+    writeFileSync(bad, 'not json');
+    const results = await Promise.all([cli('nope', bad), cli('get-key', bad), cli()]);
+    for (const r of results) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('Usage: npm run --silent invoke -- <handler> <event.json>');
+    }
+    expect(results[0]!.stderr).toContain('Unknown handler "nope"');
+    expect(results[1]!.stderr).toContain('is not valid JSON');
+  });
+});
