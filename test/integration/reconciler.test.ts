@@ -1,0 +1,52 @@
+/**
+ * The reconciler looks at every active operation in the table, so this suite has a
+ * table of its own: it must not end other suites' operations that are in flight.
+ */
+import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
+import { getOperation } from '../../functions/adapters/dynamo/operations-repo';
+import { createDeployment as create } from '../../functions/core/deployment-commands';
+import { reconcileOperations } from '../../functions/core/workflow-steps';
+import { ensureTable } from '../../infra/local/dynamodb-local';
+import { createKey } from '../helpers/fixtures';
+import { stepFunctions } from '../helpers/after-env';
+
+process.env.TABLE_NAME = 'deployments-reconciler-test';
+process.env.PHASE_DELAY_MS = '30000'; // workflows stay in their first phase for the whole test
+
+beforeAll(() => ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, 'deployments-reconciler-test'));
+
+const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
+
+async function newCreate() {
+  const { record } = await createKey();
+  const res = await create({ orgId: record.org_id, body: { app_type: 'airflow' }, limits: LIMITS, now: new Date() });
+  return { orgId: record.org_id, opId: res.data.operation_id, deploymentId: res.data.deployment_id };
+}
+
+describe('reconcileOperations', () => {
+  it('leaves young operations and running workflows alone, stops and fails overdue ones, and ends orphans', async () => {
+    const running = await newCreate();
+    // Young: inside the grace period, nothing is touched even if its execution were missing.
+    expect(await reconcileOperations({ graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([]);
+    // Old but its workflow is running and within the timeout: left alone.
+    const later = new Date(Date.now() + 120_000);
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([]);
+    expect((await getOperation(running.orgId, running.opId, true))!.status).toBe('running');
+
+    // Past the timeout: stopped and failed, and its deployment with it.
+    const overdue = new Date(Date.now() + 7_200_000);
+    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([running.opId]);
+    expect((await getOperation(running.orgId, running.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_TIMED_OUT' } });
+    expect((await getDeployment(running.orgId, running.deploymentId, true))!.status).toBe('failed');
+    expect(stepFunctions.describe({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${running.opId}` }).status).toBe('ABORTED');
+
+    // An orphan: its workflow is gone (as after a local restart).
+    const orphan = await newCreate();
+    stepFunctions.stop({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${orphan.opId}` });
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([orphan.opId]);
+    expect((await getOperation(orphan.orgId, orphan.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_INTERRUPTED' } });
+    expect((await getDeployment(orphan.orgId, orphan.deploymentId, true))!.status).toBe('failed');
+    // Nothing is left for a second pass.
+    expect(await reconcileOperations({ now: overdue, graceSeconds: 0, timeoutSeconds: 3600 })).toEqual([]);
+  });
+});
