@@ -47,7 +47,7 @@ class SfnError extends Error {
   }
 }
 
-type TaskHandler = (input: unknown) => Promise<unknown>;
+export type TaskHandler = (input: unknown) => Promise<unknown>;
 
 /** Task state name → the workflow handler its Resource names (nested Map/Parallel states included). */
 function taskHandlers(definition: unknown, load: (handler: string) => TaskHandler): Record<string, TaskHandler> {
@@ -71,6 +71,8 @@ function taskHandlers(definition: unknown, load: (handler: string) => TaskHandle
 export interface SfnEndpointOptions {
   /** Override every Retry interval (ms), e.g. to keep tests fast. */
   retryIntervalMs?: number;
+  /** Replace workflow handler modules by name (tests inject platform faults this way). */
+  handlers?: Record<string, TaskHandler>;
 }
 
 export class LocalStepFunctions {
@@ -81,10 +83,10 @@ export class LocalStepFunctions {
     for (const f of stateMachineFiles()) {
       const values = Object.fromEntries(Object.entries(f.functions).map(([p, h]) => [p, localFunctionArn(h)]));
       const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
-      const load = (handler: string): TaskHandler => async (input) => {
+      const load = (handler: string): TaskHandler => options.handlers?.[handler] ?? (async (input) => {
         const mod = (await import(path.join(WORKFLOW_DIR, handler))) as { handler: TaskHandler };
         return mod.handler(input);
-      };
+      });
       const arn = localStateMachineArn(f.name);
       this.machines.set(arn, { arn, machine: new StateMachine(definition), handlers: taskHandlers(definition, load) });
     }
