@@ -16,9 +16,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
-  console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
   if (stack.reconciled.length) console.log(`Ended ${stack.reconciled.length} operation(s) whose workflows stopped with the previous run.`);
+  console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
+  console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
 }
 
 main().catch((e: unknown) => {

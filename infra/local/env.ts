@@ -27,15 +27,18 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
 
 export const LOCAL_TABLE_NAME = 'deployments-local';
 
-/** Sets the handler environment in this process (only values not already set by the user). */
-export function applyLocalEnv(settings: LocalSettings, extra: Record<string, string> = {}): void {
+/**
+ * Sets the handler environment in this process. `owned` values are the local engines
+ * this process started and always win; the rest are defaults a user may override.
+ */
+export function applyLocalEnv(settings: LocalSettings, owned: Record<string, string> = {}): void {
   const defaults: Record<string, string> = {
     TABLE_NAME: LOCAL_TABLE_NAME,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${settings.dynamodbPort}`,
-    ...extra,
   };
   for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v;
+  Object.assign(process.env, owned);
 }

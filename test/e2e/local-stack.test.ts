@@ -1,0 +1,105 @@
+/**
+ * End to end against `npm start` as a user runs it: real HTTP, DynamoDB Local with data
+ * on disk, the ASL workflows. Polls operations the way spec 4.9 asks a client to.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, keysCli, portIsOpen, startNpm, type LocalProcess } from '../helpers/local-process';
+
+jest.setTimeout(240_000);
+
+let dataDir: string;
+let env: Record<string, string>;
+let stack: LocalProcess | undefined;
+let key: string;
+
+async function api(method: string, p: string, body?: unknown) {
+  const res = await fetch(`${stack!.baseUrl}${p}`, {
+    method,
+    headers: { 'X-API-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** Spec 4.9: poll GET /operations/{id} until terminal, at most once a second. */
+async function pollOperation(id: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  const phases: string[] = [];
+  for (;;) {
+    const { body } = await api('GET', `/operations/${id}`);
+    const op = body.data;
+    if (phases.at(-1) !== `${op.status}:${op.progress.phase}`) phases.push(`${op.status}:${op.progress.phase}`);
+    if (['succeeded', 'failed', 'canceled'].includes(op.status)) return { op, phases };
+    if (Date.now() > deadline) throw new Error(`operation ${id} not done: ${JSON.stringify(op)}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'dm-e2e-'));
+  env = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir, PHASE_DELAY_MS: '2500' };
+  stack = await startNpm(env);
+  const made = keysCli(['create', '--org', 'e2e-org', '--name', 'e2e', '--json'], env);
+  expect(made.status).toBe(0);
+  key = JSON.parse(made.stdout).key;
+});
+
+afterAll(async () => {
+  if (stack) await stack.stop().catch(() => stack!.kill());
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('serves /environments with a key made by the keys CLI', async () => {
+    expect(stack!.baseUrl).toBe(`http://localhost:${env.PORT}/api/v1`);
+    const res = await api('GET', '/environments');
+    expect(res.status).toBe(200);
+    expect(res.body.data.items[0].id).toBe('env_default');
+  });
+
+  it('creates an airflow and a superset deployment, watches them to ready, destroys them', async () => {
+    const created = await Promise.all(['airflow', 'superset'].map((app_type) => api('POST', '/deployments', { app_type })));
+    for (const c of created) expect(c.status).toBe(202);
+    const runs = await Promise.all(created.map((c) => pollOperation(c.body.data.operation_id)));
+    for (const [i, { op, phases }] of runs.entries()) {
+      expect(op.status).toBe('succeeded');
+      expect(phases).toEqual(expect.arrayContaining(['running:provisioning_db', 'running:provisioning_infrastructure', 'succeeded:ready']));
+      expect(phases.indexOf('running:provisioning_db')).toBeLessThan(phases.indexOf('running:provisioning_infrastructure'));
+      const d = (await api('GET', `/deployments/${created[i]!.body.data.deployment_id}`)).body.data;
+      expect(d.status).toBe('ready');
+      expect(d.url).toBe(`https://${d.app_type}.${d.id}.apps.localhost`);
+      expect(op.result).toEqual({ url: d.url });
+    }
+    for (const c of created) {
+      const del = await api('DELETE', `/deployments/${c.body.data.deployment_id}`);
+      expect(del.status).toBe(202);
+      expect(del.headers.get('location')).toBe(`/api/v1/operations/${del.body.data.operation_id}`);
+      const { op } = await pollOperation(del.body.data.operation_id);
+      expect(op).toMatchObject({ type: 'deployment.destroy', status: 'succeeded', progress: { phase: 'destroyed' } });
+      expect((await api('GET', `/deployments/${c.body.data.deployment_id}`)).body.data.status).toBe('destroyed');
+    }
+    const destroys = await api('GET', '/operations?type=deployment.destroy&status=succeeded');
+    expect(destroys.body.data.pagination.total).toBe(2);
+    const ofOne = await api('GET', `/operations?resource_id=${created[0]!.body.data.deployment_id}`);
+    expect(ofOne.body.data.items.map((o: { type: string }) => o.type)).toEqual(['deployment.destroy', 'deployment.create']);
+  });
+
+  it('stops DynamoDB Local on SIGTERM, keeps the data, and on restart ends what was left in flight', async () => {
+    const inFlight = await api('POST', '/deployments', { app_type: 'airflow', name: 'interrupted' });
+    expect(inFlight.status).toBe(202);
+    await stack!.stop('SIGTERM');
+    expect(stack!.output()).toMatch(/SIGTERM received, stopping \(DynamoDB Local included\)/);
+    expect(await portIsOpen(Number(env.DYNAMODB_PORT))).toBe(false);
+    expect(await portIsOpen(Number(env.PORT))).toBe(false);
+
+    stack = await startNpm(env);
+    expect(stack.output()).toMatch(/Ended 1 operation/);
+    const op = (await api('GET', `/operations/${inFlight.body.data.operation_id}`)).body.data;
+    expect(op).toMatchObject({ status: 'failed', error: { code: 'OPERATION_INTERRUPTED' } });
+    const list = await api('GET', '/deployments');
+    expect(list.body.data.pagination.total).toBe(3);
+    expect(list.body.data.items.map((d: { status: string }) => d.status)).toEqual(['failed', 'destroyed', 'destroyed']);
+  });
+});
