@@ -63,7 +63,10 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?:
     : undefined;
   await applyTransition({
     operation: op,
-    change: { status: 'failed', ended_at: at, error: { code: 'WORKFLOW_START_FAILED', message: 'The workflow for this operation could not be started.' } },
+    change: {
+      status: 'failed', ended_at: at, message: 'Failed: the workflow could not be started.',
+      error: { code: 'WORKFLOW_START_FAILED', message: 'The workflow for this operation could not be started.' },
+    },
     deployment: deploymentMove,
     at,
   });

@@ -121,7 +121,8 @@ async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => { 
     const { op, deployment } = await load(input);
     if (isTerminal(op.status)) return false;
     const at = now().toISOString();
-    const change = { status: 'failed' as const, ended_at: at, error: errorFor(op) };
+    const error = errorFor(op);
+    const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
     if (!(await applyTransition({ operation: op, change, deployment: deploymentMove(ON_FAILURE[op.type], deployment), at }))) throw new Retry();
     return true;
   });
