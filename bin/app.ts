@@ -1,0 +1,7 @@
+/**
+ * The CDK app: `npx cdk synth`, `npx cdk deploy -c stage=prod`. Context options and
+ * the deployment steps: docs/deploy.md.
+ */
+import { buildApp } from '../infra/aws/app';
+
+buildApp().app.synth();

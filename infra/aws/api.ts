@@ -1,0 +1,229 @@
+/**
+ * The REST API, built by looping over the route table: one method per route, an ANY
+ * method on every resource under the prefix and a `{proxy+}` catch-all, both answered
+ * by route-not-found (405 with Allow for a known path, 404 otherwise; API Gateway
+ * prefers a resource's specific method over its ANY). What API Gateway answers by
+ * itself (throttling, unknown paths outside the prefix, integration faults) keeps the
+ * service's error envelope through gateway responses.
+ */
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { API_PREFIX, routeList } from '../../functions/routes';
+import type { HttpHandlerName } from './function-access';
+import type { Settings } from './settings';
+
+export const NOT_FOUND_HANDLER = 'route-not-found' satisfies HttpHandlerName;
+
+export interface GatewayResponseSpec {
+  readonly type: apigw.ResponseType;
+  /** Absent: keep the status API Gateway chose. */
+  readonly status?: string;
+  readonly code: string;
+  /** A JSON string literal, or `$context.error.messageString` (API Gateway quotes that one itself). */
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const quoted = (s: string) => JSON.stringify(s);
+
+/**
+ * The error envelope for responses API Gateway makes itself. A gateway response
+ * cannot set a fresh X-Request-Id header, so the id is API Gateway's request id, in
+ * the body.
+ */
+export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
+  // Outside /api/v1 nothing is routed; API Gateway calls that "missing authentication token".
+  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'NOT_FOUND', message: quoted('No endpoint at this path.') },
+  { type: apigw.ResponseType.RESOURCE_NOT_FOUND, status: '404', code: 'NOT_FOUND', message: quoted('No endpoint at this path.') },
+  // The stage throttle is per second, a backstop behind the per-key limits the handlers enforce.
+  {
+    type: apigw.ResponseType.THROTTLED, status: '429', code: 'RATE_LIMIT_EXCEEDED',
+    message: quoted('The service is receiving too many requests. Retry after 1 second.'), headers: { 'Retry-After': '1' },
+  },
+  // The web ACL (when enabled) has one rule, the per-address rate limit, so a WAF block is a rate limit.
+  {
+    type: apigw.ResponseType.WAF_FILTERED, status: '429', code: 'RATE_LIMIT_EXCEEDED',
+    message: quoted('Too many requests from this address. Retry after 60 seconds.'), headers: { 'Retry-After': '60' },
+  },
+  { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'PAYLOAD_TOO_LARGE', message: quoted('The request body is larger than 65536 bytes.') },
+  { type: apigw.ResponseType.ACCESS_DENIED, status: '403', code: 'FORBIDDEN', message: quoted('The request was refused.') },
+  { type: apigw.ResponseType.DEFAULT_4XX, code: 'INVALID_REQUEST', message: '$context.error.messageString' },
+  {
+    type: apigw.ResponseType.DEFAULT_5XX, status: '500', code: 'INTERNAL_ERROR',
+    message: quoted('An internal error occurred. Quote the request id if you contact support.'),
+  },
+];
+
+export function gatewayResponseBody(spec: GatewayResponseSpec): string {
+  return `{"error":{"code":${quoted(spec.code)},"message":${spec.message},"request_id":"$context.requestId"}}`;
+}
+
+/** One JSON object per request in the access log. */
+const ACCESS_LOG_FORMAT = [
+  `"requestId":"${apigw.AccessLogField.contextRequestId()}"`,
+  `"extendedRequestId":"${apigw.AccessLogField.contextExtendedRequestId()}"`,
+  `"requestTime":"${apigw.AccessLogField.contextRequestTime()}"`,
+  `"ip":"${apigw.AccessLogField.contextIdentitySourceIp()}"`,
+  `"userAgent":"${apigw.AccessLogField.contextIdentityUserAgent()}"`,
+  `"httpMethod":"${apigw.AccessLogField.contextHttpMethod()}"`,
+  `"resourcePath":"${apigw.AccessLogField.contextResourcePath()}"`,
+  `"path":"${apigw.AccessLogField.contextPath()}"`,
+  `"status":${apigw.AccessLogField.contextStatus()}`,
+  `"responseLength":"${apigw.AccessLogField.contextResponseLength()}"`,
+  `"responseLatency":"${apigw.AccessLogField.contextResponseLatency()}"`,
+  `"integrationLatency":"${apigw.AccessLogField.contextIntegrationLatency()}"`,
+  `"integrationStatus":"${apigw.AccessLogField.contextIntegrationStatus()}"`,
+  `"errorType":"${apigw.AccessLogField.contextErrorResponseType()}"`,
+  `"errorMessage":${apigw.AccessLogField.contextErrorMessageString()}`,
+  `"wafStatus":"${apigw.AccessLogField.contextWafStatus()}"`,
+  `"xrayTraceId":"${apigw.AccessLogField.contextXrayTraceId()}"`,
+].join(',');
+
+export interface ServiceApiProps {
+  readonly settings: Settings;
+  readonly handler: (name: HttpHandlerName) => lambda.IFunction;
+}
+
+export class ServiceApi extends Construct {
+  readonly api: apigw.RestApi;
+  readonly accessLogs: logs.LogGroup;
+  /** The service base URL, ending in /api/v1. */
+  readonly baseUrl: string;
+  readonly domain?: apigw.DomainName;
+  readonly webAcl?: wafv2.CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps) {
+    super(scope, id);
+    const { settings } = props;
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.api = new apigw.RestApi(this, 'Api', {
+      restApiName: `deployment-api-${settings.stage}`,
+      description: `Deployment Management API (${settings.stage})`,
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      // Execution logs (errors only) need the account-level CloudWatch role; it outlives the stack
+      // because other APIs in the account may rely on it.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: settings.stage,
+        throttlingRateLimit: settings.throttle.rateLimit,
+        throttlingBurstLimit: settings.throttle.burstLimit,
+        tracingEnabled: true,
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: apigw.AccessLogFormat.custom(`{${ACCESS_LOG_FORMAT}}`),
+      },
+    });
+
+    // The stack's ApiUrl output (with the /api/v1 prefix) replaces RestApi's own endpoint output.
+    this.api.node.tryRemoveChild('Endpoint');
+    this.addRoutes(props.handler);
+    for (const spec of GATEWAY_RESPONSES) {
+      this.api.addGatewayResponse(`Gateway${spec.type.responseType}`, {
+        type: spec.type,
+        statusCode: spec.status,
+        responseHeaders: {
+          'Content-Type': "'application/json; charset=utf-8'",
+          ...Object.fromEntries(Object.entries(spec.headers ?? {}).map(([k, v]) => [k, `'${v}'`])),
+        },
+        templates: { 'application/json': gatewayResponseBody(spec) },
+      });
+    }
+
+    if (settings.customDomain) {
+      this.domain = this.api.addDomainName('Domain', {
+        domainName: settings.customDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', settings.customDomain.certificateArn),
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      });
+      this.baseUrl = `https://${settings.customDomain.domainName}${API_PREFIX}`;
+    } else {
+      this.baseUrl = this.api.urlForPath(API_PREFIX);
+    }
+
+    if (settings.waf) this.webAcl = this.addWebAcl(settings);
+    else {
+      Validations.of(this.api).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: `WAF is off for this stage (${settings.stage}); turn it on with -c waf=true. Per-key limits are enforced by the handlers and the stage throttle is a backstop.`,
+      });
+    }
+
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason: 'Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: 'The API uses the service\'s own API keys (X-API-Key), not Cognito user pools; keys are validated in the Lambda middleware.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: 'The account-level role API Gateway uses to write execution logs; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS defines for exactly that service role.',
+      },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason: 'Requests are validated in the Lambda middleware with the route table\'s zod schemas, so that invalid input gets the contract\'s 400 INVALID_REQUEST envelope with details.',
+      },
+    );
+  }
+
+  private addRoutes(handler: (name: HttpHandlerName) => lambda.IFunction): void {
+    const integrations = new Map<string, apigw.LambdaIntegration>();
+    const integration = (name: HttpHandlerName) => {
+      let found = integrations.get(name);
+      if (!found) {
+        found = new apigw.LambdaIntegration(handler(name), { proxy: true, allowTestInvoke: false });
+        integrations.set(name, found);
+      }
+      return found;
+    };
+
+    const prefix = this.api.root.resourceForPath(API_PREFIX);
+    for (const route of routeList) {
+      this.api.root.resourceForPath(API_PREFIX + route.path).addMethod(route.method, integration(route.handler as HttpHandlerName));
+    }
+    // Every resource at or below the prefix (route paths and the ones between them) answers
+    // other methods with 405/404 instead of API Gateway's own 403.
+    const notFound = integration(NOT_FOUND_HANDLER);
+    const resources = [prefix, ...prefix.node.findAll().filter((c): c is apigw.Resource => c instanceof apigw.Resource)];
+    for (const resource of new Set(resources)) resource.addMethod('ANY', notFound);
+    prefix.addProxy({ defaultIntegration: notFound, anyMethod: true });
+  }
+
+  private addWebAcl(settings: Settings): wafv2.CfnWebACL {
+    const metric = (name: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name });
+    const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: metric(`deployment-api-${settings.stage}`),
+      rules: [
+        {
+          // Keep this the only blocking rule: the WAF_FILTERED gateway response reports any block as 429.
+          name: 'RateLimitPerAddress',
+          priority: 0,
+          action: { block: {} },
+          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: settings.wafRateLimitPer5Min, evaluationWindowSec: 300 } },
+          visibilityConfig: metric(`deployment-api-${settings.stage}-rate`),
+        },
+      ],
+    });
+    new wafv2.CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: acl.attrArn,
+    });
+    return acl;
+  }
+}

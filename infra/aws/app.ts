@@ -1,0 +1,36 @@
+/**
+ * Builds the CDK app for one stage (`-c stage=dev|prod`), with the cdk-nag AWS
+ * Solutions checks as a synth-time validation: an unacknowledged finding fails synth.
+ * Used by bin/app.ts and by test/infra.
+ */
+import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { settingsFromNode, stackName, type Settings } from './settings';
+import { DeploymentApiStack } from './stack';
+
+export interface BuildOptions {
+  /** Context for tests; the CLI passes `-c` values through the environment instead. */
+  readonly context?: AppProps['context'];
+  readonly outdir?: string;
+  /** Run cdk-nag during synth (default true). */
+  readonly nag?: boolean;
+}
+
+export interface BuiltApp {
+  readonly app: App;
+  readonly stack: DeploymentApiStack;
+  readonly settings: Settings;
+}
+
+export function buildApp(options: BuildOptions = {}): BuiltApp {
+  const app = new App({ context: options.context, outdir: options.outdir });
+  const settings = settingsFromNode(app.node);
+  const stack = new DeploymentApiStack(app, stackName(settings.stage), {
+    settings,
+    description: `Deployment Management API (${settings.stage})`,
+    // Environment-agnostic unless the CLI knows the account (synth works without credentials).
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  });
+  if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack, settings };
+}

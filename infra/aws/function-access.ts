@@ -1,0 +1,100 @@
+/**
+ * What each function may do, declared once. The stack turns every entry into that
+ * function's IAM policy (and decides from it which functions get STATE_MACHINE_ARN),
+ * so a grant is never written anywhere else. test/infra checks that every handler in
+ * the route table and every workflow step has an entry, and that the synthesized
+ * policies hold exactly these actions.
+ *
+ * IAM has no `dynamodb:TransactWriteItems` action: a transaction is authorised per
+ * item, Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
+ * ConditionCheckItem. An entry lists those item actions. When the code starts using
+ * another action, index or Step Functions call, its entry here changes with it
+ * (DynamoDB Local does not check IAM, so only AWS would notice).
+ */
+import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table';
+import type { routes } from '../../functions/routes';
+
+/** DynamoDB item actions on the table (granted on the table's ARN only). */
+export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecution';
+
+export interface FunctionAccess {
+  readonly items: readonly ItemAction[];
+  /** Where the function runs Query: the base table and/or named indexes. */
+  readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[] };
+  /** Actions on the operation state machine (Start) and its executions (Stop, Describe). */
+  readonly states: readonly StatesAction[];
+}
+
+/** Every module in functions/http/ that API Gateway invokes: the route table's handlers plus the fallback. */
+export type HttpHandlerName = (typeof routes)[keyof typeof routes]['handler'] | 'route-not-found';
+/** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
+export type WorkflowFunctionName = 'run-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
+export type FunctionName = HttpHandlerName | WorkflowFunctionName;
+
+/** The step that runs on a schedule rather than from the state machine. */
+export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
+
+// table.ts types the names as IndexName; INDEXES is their one list.
+const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
+
+const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [] }, states: [] };
+
+/**
+ * Every request with a key (functions/lib/http.ts): the key and any idempotency record
+ * (GetItem), the rate-limit counters (UpdateItem), the usage log and a remembered
+ * idempotent response (PutItem).
+ */
+const KEYED: FunctionAccess = { items: ['GetItem', 'UpdateItem', 'PutItem'], query: { table: false, indexes: [] }, states: [] };
+
+/** A list endpoint: pages come from the list indexes (adapters/dynamo/list-query.ts). */
+const LISTS: FunctionAccess = { ...KEYED, query: { table: false, indexes: ALL_INDEXES } };
+
+/**
+ * A transition (adapters/dynamo/lifecycle-repo.ts applyTransition) is one transaction
+ * of Updates, plus a Delete of the name claim when a deployment is destroyed.
+ */
+const TRANSITION: readonly ItemAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];
+
+/**
+ * An endpoint that writes records in a transaction (Put, Update) and may run a
+ * transition (Delete); a workflow that cannot start also forgets the request's
+ * idempotency claim (DeleteItem).
+ */
+const writer = (states: readonly StatesAction[]): FunctionAccess => ({
+  ...KEYED,
+  items: [...new Set([...KEYED.items, ...TRANSITION])],
+  states,
+});
+
+/** A workflow step: reads the operation and its deployment and runs a transition. */
+const STEP: FunctionAccess = { items: TRANSITION, query: { table: false, indexes: [] }, states: [] };
+
+export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
+  'list-environments': KEYED,
+  'get-environment': KEYED,
+  'get-key': KEYED,
+  'get-deployment': KEYED,
+  'get-operation': KEYED,
+  'list-deployments': LISTS,
+  'list-operations': LISTS,
+  'create-deployment': writer(['StartExecution']),
+  // A destroy stops the create still provisioning (decision 11), then starts its own execution.
+  'delete-deployment': writer(['StartExecution', 'StopExecution']),
+  'create-dag-sync': writer(['StartExecution']),
+  'create-app-user': writer(['StartExecution']),
+  'cancel-operation': writer(['StopExecution']),
+  // Public, computed from the route table: no data access at all.
+  'get-openapi': NONE,
+  'get-docs': NONE,
+  'route-not-found': NONE,
+  'run-phase': STEP,
+  'complete-operation': STEP,
+  'fail-operation': STEP,
+  // Finds unfinished operations through gsi5 (it holds only those), asks Step Functions
+  // what became of their executions, stops overdue ones, and ends them failed.
+  'reconcile-operations': { ...STEP, query: { table: false, indexes: ['gsi5'] }, states: ['DescribeExecution', 'StopExecution'] },
+};
+
+/** Whether the function needs the table at all (and so TABLE_NAME). */
+export const usesTable = (a: FunctionAccess): boolean => a.items.length > 0 || a.query.table || a.query.indexes.length > 0;

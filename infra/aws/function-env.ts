@@ -1,0 +1,53 @@
+/**
+ * The environment of every Lambda function, in one place, under the names
+ * functions/lib/config.ts reads (test/infra checks the names against that file).
+ * A function that does not use the table or the state machine does not get their
+ * names either.
+ */
+import type { Settings } from './settings';
+
+/**
+ * The variables functions/lib/config.ts reads, SWAGGER_UI_DIST (functions/lib/docs-assets.ts:
+ * where the bundled Swagger UI files are), and the Node.js runtime's own.
+ */
+export type FunctionEnvName =
+  | 'TABLE_NAME'
+  | 'APP_DOMAIN'
+  | 'STATE_MACHINE_ARN'
+  | 'PHASE_DELAY_MS'
+  | 'RATE_LIMIT_PER_HOUR'
+  | 'RATE_LIMIT_PER_MINUTE'
+  | 'CREATE_LIMIT_PER_HOUR'
+  | 'OPERATION_TIMEOUT_SECONDS'
+  | 'SWAGGER_UI_DIST'
+  | 'NODE_OPTIONS';
+
+export type FunctionEnv = Partial<Record<FunctionEnvName, string>>;
+
+export interface EnvInputs {
+  readonly settings: Settings;
+  /** Set for functions that use the table. */
+  readonly tableName?: string;
+  /** Set for functions that start, stop or describe executions. */
+  readonly stateMachineArn?: string;
+  /** The state machine's own TimeoutSeconds, so the reconciler and the ASL agree. */
+  readonly operationTimeoutSeconds: number;
+  /** Variables naming files copied next to the bundle (see RUNTIME_FILES in functions.ts). */
+  readonly files?: FunctionEnv;
+}
+
+export function functionEnv(i: EnvInputs): FunctionEnv {
+  const env: FunctionEnv = {
+    APP_DOMAIN: i.settings.appDomain,
+    PHASE_DELAY_MS: String(i.settings.phaseDelayMs),
+    RATE_LIMIT_PER_HOUR: String(i.settings.limits.perHour),
+    RATE_LIMIT_PER_MINUTE: String(i.settings.limits.perMinute),
+    CREATE_LIMIT_PER_HOUR: String(i.settings.limits.createsPerHour),
+    OPERATION_TIMEOUT_SECONDS: String(i.operationTimeoutSeconds),
+    // Stack traces point at the TypeScript sources (bundles ship with source maps).
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+  if (i.tableName !== undefined) env.TABLE_NAME = i.tableName;
+  if (i.stateMachineArn !== undefined) env.STATE_MACHINE_ARN = i.stateMachineArn;
+  return { ...env, ...i.files };
+}

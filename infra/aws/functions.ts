@@ -1,0 +1,223 @@
+/**
+ * One Lambda function per handler module, with the defaults every function shares:
+ * Node.js 24 on arm64, bundled by the local esbuild (no Docker), X-Ray tracing, its
+ * own log group and its own role. The role's only data permissions are the ones
+ * FUNCTION_ACCESS declares for the function.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { FUNCTION_ACCESS, usesTable, type FunctionAccess, type FunctionName } from './function-access';
+import { DOCS_ASSET_NAMES } from '../../functions/lib/docs-assets';
+import { functionEnv, type FunctionEnvName } from './function-env';
+import { iam5ResourceFinding } from './nag';
+import type { Settings } from './settings';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** Where a function's module lives: functions/http/<name>.ts or functions/workflow/<name>.ts. */
+export type FunctionKind = 'http' | 'workflow';
+
+export const entryOf = (kind: FunctionKind, name: string): string => path.join(REPO_ROOT, 'functions', kind, `${name}.ts`);
+
+/** `create-deployment` → `CreateDeployment` (construct ids). */
+export const pascalCase = (kebab: string): string => kebab.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/**
+ * Files a function reads at run time that esbuild cannot follow, copied next to its
+ * bundle, and the variable that tells the code where they are.
+ */
+interface RuntimeFiles {
+  readonly from: string;
+  readonly files: readonly string[];
+  /** Directory inside the bundle (Lambda unpacks it in /var/task). */
+  readonly into: string;
+  readonly envVar: FunctionEnvName;
+}
+
+function swaggerUiFiles(): RuntimeFiles {
+  const from = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  // The asset names the docs page serves; those not in the package (its own init script) are generated in code.
+  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: 'SWAGGER_UI_DIST' };
+}
+
+const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
+  'get-docs': swaggerUiFiles,
+};
+
+const TIMEOUTS: Record<FunctionKind, Duration> = {
+  // API Gateway gives up after 29 s; a request that takes 10 s is already a fault.
+  http: Duration.seconds(10),
+  workflow: Duration.seconds(60),
+};
+
+/** The reconciler walks every unfinished operation, asking Step Functions about each: give it most of its 5 minutes. */
+const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
+  'reconcile-operations': Duration.minutes(4),
+};
+
+export interface FunctionFactoryProps {
+  readonly settings: Settings;
+  readonly table: dynamodb.ITable;
+  readonly operationTimeoutSeconds: number;
+}
+
+export interface ServiceFunction {
+  readonly name: FunctionName;
+  readonly kind: FunctionKind;
+  readonly fn: NodejsFunction;
+  readonly access: FunctionAccess;
+}
+
+export class FunctionFactory extends Construct {
+  private readonly made = new Map<FunctionName, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, private readonly props: FunctionFactoryProps) {
+    super(scope, id);
+  }
+
+  /** Every function made so far, in creation order. */
+  get all(): ServiceFunction[] {
+    return [...this.made.values()];
+  }
+
+  get(name: FunctionName): ServiceFunction {
+    const found = this.made.get(name);
+    if (!found) throw new Error(`function ${name} has not been created`);
+    return found;
+  }
+
+  /**
+   * Creates the function for functions/<kind>/<name>.ts. `stateMachine` is required
+   * exactly when the function's access entry names Step Functions actions.
+   */
+  create(kind: FunctionKind, name: FunctionName, stateMachine?: sfn.StateMachine): ServiceFunction {
+    if (this.made.has(name)) throw new Error(`function ${name} is created twice`);
+    const access = FUNCTION_ACCESS[name];
+    if (!access) throw new Error(`${name} has no entry in FUNCTION_ACCESS (infra/aws/function-access.ts)`);
+    if (access.states.length > 0 && !stateMachine) throw new Error(`${name} needs the state machine (it uses ${access.states.join(', ')})`);
+    const entry = entryOf(kind, name);
+    if (!fs.existsSync(entry)) throw new Error(`handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${kind === 'http' ? 'functions/routes.ts' : 'the state machine'})`);
+
+    const { settings, table } = this.props;
+    const id = pascalCase(name);
+    const files = RUNTIME_FILES[name]?.();
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    // Its own role without the AWS managed basic-execution policy: logs go to this log group only.
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${name} function (${settings.stage})`,
+    });
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }));
+
+    const fn = new NodejsFunction(this, id, {
+      entry,
+      handler: 'handler',
+      description: `${name} (${settings.stage})`,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind],
+      tracing: lambda.Tracing.ACTIVE,
+      role,
+      logGroup,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      environment: functionEnv({
+        settings,
+        tableName: usesTable(access) ? table.tableName : undefined,
+        stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
+        operationTimeoutSeconds: this.props.operationTimeoutSeconds,
+        files: files && { [files.envVar]: `/var/task/${files.into}` },
+      }),
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node24',
+        format: OutputFormat.CJS,
+        logLevel: LogLevel.WARNING,
+        // The SDK version the code is tested with, not whatever the runtime carries.
+        bundleAwsSDK: true,
+        // Only ever located with require.resolve, as a fallback to SWAGGER_UI_DIST.
+        externalModules: ['swagger-ui-dist'],
+        commandHooks: {
+          beforeInstall: () => [],
+          beforeBundling: () => [],
+          afterBundling: (_input: string, output: string) =>
+            files ? [`mkdir -p "${output}/${files.into}"`, ...files.files.map((f) => `cp "${path.join(files.from, f)}" "${output}/${files.into}/"`)] : [],
+        },
+      },
+    });
+
+    grantAccess(role, access, table, stateMachine);
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
+    });
+
+    const made: ServiceFunction = { name, kind, fn, access };
+    this.made.set(name, made);
+    return made;
+  }
+}
+
+/** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
+function grantAccess(role: iam.IRole, access: FunctionAccess, table: dynamodb.ITable, stateMachine?: sfn.StateMachine): void {
+  if (access.items.length > 0) {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: access.items.map((a) => `dynamodb:${a}`),
+      resources: [table.tableArn],
+    }));
+  }
+  const queryOn = [
+    ...(access.query.table ? [table.tableArn] : []),
+    ...access.query.indexes.map((index) => `${table.tableArn}/index/${index}`),
+  ];
+  if (queryOn.length > 0) {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: queryOn }));
+  }
+  if (!stateMachine) return;
+  if (access.states.includes('StartExecution')) {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['states:StartExecution'],
+      resources: [stateMachine.stateMachineArn],
+    }));
+  }
+  const onExecutions = access.states.filter((a) => a !== 'StartExecution');
+  if (onExecutions.length > 0) {
+    const executions = executionArnPattern(stateMachine);
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: onExecutions.map((a) => `states:${a}`),
+      resources: [executions],
+    }));
+    Validations.of(role).acknowledge({
+      id: iam5ResourceFinding(role, executions),
+      reason: 'Executions are named after operation ids, known only at run time; the pattern is limited to executions of this one state machine.',
+    });
+  }
+}
+
+/** `arn:…:execution:<state machine name>:*`: every execution of this state machine, nothing else. */
+export function executionArnPattern(stateMachine: sfn.StateMachine): string {
+  return Stack.of(stateMachine).formatArn({
+    service: 'states',
+    resource: 'execution',
+    resourceName: `${stateMachine.stateMachineName}:*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * Everything a deployment of the stack can vary, read once from CDK context
+ * (`-c stage=prod`, `-c domainName=...`) and validated, so a typo fails synth instead
+ * of deploying something unintended. Stage differences live in STAGE_DEFAULTS only:
+ * the stack itself is the same code for every stage.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export const STAGES = ['dev', 'prod'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export interface StageDefaults {
+  /** Table, log groups: what `cdk destroy` does to data. */
+  readonly removalPolicy: RemovalPolicy;
+  readonly tableDeletionProtection: boolean;
+  readonly logRetention: RetentionDays;
+  /** Stage-wide API Gateway throttle: a backstop behind the per-key limits the handlers enforce. */
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /** WAF web ACL with a per-IP rate-based rule, unless `-c waf=false`. */
+  readonly waf: boolean;
+}
+
+const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
+  dev: {
+    removalPolicy: RemovalPolicy.DESTROY,
+    tableDeletionProtection: false,
+    logRetention: RetentionDays.ONE_WEEK,
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    waf: false,
+  },
+  prod: {
+    removalPolicy: RemovalPolicy.RETAIN,
+    tableDeletionProtection: true,
+    logRetention: RetentionDays.ONE_YEAR,
+    throttle: { rateLimit: 500, burstLimit: 1000 },
+    waf: true,
+  },
+};
+
+export interface Settings extends StageDefaults {
+  readonly stage: StageName;
+  /** Domain the deployments' URLs live under (APP_DOMAIN). */
+  readonly appDomain: string;
+  /** Optional custom domain for the API, with an ACM certificate in the stack's region. */
+  readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /** Requests per 5 minutes per client IP before the WAF answers 429. */
+  readonly wafRateLimitPer5Min: number;
+  /** Optional e-mail address subscribed to the alarm topic. */
+  readonly alarmEmail?: string;
+  readonly phaseDelayMs: number;
+  readonly limits: { readonly perHour: number; readonly perMinute: number; readonly createsPerHour: number };
+}
+
+/** Context keys this app reads; anything else in `-c` is left to the CDK. */
+export const CONTEXT_KEYS = [
+  'stage', 'appDomain', 'domainName', 'certificateArn', 'waf', 'wafRateLimit', 'alarmEmail',
+  'phaseDelayMs', 'rateLimitPerHour', 'rateLimitPerMinute', 'createLimitPerHour',
+] as const;
+export type ContextKey = (typeof CONTEXT_KEYS)[number];
+
+type Lookup = (key: ContextKey) => unknown;
+
+export function settingsFromNode(node: Node): Settings {
+  return readSettings((key) => node.tryGetContext(key));
+}
+
+export function readSettings(lookup: Lookup): Settings {
+  const str = (key: ContextKey): string | undefined => {
+    const v = lookup(key);
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new Error(`context ${key} must be a string, got ${JSON.stringify(v)}`);
+    return String(v);
+  };
+  const int = (key: ContextKey, fallback: number, min: number): number => {
+    const raw = str(key);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`context ${key} must be an integer >= ${min}, got "${raw}"`);
+    return n;
+  };
+  const bool = (key: ContextKey, fallback: boolean): boolean => {
+    const raw = str(key);
+    if (raw === undefined) return fallback;
+    if (raw === 'true') return true;
+    if (raw === 'false') return false;
+    throw new Error(`context ${key} must be true or false, got "${raw}"`);
+  };
+
+  const stageRaw = str('stage') ?? 'dev';
+  if (!(STAGES as readonly string[]).includes(stageRaw)) throw new Error(`context stage must be one of ${STAGES.join(', ')}, got "${stageRaw}"`);
+  const stage = stageRaw as StageName;
+  const defaults = STAGE_DEFAULTS[stage];
+
+  const domainName = str('domainName');
+  const certificateArn = str('certificateArn');
+  if ((domainName === undefined) !== (certificateArn === undefined)) {
+    throw new Error('context domainName and certificateArn go together: give both or neither');
+  }
+  if (certificateArn !== undefined && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/.test(certificateArn)) {
+    throw new Error(`context certificateArn must be an ACM certificate ARN, got "${certificateArn}"`);
+  }
+  const appDomain = str('appDomain') ?? 'apps.example.com';
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(appDomain)) {
+    throw new Error(`context appDomain must be a lower-case DNS name, got "${appDomain}"`);
+  }
+  const alarmEmail = str('alarmEmail');
+  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)) throw new Error(`context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
+
+  return {
+    ...defaults,
+    stage,
+    appDomain,
+    customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
+    waf: bool('waf', defaults.waf),
+    // WAF's minimum for a rate-based rule is 10 per evaluation window.
+    wafRateLimitPer5Min: int('wafRateLimit', 2000, 10),
+    alarmEmail,
+    phaseDelayMs: int('phaseDelayMs', 2000, 0),
+    limits: {
+      perHour: int('rateLimitPerHour', 1000, 1),
+      perMinute: int('rateLimitPerMinute', 100, 1),
+      createsPerHour: int('createLimitPerHour', 10, 1),
+    },
+  };
+}
+
+/** The CloudFormation stack name for a stage. */
+export const stackName = (stage: StageName): string => `DeploymentApi-${stage}`;

@@ -1,0 +1,92 @@
+/**
+ * The whole service on AWS, the same code for every stage (settings.ts holds what
+ * differs): the table, one function per handler module, the operation workflow, the
+ * reconciler's schedule, the REST API, and the alarms.
+ */
+import fs from 'node:fs';
+import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { handlerNames } from '../../functions/routes';
+import { NOT_FOUND_HANDLER, ServiceApi } from './api';
+import { SCHEDULED_FUNCTION, type FunctionName, type HttpHandlerName } from './function-access';
+import { FunctionFactory } from './functions';
+import { Monitoring } from './monitoring';
+import type { Settings } from './settings';
+import { aslSteps, aslTimeoutSeconds, OPERATION_ASL, OperationStateMachine } from './state-machine';
+import { DataTable } from './table';
+
+/** How often the reconciler looks for operations whose workflow died. */
+export const RECONCILE_EVERY = Duration.minutes(5);
+
+export interface DeploymentApiStackProps extends StackProps {
+  readonly settings: Settings;
+}
+
+export class DeploymentApiStack extends Stack {
+  readonly settings: Settings;
+  readonly data: DataTable;
+  readonly functions: FunctionFactory;
+  readonly workflow: OperationStateMachine;
+  readonly api: ServiceApi;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: DeploymentApiStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    this.settings = settings;
+    Tags.of(this).add('service', 'deployment-management-api');
+    Tags.of(this).add('stage', settings.stage);
+
+    this.data = new DataTable(this, 'Data', settings);
+
+    const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
+    this.functions = new FunctionFactory(this, 'Functions', {
+      settings,
+      table: this.data.table,
+      operationTimeoutSeconds: aslTimeoutSeconds(asl),
+    });
+
+    // The workflow's steps are the functions its placeholders name.
+    const stepFunctions = new Map<FunctionName, lambda.IFunction>();
+    for (const step of aslSteps(asl)) stepFunctions.set(step.name, this.functions.create('workflow', step.name).fn);
+    this.workflow = new OperationStateMachine(this, 'Workflow', { settings, aslFile: OPERATION_ASL, stepFunctions });
+    const stateMachine = this.workflow.stateMachine;
+
+    const reconciler = this.functions.create('workflow', SCHEDULED_FUNCTION, stateMachine);
+    new events.Rule(this, 'ReconcileSchedule', {
+      description: `Settles operations whose workflow stopped without recording it (${settings.stage})`,
+      schedule: events.Schedule.rate(RECONCILE_EVERY),
+      targets: [new targets.LambdaFunction(reconciler.fn, { retryAttempts: 2, maxEventAge: RECONCILE_EVERY })],
+    });
+
+    for (const name of [...handlerNames, NOT_FOUND_HANDLER]) this.functions.create('http', name as HttpHandlerName, stateMachine);
+    this.api = new ServiceApi(this, 'Http', {
+      settings,
+      handler: (name) => this.functions.get(name).fn,
+    });
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      api: this.api.api,
+      functions: this.functions.all,
+      stateMachine,
+      table: this.data.table,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.baseUrl, description: 'Service base URL (ends in /api/v1)' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table (TABLE_NAME for npm run keys)' });
+    new CfnOutput(this, 'StateMachineArn', { value: stateMachine.stateMachineArn, description: 'Operation workflow' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic the alarms notify' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+    if (this.api.domain) {
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: this.api.domain.domainNameAliasDomainName,
+        description: `Point ${settings.customDomain?.domainName} here: a CNAME, or a Route 53 alias with CustomDomainHostedZoneId`,
+      });
+      new CfnOutput(this, 'CustomDomainHostedZoneId', { value: this.api.domain.domainNameAliasHostedZoneId, description: 'Hosted zone id for a Route 53 alias record' });
+    }
+  }
+}

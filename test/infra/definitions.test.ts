@@ -1,0 +1,100 @@
+/**
+ * The declarations the stack is derived from, checked without synthesizing: every
+ * function has an access entry, the environment names are the ones the code reads,
+ * the ASL placeholders map to workflow modules, and context is validated.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { handlerNames } from '../../functions/routes';
+import { NOT_FOUND_HANDLER } from '../../infra/aws/api';
+import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access';
+import { functionEnv, type FunctionEnvName } from '../../infra/aws/function-env';
+import { entryOf } from '../../infra/aws/functions';
+import { readSettings, type ContextKey } from '../../infra/aws/settings';
+import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine';
+
+const ROOT = path.join(__dirname, '../..');
+const moduleNames = (dir: string) => fs.readdirSync(path.join(ROOT, 'functions', dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+
+describe('FUNCTION_ACCESS', () => {
+  const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
+
+  it('covers every handler of the route table, the fallback, and every workflow step, and nothing else', () => {
+    const steps = aslSteps(asl).map((st) => st.name);
+    const expected = [...new Set([...handlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION])].sort();
+    expect(Object.keys(FUNCTION_ACCESS).sort()).toEqual(expected);
+  });
+
+  it('names a module that exists for every entry (and every workflow module is deployed)', () => {
+    expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION].sort());
+    for (const name of [...handlerNames, NOT_FOUND_HANDLER]) expect(fs.existsSync(entryOf('http', name))).toBe(true);
+  });
+
+  it('gives the handlers that start or stop workflows exactly those Step Functions actions', () => {
+    const states = Object.fromEntries(Object.entries(FUNCTION_ACCESS).filter(([, a]) => a.states.length).map(([n, a]) => [n, [...a.states].sort()]));
+    expect(states).toEqual({
+      'create-deployment': ['StartExecution'],
+      'delete-deployment': ['StartExecution', 'StopExecution'],
+      'create-dag-sync': ['StartExecution'],
+      'create-app-user': ['StartExecution'],
+      'cancel-operation': ['StopExecution'],
+      'reconcile-operations': ['DescribeExecution', 'StopExecution'],
+    });
+    expect(FUNCTION_ACCESS['reconcile-operations'].query).toEqual({ table: false, indexes: ['gsi5'] });
+  });
+});
+
+describe('function environment', () => {
+  const sources = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [fs.readFileSync(path.join(dir, e.name), 'utf8')] : []);
+
+  it('uses only names the functions read (config.ts and friends), besides NODE_OPTIONS', () => {
+    const code = sources(path.join(ROOT, 'functions')).join('\n');
+    const names: FunctionEnvName[] = ['TABLE_NAME', 'APP_DOMAIN', 'STATE_MACHINE_ARN', 'PHASE_DELAY_MS', 'RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR', 'OPERATION_TIMEOUT_SECONDS', 'SWAGGER_UI_DIST'];
+    for (const n of names) expect({ n, read: new RegExp(`\\b${n}\\b`).test(code) }).toEqual({ n, read: true });
+    const config = fs.readFileSync(path.join(ROOT, 'functions/lib/config.ts'), 'utf8');
+    const env = functionEnv({ settings: readSettings(() => undefined), tableName: 't', stateMachineArn: 'arn', operationTimeoutSeconds: 60 });
+    for (const k of Object.keys(env).filter((k) => k !== 'NODE_OPTIONS')) expect(config).toMatch(new RegExp(`\\b${k}:`));
+  });
+
+  it('takes the operation timeout from the ASL itself', () => {
+    expect(aslTimeoutSeconds(fs.readFileSync(OPERATION_ASL, 'utf8'))).toBe(JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds);
+  });
+});
+
+describe('aslSteps', () => {
+  it('derives workflow module names from ${XFunctionArn} placeholders, once each', () => {
+    const text = '{"A":"${RunPhaseFunctionArn}","B":"${FailOperationFunctionArn}","C":"${RunPhaseFunctionArn}"}';
+    expect(aslSteps(text)).toEqual([
+      { placeholder: 'RunPhaseFunctionArn', name: 'run-phase' },
+      { placeholder: 'FailOperationFunctionArn', name: 'fail-operation' },
+    ]);
+  });
+
+  it('refuses placeholders it cannot fill', () => {
+    expect(() => aslSteps('{"A":"${TableName}"}')).toThrow(/FunctionArn/);
+    expect(() => aslSteps('{"A":"${NoSuchStepFunctionArn}"}')).toThrow(/no-such-step/);
+  });
+});
+
+describe('settings from context', () => {
+  const from = (ctx: Partial<Record<ContextKey, string>>) => readSettings((k) => ctx[k]);
+
+  it('defaults to dev: destroyable, a week of logs, no WAF', () => {
+    expect(from({})).toMatchObject({ stage: 'dev', removalPolicy: RemovalPolicy.DESTROY, tableDeletionProtection: false, waf: false, appDomain: 'apps.example.com' });
+  });
+
+  it('makes prod retained and protected, with WAF on unless turned off', () => {
+    expect(from({ stage: 'prod' })).toMatchObject({ removalPolicy: RemovalPolicy.RETAIN, tableDeletionProtection: true, waf: true });
+    expect(from({ stage: 'prod', waf: 'false' }).waf).toBe(false);
+  });
+
+  it('rejects what it does not understand', () => {
+    expect(() => from({ stage: 'staging' })).toThrow(/stage/);
+    expect(() => from({ domainName: 'api.example.org' })).toThrow(/certificateArn/);
+    expect(() => from({ domainName: 'api.example.org', certificateArn: 'nope' })).toThrow(/ACM/);
+    expect(() => from({ waf: 'yes' })).toThrow(/waf/);
+    expect(() => from({ rateLimitPerHour: '0' })).toThrow(/rateLimitPerHour/);
+  });
+});

@@ -1,0 +1,359 @@
+/**
+ * The dev stage, synthesized once with real bundling and cdk-nag: the table, the
+ * functions and their least-privilege policies, the API built from the route table,
+ * the gateway responses, the workflow, the schedule and the alarms.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
+import { API_PREFIX, handlerNames, routeList } from '../../functions/routes';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api';
+import { FUNCTION_ACCESS, usesTable, type FunctionName } from '../../infra/aws/function-access';
+import { OPERATION_ASL } from '../../infra/aws/state-machine';
+import {
+  actionsOf, cleanup, flatten, logicalId, resourcesOf, resourcesOfType, statementsOfRole, synth, type CfnTemplate, type Synthesized,
+} from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synth({ stage: 'dev' });
+}, 120_000);
+afterAll(() => cleanup(s));
+
+const fnId = (name: FunctionName) => logicalId(s.stack.functions.get(name).fn);
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('synthesizes with no unacknowledged finding (errors would have failed synth; warnings too are acknowledged)', () => {
+    expect(s.report.pluginReports.flatMap((p) => p.violations)).toEqual([]);
+  });
+});
+
+describe('table', () => {
+  it('has the keys, every index of the definition (projection ALL), TTL, PITR, on-demand billing and encryption', () => {
+    const names = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
+    s.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith(names.map((n) => ({ AttributeName: n, AttributeType: 'S' }))),
+      GlobalSecondaryIndexes: INDEXES.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      BillingMode: 'PAY_PER_REQUEST',
+      // Enabled without a key of our own: the AWS managed key (aws/dynamodb).
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('is destroyed with a dev stack and has no deletion protection', () => {
+    s.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    const [, table] = resourcesOfType(s.json, 'AWS::DynamoDB::Table')[0]!;
+    expect(table.Properties?.DeletionProtectionEnabled).toBe(false);
+  });
+});
+
+describe('functions', () => {
+  const workflowFiles = fs.readdirSync(path.join(__dirname, '../../functions/workflow')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const expected = [...handlerNames, 'route-not-found', ...workflowFiles].sort();
+
+  it('are one per handler module and workflow step, on Node.js 24, arm64, traced', () => {
+    expect(s.stack.functions.all.map((f) => f.name).sort()).toEqual(expected);
+    const fns = resourcesOfType(s.json, 'AWS::Lambda::Function');
+    expect(fns).toHaveLength(expected.length);
+    for (const [, fn] of fns) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+    }
+  });
+
+  it('are bundled by esbuild, with source maps, and get-docs carries the Swagger UI files', () => {
+    const codeDir = (name: FunctionName) => {
+      const fn = s.json.Resources[fnId(name)]!;
+      const key = String(fn.Properties?.Code.S3Key);
+      return path.join(s.outdir, `asset.${key.replace(/\.zip$/, '')}`);
+    };
+    for (const f of s.stack.functions.all) {
+      const dir = codeDir(f.name);
+      expect(fs.existsSync(path.join(dir, 'index.js'))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'index.js.map'))).toBe(true);
+    }
+    const docs = codeDir('get-docs');
+    expect(fs.readdirSync(path.join(docs, 'swagger-ui')).sort()).toEqual(['swagger-ui-bundle.js', 'swagger-ui.css']);
+    expect(s.json.Resources[fnId('get-docs')]!.Properties?.Environment.Variables.SWAGGER_UI_DIST).toBe('/var/task/swagger-ui');
+  });
+
+  it('get the environment from function-env: TABLE_NAME only with table access, STATE_MACHINE_ARN only with Step Functions access', () => {
+    for (const f of s.stack.functions.all) {
+      const env = s.json.Resources[fnId(f.name)]!.Properties?.Environment.Variables as Record<string, unknown>;
+      expect(env).toMatchObject({
+        APP_DOMAIN: 'apps.example.com',
+        PHASE_DELAY_MS: '2000',
+        RATE_LIMIT_PER_HOUR: '1000',
+        RATE_LIMIT_PER_MINUTE: '100',
+        CREATE_LIMIT_PER_HOUR: '10',
+        OPERATION_TIMEOUT_SECONDS: String(JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds),
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+      expect(flatten(env.TABLE_NAME)).toBe(usesTable(f.access) ? `<Ref:${logicalId(s.stack.data.table)}>` : 'undefined');
+      expect(flatten(env.STATE_MACHINE_ARN)).toBe(f.access.states.length ? `<Ref:${logicalId(s.stack.workflow.stateMachine)}>` : 'undefined');
+    }
+  });
+});
+
+describe('IAM, per function', () => {
+  const tableArn = () => `<GetAtt:${logicalId(s.stack.data.table)}.Arn>`;
+
+  it('grants exactly the declared DynamoDB and Step Functions actions, never a wildcard action', () => {
+    for (const f of s.stack.functions.all) {
+      const statements = statementsOfRole(s.json, logicalId(f.fn.role!));
+      const actions = statements.flatMap(actionsOf);
+      expect(actions.filter((a) => a.includes('*'))).toEqual([]);
+      expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
+
+      const dynamo = actions.filter((a) => a.startsWith('dynamodb:')).sort();
+      const wantDynamo = [...f.access.items, ...(f.access.query.table || f.access.query.indexes.length ? ['Query'] : [])].map((a) => `dynamodb:${a}`).sort();
+      expect({ fn: f.name, dynamo }).toEqual({ fn: f.name, dynamo: wantDynamo });
+
+      const states = actions.filter((a) => a.startsWith('states:')).sort();
+      expect({ fn: f.name, states }).toEqual({ fn: f.name, states: f.access.states.map((a) => `states:${a}`).sort() });
+
+      // Nothing else but logging and tracing.
+      expect(actions.filter((a) => !/^(dynamodb|states):/.test(a)).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    }
+  });
+
+  it('scopes item actions to the table, Query to the declared indexes, and executions to this state machine', () => {
+    const smName = `<GetAtt:${logicalId(s.stack.workflow.stateMachine)}.Name>`;
+    for (const f of s.stack.functions.all) {
+      for (const st of statementsOfRole(s.json, logicalId(f.fn.role!))) {
+        const resources = resourcesOf(st).map(flatten);
+        const actions = actionsOf(st);
+        if (actions.includes('dynamodb:Query')) {
+          expect(actions).toEqual(['dynamodb:Query']);
+          expect(resources.sort()).toEqual([
+            ...(f.access.query.table ? [tableArn()] : []),
+            ...f.access.query.indexes.map((i) => `${tableArn()}/index/${i}`),
+          ].sort());
+        } else if (actions.some((a) => a.startsWith('dynamodb:'))) {
+          expect(resources).toEqual([tableArn()]);
+        } else if (actions.includes('states:StartExecution')) {
+          expect(resources).toEqual([`<Ref:${logicalId(s.stack.workflow.stateMachine)}>`]);
+        } else if (actions.some((a) => a.startsWith('states:'))) {
+          expect(resources).toHaveLength(1);
+          expect(resources[0]).toMatch(new RegExp(`^arn:<Ref:AWS::Partition>:states:<Ref:AWS::Region>:<Ref:AWS::AccountId>:execution:${escape(smName)}:\\*$`));
+        }
+      }
+    }
+  });
+
+  it('lets the public and fallback handlers touch no data at all', () => {
+    for (const name of ['get-openapi', 'get-docs', 'route-not-found'] as const) {
+      const actions = statementsOfRole(s.json, logicalId(s.stack.functions.get(name).fn.role!)).flatMap(actionsOf);
+      expect(actions.filter((a) => /^(dynamodb|states):/.test(a))).toEqual([]);
+    }
+  });
+
+  it('uses no AWS managed policy on function roles', () => {
+    for (const f of s.stack.functions.all) {
+      expect(s.json.Resources[logicalId(f.fn.role!)]!.Properties?.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('REST API', () => {
+  /** Full path of every API Gateway resource, by logical id. */
+  function resourcePaths(json: CfnTemplate): Map<string, string> {
+    const byId = new Map(resourcesOfType(json, 'AWS::ApiGateway::Resource'));
+    const out = new Map<string, string>();
+    const pathOf = (id: string): string => {
+      const known = out.get(id);
+      if (known) return known;
+      const r = byId.get(id)!;
+      const parent = r.Properties?.ParentId as { Ref?: string };
+      const p = `${parent.Ref ? pathOf(parent.Ref) : ''}/${r.Properties?.PathPart}`;
+      out.set(id, p);
+      return p;
+    };
+    for (const id of byId.keys()) pathOf(id);
+    return out;
+  }
+
+  function methods() {
+    const paths = resourcePaths(s.json);
+    return resourcesOfType(s.json, 'AWS::ApiGateway::Method').map(([, m]) => {
+      const resourceId = m.Properties?.ResourceId as { Ref?: string };
+      const uri = flatten(m.Properties?.Integration.Uri);
+      const target = /<GetAtt:([^.]+)\.Arn>/.exec(uri)?.[1];
+      return {
+        method: m.Properties?.HttpMethod as string,
+        path: resourceId.Ref ? paths.get(resourceId.Ref)! : '/',
+        target,
+        integration: m.Properties?.Integration.Type as string,
+        auth: m.Properties?.AuthorizationType as string,
+      };
+    });
+  }
+
+  it('has every route of the route table as a method on its path, proxied to its handler', () => {
+    const all = methods();
+    for (const route of routeList) {
+      const found = all.filter((m) => m.path === API_PREFIX + route.path && m.method === route.method);
+      expect({ route: `${route.method} ${route.path}`, n: found.length }).toEqual({ route: `${route.method} ${route.path}`, n: 1 });
+      expect(found[0]).toMatchObject({ target: fnId(route.handler as FunctionName), integration: 'AWS_PROXY', auth: 'NONE' });
+    }
+    const routed = all.filter((m) => m.method !== 'ANY');
+    expect(routed).toHaveLength(routeList.length);
+  });
+
+  it('answers other methods and unknown paths under the prefix with route-not-found (ANY on every resource, {proxy+})', () => {
+    const all = methods();
+    const notFound = fnId('route-not-found');
+    const under = [...new Set(resourcePaths(s.json).values())].filter((p) => p === API_PREFIX || p.startsWith(`${API_PREFIX}/`));
+    expect(under).toContain(`${API_PREFIX}/{proxy+}`);
+    for (const p of under) {
+      expect({ p, any: all.filter((m) => m.path === p && m.method === 'ANY').map((m) => m.target) }).toEqual({ p, any: [notFound] });
+    }
+  });
+
+  it('keeps the error envelope for what API Gateway answers itself', () => {
+    const byType = new Map(resourcesOfType(s.json, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties?.ResponseType as string, r.Properties!]));
+    const expectations: Record<string, [string | undefined, string]> = {
+      MISSING_AUTHENTICATION_TOKEN: ['404', 'NOT_FOUND'],
+      THROTTLED: ['429', 'RATE_LIMIT_EXCEEDED'],
+      DEFAULT_5XX: ['500', 'INTERNAL_ERROR'],
+      DEFAULT_4XX: [undefined, 'INVALID_REQUEST'],
+    };
+    for (const [type, [status, code]] of Object.entries(expectations)) {
+      const r = byType.get(type);
+      expect(r).toBeDefined();
+      expect(r?.StatusCode).toBe(status);
+      expect(r?.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json; charset=utf-8'");
+      // What API Gateway would send, with its variables filled in.
+      const body = JSON.parse(String(r?.ResponseTemplates['application/json']).replace('$context.requestId', 'abc').replace('$context.error.messageString', '"Bad"'));
+      expect(body).toEqual({ error: { code, message: expect.any(String), request_id: 'abc' } });
+    }
+    expect(byType.get('THROTTLED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+    expect(byType.size).toBe(GATEWAY_RESPONSES.length);
+    for (const spec of GATEWAY_RESPONSES) expect(byType.get(spec.type.responseType)?.ResponseTemplates['application/json']).toBe(gatewayResponseBody(spec));
+  });
+
+  it('has a stage with throttling, X-Ray, error logging and JSON access logs', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      TracingEnabled: true,
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR', DataTraceEnabled: false })],
+      AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+    const [, stage] = resourcesOfType(s.json, 'AWS::ApiGateway::Stage')[0]!;
+    const format = String(stage.Properties?.AccessLogSetting.Format);
+    // The format is JSON once API Gateway fills in its variables.
+    const line = format.replace(/\$context\.error\.messageString/g, '"x"').replace(/\$context\.status/g, '200').replace(/\$context\.[A-Za-z.]+/g, 'v');
+    expect(JSON.parse(line)).toMatchObject({ requestId: 'v', status: 200, httpMethod: 'v', resourcePath: 'v' });
+  });
+
+  it('is regional, with no WAF in dev unless asked for, and no custom domain unless given', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'deployment-api-dev', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    s.template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+  });
+
+  it('outputs ApiUrl ending in /api/v1, TableName and StateMachineArn', () => {
+    const out = s.json.Outputs!;
+    expect(flatten(out.ApiUrl!.Value)).toMatch(new RegExp(`^https://<Ref:[A-Za-z0-9]+>\\.execute-api\\.<Ref:AWS::Region>\\.<Ref:AWS::URLSuffix>/<Ref:[A-Za-z0-9]+>${escape(API_PREFIX)}$`));
+    expect(out.TableName!.Value).toEqual({ Ref: logicalId(s.stack.data.table) });
+    expect(out.StateMachineArn!.Value).toEqual({ Ref: logicalId(s.stack.workflow.stateMachine) });
+  });
+});
+
+describe('operation workflow', () => {
+  it('is the ASL file as written, with each ${XFunctionArn} filled by the function for functions/workflow/x.ts', () => {
+    const [, sm] = resourcesOfType(s.json, 'AWS::StepFunctions::StateMachine')[0]!;
+    const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
+    // DefinitionBody.fromFile ships the file as an asset; CloudFormation fills the placeholders.
+    const uploaded = path.join(s.outdir, `asset.${sm.Properties?.DefinitionS3Location.Key}`);
+    expect(fs.readFileSync(uploaded, 'utf8')).toBe(asl);
+    const placeholders = [...new Set([...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]))];
+    expect(placeholders.length).toBeGreaterThan(0);
+    const subs = sm.Properties?.DefinitionSubstitutions as Record<string, unknown>;
+    expect(Object.keys(subs).sort()).toEqual([...placeholders].sort());
+    expect(subs).toEqual({
+      RunPhaseFunctionArn: { 'Fn::GetAtt': [fnId('run-phase'), 'Arn'] },
+      CompleteOperationFunctionArn: { 'Fn::GetAtt': [fnId('complete-operation'), 'Arn'] },
+      FailOperationFunctionArn: { 'Fn::GetAtt': [fnId('fail-operation'), 'Arn'] },
+    });
+  });
+
+  it('logs ALL to its log group with execution data, and is traced', () => {
+    s.template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true, Destinations: [Match.anyValue()] },
+    });
+  });
+
+  it('may invoke exactly its step functions', () => {
+    const role = logicalId(s.stack.workflow.stateMachine.role);
+    const invoke = statementsOfRole(s.json, role).filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
+    expect(invoke).toHaveLength(1);
+    expect(resourcesOf(invoke[0]!).map(flatten).sort()).toEqual(
+      (['run-phase', 'complete-operation', 'fail-operation'] as const).map((n) => `<GetAtt:${fnId(n)}.Arn>`).sort(),
+    );
+  });
+
+  it('runs reconcile-operations every 5 minutes', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('reconcile-operations'), 'Arn'] } })],
+    });
+  });
+});
+
+describe('operations', () => {
+  const alarms = () => resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+
+  it('alarms on the API 5xx rate', () => {
+    expect(alarms().filter((a) => a.MetricName === '5XXError' && a.Namespace === 'AWS/ApiGateway' && a.Statistic === 'Average' && a.Threshold === 0.05)).toHaveLength(1);
+  });
+
+  it('alarms on errors and throttles of every function', () => {
+    for (const f of s.stack.functions.all) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const found = alarms().filter((a) => a.MetricName === metric && a.Namespace === 'AWS/Lambda' && a.Dimensions?.[0]?.Value?.Ref === fnId(f.name));
+        expect({ fn: f.name, metric, n: found.length }).toEqual({ fn: f.name, metric, n: 1 });
+      }
+    }
+  });
+
+  it('alarms on failed and timed-out workflow executions and on DynamoDB throttling', () => {
+    const names = alarms().filter((a) => a.Namespace === 'AWS/States').map((a) => a.MetricName).sort();
+    expect(names).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
+    const dynamo = alarms().filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.Namespace === 'AWS/DynamoDB'));
+    expect(dynamo).toHaveLength(1);
+  });
+
+  it('sends every alarm to the alarm topic, and has a dashboard', () => {
+    const topic = logicalId(s.stack.monitoring.topic);
+    for (const a of alarms()) expect(a.AlarmActions).toEqual([{ Ref: topic }]);
+    s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('keeps logs a week in dev, and lets them go with the stack', () => {
+    for (const [, lg] of resourcesOfType(s.json, 'AWS::Logs::LogGroup')) {
+      expect(lg.Properties?.RetentionInDays).toBe(7);
+      expect(lg.DeletionPolicy).toBe('Delete');
+    }
+  });
+});
