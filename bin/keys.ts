@@ -1,8 +1,8 @@
 /**
  * Key administration for platform operators (keys are otherwise created in the
  * dashboard, which is not part of this service). Talks to the same DynamoDB as
- * `npm start` (DYNAMODB_PORT, DATA_DIR), or to AWS when AWS_ENDPOINT_URL_DYNAMODB
- * and TABLE_NAME say so.
+ * `npm start` (DYNAMODB_PORT, DATA_DIR); with `--aws`, to the deployed table named by
+ * TABLE_NAME, with the AWS SDK's usual credentials and region.
  *
  *   npm run --silent keys -- create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO>] [--json]
  *   npm run --silent keys -- revoke <key_id> [--json]
@@ -12,9 +12,15 @@
 import { applyLocalEnv, localSettings } from '../infra/local/env';
 import { runKeysCommand, UsageError } from '../infra/local/keys-cli';
 
-applyLocalEnv(localSettings());
+const args = process.argv.slice(2);
+const onAws = args.includes('--aws');
+if (onAws && !process.env.TABLE_NAME) {
+  process.stderr.write('--aws needs TABLE_NAME (the stack output TableName).\n');
+  process.exit(2);
+}
+if (!onAws) applyLocalEnv(localSettings());
 
-runKeysCommand(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n') })
+runKeysCommand(args.filter((a) => a !== '--aws'), { out: (s) => process.stdout.write(s + '\n') })
   .then((code) => process.exit(code))
   .catch((e: unknown) => {
     if (e instanceof UsageError) {
@@ -28,7 +34,8 @@ runKeysCommand(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n
     process.exit(1);
   });
 
-const USAGE = `  keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
+const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
+  keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
   keys revoke <key_id> [--json]
   keys list --org <org_id> [--json]
   keys usage <key_id> [--limit N] [--json]`;
