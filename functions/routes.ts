@@ -114,7 +114,7 @@ export const routes = {
   getDocsAsset: {
     method: 'GET', path: '/docs/{asset}', handler: 'get-docs', access: 'public',
     summary: 'Static assets of the documentation page', tag: 'Meta', params: z.object({ asset: z.string() }),
-    success: { status: 200, contentType: 'text/css' },
+    success: { status: 200, contentType: 'text/css' }, errors: ['NOT_FOUND'],
   },
 } as const satisfies Record<string, Route>;
 

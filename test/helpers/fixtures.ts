@@ -7,6 +7,10 @@ import { saveKey } from '../../functions/adapters/dynamo/api-keys-repo';
 import { matchRoute } from '../../functions/lib/router';
 import { API_PREFIX } from '../../functions/routes';
 import { loadHandler } from '../../infra/local/api-server';
+import { assertConforms, compileAllValidators } from './openapi-conformance';
+
+// Compile the OpenAPI checks once per test file up front, not inside a test that times an operation.
+beforeAll(compileAllValidators);
 
 export const newOrgId = () => `org-${randomUUID().slice(0, 8)}`;
 
@@ -67,5 +71,7 @@ export async function call(method: string, pathAndQuery: string, opts: CallOptio
   for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k.toLowerCase()] = String(v);
   let parsed: unknown = res.body;
   if (outHeaders['content-type']?.startsWith('application/json')) parsed = JSON.parse(res.body);
+  // Every response a test sees must be one the OpenAPI document describes.
+  assertConforms({ method, path: url.pathname, status: res.statusCode, headers: outHeaders, body: parsed });
   return { status: res.statusCode, headers: outHeaders, body: parsed };
 }

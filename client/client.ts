@@ -1,0 +1,238 @@
+/**
+ * A typed client for the Deployment Management API. Request and response types come
+ * from the route table and the zod schemas the service itself uses, so they cannot
+ * drift; one method per route, named like the route. Uses the global fetch.
+ */
+import type { z } from 'zod';
+import type * as s from '../functions/core/schemas';
+import { API_PREFIX, routes, type Route, type RouteId } from '../functions/routes';
+import { ApiError, NetworkError } from './errors';
+
+export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
+
+type Routes = typeof routes;
+type Schema<K extends RouteId, F extends string> = Routes[K] extends { readonly [P in F]: infer S extends z.ZodType } ? S : never;
+
+/** `data` of a route's success response. */
+export type DataOf<K extends RouteId> = Routes[K]['success'] extends { readonly data: infer D extends z.ZodType } ? z.output<D> : unknown;
+/** A route's path parameters. */
+export type ParamsOf<K extends RouteId> = [Schema<K, 'params'>] extends [never] ? undefined : z.input<Schema<K, 'params'>>;
+/** A route's query parameters (numbers or strings; the API parses them). */
+export type QueryOf<K extends RouteId> = [Schema<K, 'query'>] extends [never] ? undefined : { [F in keyof z.input<Schema<K, 'query'>>]?: string | number };
+/** A route's JSON body. */
+export type BodyOf<K extends RouteId> = [Schema<K, 'body'>] extends [never] ? undefined : z.input<Schema<K, 'body'>>;
+
+export type Deployment = s.Deployment;
+export type Operation = s.Operation;
+export type Environment = s.Environment;
+export type ApiKeyInfo = s.ApiKeyInfo;
+export type Accepted = s.Accepted;
+export type Pagination = s.Pagination;
+export type ListPage<T> = { items: T[]; pagination: s.Pagination; links: s.ListLinks };
+
+export interface ClientOptions {
+  /** Ends with /api/v1. Default http://localhost:3000/api/v1. */
+  baseUrl?: string;
+  apiKey?: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Per-request time limit (ms); a request that takes longer fails with NetworkError. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Check each success body against the route's schema (off by default, so new fields or values do not break old clients). */
+  validateResponses?: boolean;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  /** For POSTs: makes a retry safe (the API replays the first response for 24 hours). */
+  idempotencyKey?: string;
+  requestId?: string;
+  signal?: AbortSignal;
+}
+
+export interface CallInput<K extends RouteId> extends RequestOptions {
+  params?: ParamsOf<K>;
+  query?: QueryOf<K>;
+  body?: BodyOf<K>;
+}
+
+/** A success, with what the headers add. */
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  requestId: string | undefined;
+  headers: Headers;
+}
+
+function retryAfterOf(headers: Headers): number | undefined {
+  const raw = headers.get('retry-after');
+  if (raw === null || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
+export class DeploymentsClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly requestTimeoutMs: number;
+  private readonly validateResponses: boolean;
+  private readonly userAgent: string | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.validateResponses = options.validateResponses ?? false;
+    this.userAgent = options.userAgent;
+  }
+
+  /** The URL of a route, with its path parameters and query filled in. */
+  urlOf<K extends RouteId>(id: K, params?: ParamsOf<K>, query?: QueryOf<K>): string {
+    const route: Route = routes[id];
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = (params as Record<string, unknown> | undefined)?.[name];
+      if (value === undefined || value === '') throw new TypeError(`${id}: path parameter ${name} is required`);
+      return encodeURIComponent(String(value));
+    });
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+    const qs = search.toString();
+    // The base URL ends with the API prefix; route paths are below it.
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** Sends one request for a route; resolves with the success, throws ApiError or NetworkError. */
+  async call<K extends RouteId>(id: K, input: CallInput<K> = {}): Promise<ApiResponse<DataOf<K>>> {
+    const route: Route = routes[id];
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (route.access !== 'public') {
+      if (!this.apiKey) throw new TypeError(`${id} needs an API key (ClientOptions.apiKey)`);
+      headers['X-API-Key'] = this.apiKey;
+    }
+    if (this.userAgent) headers['User-Agent'] = this.userAgent;
+    if (input.requestId) headers['X-Request-Id'] = input.requestId;
+    if (input.idempotencyKey !== undefined) headers['Idempotency-Key'] = input.idempotencyKey;
+    let body: string | undefined;
+    if (route.body) {
+      body = JSON.stringify(input.body ?? {});
+      headers['Content-Type'] = 'application/json';
+    }
+    const url = this.urlOf(id, input.params, input.query);
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchImpl(url, { method: route.method, headers, body, signal });
+      text = await res.text();
+    } catch (e) {
+      if (input.signal?.aborted) throw input.signal.reason ?? e;
+      const why = timeout.aborted ? `no answer within ${this.requestTimeoutMs} ms` : ((e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message);
+      throw new NetworkError(`${route.method} ${url} failed: ${why}`, { cause: e });
+    }
+    const requestId = res.headers.get('x-request-id') ?? undefined;
+    const isJson = /^application\/json\b/i.test(res.headers.get('content-type') ?? '');
+    let json: unknown;
+    if (isJson) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    if (!res.ok) throw this.errorFrom(res, json, text, requestId);
+    if (route.success.data === undefined) {
+      // Not enveloped: the OpenAPI document (JSON) or the docs page and assets (text).
+      return { status: res.status, data: (isJson ? json : text) as DataOf<K>, requestId, headers: res.headers };
+    }
+    const envelope = json as { data?: unknown } | undefined;
+    if (!envelope || typeof envelope !== 'object' || !('data' in envelope)) {
+      throw new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `${route.method} ${url}: the answer is not the {"data": ...} envelope`, requestId });
+    }
+    let data = envelope.data;
+    if (this.validateResponses) {
+      const parsed = route.success.data.safeParse(data);
+      if (!parsed.success) {
+        throw new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `${route.method} ${url}: the answer does not match the schema: ${parsed.error.message}`, requestId });
+      }
+      data = parsed.data;
+    }
+    return { status: res.status, data: data as DataOf<K>, requestId, headers: res.headers };
+  }
+
+  private errorFrom(res: Response, json: unknown, text: string, requestId: string | undefined): ApiError {
+    const retryAfter = retryAfterOf(res.headers);
+    const e = (json as { error?: Record<string, unknown> } | undefined)?.error;
+    if (e && typeof e.code === 'string' && typeof e.message === 'string') {
+      return new ApiError({
+        status: res.status,
+        code: e.code,
+        message: e.message,
+        requestId: typeof e.request_id === 'string' ? e.request_id : requestId,
+        operationId: typeof e.operation_id === 'string' ? e.operation_id : undefined,
+        retryAfter,
+        details: Array.isArray(e.details) ? (e.details as { field: string; issue: string }[]) : undefined,
+      });
+    }
+    const snippet = text.trim().slice(0, 200);
+    return new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`, requestId, retryAfter });
+  }
+
+  private async data<K extends RouteId>(id: K, input?: CallInput<K>): Promise<DataOf<K>> {
+    return (await this.call(id, input)).data;
+  }
+
+  // ---- one method per route ------------------------------------------------------
+
+  listEnvironments(query?: QueryOf<'listEnvironments'>, opts?: RequestOptions) {
+    return this.data('listEnvironments', { ...opts, query });
+  }
+  getEnvironment(environmentId: string, opts?: RequestOptions) {
+    return this.data('getEnvironment', { ...opts, params: { environment_id: environmentId } });
+  }
+  getKey(opts?: RequestOptions) {
+    return this.data('getKey', opts);
+  }
+  createDeployment(body: BodyOf<'createDeployment'>, opts?: RequestOptions) {
+    return this.data('createDeployment', { ...opts, body });
+  }
+  listDeployments(query?: QueryOf<'listDeployments'>, opts?: RequestOptions) {
+    return this.data('listDeployments', { ...opts, query });
+  }
+  getDeployment(deploymentId: string, opts?: RequestOptions) {
+    return this.data('getDeployment', { ...opts, params: { deployment_id: deploymentId } });
+  }
+  deleteDeployment(deploymentId: string, opts?: RequestOptions) {
+    return this.data('deleteDeployment', { ...opts, params: { deployment_id: deploymentId } });
+  }
+  createDagSync(deploymentId: string, opts?: RequestOptions) {
+    return this.data('createDagSync', { ...opts, params: { deployment_id: deploymentId }, body: {} });
+  }
+  createAppUser(deploymentId: string, body: BodyOf<'createAppUser'>, opts?: RequestOptions) {
+    return this.data('createAppUser', { ...opts, params: { deployment_id: deploymentId }, body });
+  }
+  listOperations(query?: QueryOf<'listOperations'>, opts?: RequestOptions) {
+    return this.data('listOperations', { ...opts, query });
+  }
+  getOperation(operationId: string, opts?: RequestOptions) {
+    return this.data('getOperation', { ...opts, params: { operation_id: operationId } });
+  }
+  cancelOperation(operationId: string, opts?: RequestOptions) {
+    return this.data('cancelOperation', { ...opts, params: { operation_id: operationId }, body: {} });
+  }
+  /** The OpenAPI document. */
+  async getOpenApi(opts?: RequestOptions): Promise<Record<string, unknown>> {
+    return (await this.data('getOpenApi', opts)) as Record<string, unknown>;
+  }
+  /** The HTML of the docs page. */
+  async getDocs(opts?: RequestOptions): Promise<string> {
+    return (await this.data('getDocs', opts)) as string;
+  }
+  async getDocsAsset(asset: string, opts?: RequestOptions): Promise<string> {
+    return (await this.data('getDocsAsset', { ...opts, params: { asset } })) as string;
+  }
+}
+
+/** Compile-time proof that every route has a method of the same name. */
+export type EveryRouteHasAMethod = { [K in RouteId]: DeploymentsClient[K] extends (...args: never[]) => Promise<unknown> ? true : never };

@@ -1,0 +1,12 @@
+/**
+ * The typed client of the Deployment Management API:
+ *
+ *   const api = new DeploymentsClient({ baseUrl, apiKey });
+ *   const { operation_id } = await api.createDeployment({ app_type: 'airflow' });
+ *   const op = await waitForOperation(api, operation_id, { onProgress: (o) => console.log(o.progress.phase) });
+ *
+ * See docs/client.md.
+ */
+export * from './client';
+export * from './errors';
+export * from './wait';

@@ -1,0 +1,267 @@
+/**
+ * deployctl: argument handling and exit codes in-process against the real local API
+ * server (every response checked against the OpenAPI document), the full create and
+ * destroy cycle through the local Step Functions workflow, outcomes of waits against a
+ * scripted server in virtual time, and the `npx deployctl` launcher as a real process.
+ */
+import { spawn } from 'node:child_process';
+import type http from 'node:http';
+import path from 'node:path';
+import { EXIT, runCli, type CliContext } from '../../client/cli';
+import type { Clock } from '../../client';
+import { createApiServer } from '../../infra/local/api-server';
+import { API_PREFIX } from '../../functions/routes';
+import { createKey } from '../helpers/fixtures';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance';
+import { OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api';
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  requests: number;
+}
+
+function sink(isTTY = false) {
+  let text = '';
+  return { stream: { isTTY, write: (s: string) => { text += s; return true; } }, text: () => text };
+}
+
+let server: http.Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = createApiServer();
+  baseUrl = `${await listen(server)}${API_PREFIX}`;
+});
+afterAll(() => close(server));
+
+async function deployctl(argv: string[], opts: { key?: string; url?: string; tty?: boolean; clock?: Clock } = {}): Promise<Ran> {
+  const out = sink();
+  const err = sink(opts.tty);
+  let requests = 0;
+  const checked = conformanceCheckingFetch();
+  const ctx: CliContext = {
+    stdout: out.stream,
+    stderr: err.stream,
+    env: { DEPLOY_API_KEY: opts.key, DEPLOY_API_URL: opts.url ?? baseUrl },
+    // Responses of the real server must conform to the document; a scripted server's need not.
+    fetch: (input, init) => {
+      requests++;
+      return opts.url ? fetch(input, init) : checked(input, init);
+    },
+    clock: opts.clock,
+  };
+  const code = await runCli(argv, ctx);
+  return { code, stdout: out.text(), stderr: err.text(), requests };
+}
+
+describe('deployctl: arguments and exit codes', () => {
+  it('lists environments as a table, or as JSON with --json', async () => {
+    const { key } = await createKey({ scopes: ['org:read'] });
+    const table = await deployctl(['environments', 'list'], { key });
+    expect(table).toMatchObject({ code: EXIT.ok, stderr: '' });
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+DEFAULT\s+CREATED$/);
+    expect(table.stdout).toMatch(/^env_default\s+Default\s+yes\s+\d{4}-/m);
+    expect(table.stdout).toContain('page 1 of 1, 1 in total');
+    const json = await deployctl(['environments', 'list', '--json', '--per-page', '5'], { key });
+    expect(json.code).toBe(EXIT.ok);
+    expect(JSON.parse(json.stdout)).toMatchObject({ items: [{ id: 'env_default' }], pagination: { page: 1, per_page: 5, total: 1, pages: 1 } });
+  });
+
+  it('prints usage with --help (exit 0) and with no command (exit 2)', async () => {
+    const help = await deployctl(['--help']);
+    expect(help.code).toBe(EXIT.ok);
+    expect(help.stdout).toContain('Usage: deployctl <command>');
+    const none = await deployctl([]);
+    expect(none.code).toBe(EXIT.usage);
+    expect(none.stderr).toContain('Usage: deployctl <command>');
+  });
+
+  it.each([
+    [['deployments'], /unknown command "deployments"/],
+    [['deploy', 'list'], /unknown command "deploy list"/],
+    [['deployments', 'get'], /deployments get takes <deployment-id>/],
+    [['deployments', 'list', 'extra'], /takes no arguments/],
+    [['deployments', 'create'], /--app-type is required/],
+    [['deployments', 'create', '--app-type', 'jupyter'], /--app-type must be one of: airflow, superset \(got "jupyter"\)/],
+    [['deployments', 'create', '--app-type', 'airflow', '--timeout', '60'], /--timeout goes with --wait/],
+    [['deployments', 'create', '--app-type', 'airflow', '--wait', '--timeout', 'soon'], /--timeout must be a positive integer/],
+    [['deployments', 'list', '--status', 'gone'], /--status must be one of: provisioning, ready, destroying, failed, destroyed/],
+    [['deployments', 'list', '--per-page', 'ten'], /--per-page must be a positive integer/],
+    [['deployments', 'list', '--page', '0'], /--page must be a positive integer/],
+    [['operations', 'list', '--type', 'deployment.update'], /--type must be one of: deployment\.create/],
+    [['environments', 'list', '--status', 'ready'], /environments list does not take --status/],
+    [['deployments', 'delete', 'x', '--app-type', 'airflow'], /does not take --app-type/],
+    [['environments', 'list', '--bogus'], /Unknown option '--bogus'/],
+  ])('refuses %j with exit 2 and sends nothing', async (argv, message) => {
+    const { key } = await createKey();
+    const res = await deployctl(argv, { key });
+    expect(res.code).toBe(EXIT.usage);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+    expect(res.requests).toBe(0);
+  });
+
+  it('needs DEPLOY_API_KEY (exit 2)', async () => {
+    const res = await deployctl(['environments', 'list']);
+    expect(res).toMatchObject({ code: EXIT.usage, requests: 0 });
+    expect(res.stderr).toContain('set DEPLOY_API_KEY');
+  });
+
+  it('reports API errors with code, status and request id (exit 3)', async () => {
+    const bad = await deployctl(['environments', 'list'], { key: 'svc_sk_live_not-a-key' });
+    expect(bad.code).toBe(EXIT.apiError);
+    expect(bad.stderr).toMatch(/^Error: INVALID_API_KEY: The API key is not valid\. \(HTTP 401, request req_\w+\)/);
+
+    const { key } = await createKey({ scopes: ['org:read'] });
+    const scoped = await deployctl(['deployments', 'list'], { key });
+    expect(scoped.code).toBe(EXIT.apiError);
+    expect(scoped.stderr).toContain('INSUFFICIENT_SCOPE');
+    expect(scoped.stderr).toContain('Required: deployments:read');
+
+    const { key: full } = await createKey();
+    const missing = await deployctl(['deployments', 'get', '00000000-0000-4000-8000-000000000000'], { key: full });
+    expect(missing.code).toBe(EXIT.apiError);
+    expect(missing.stderr).toContain('DEPLOYMENT_NOT_FOUND');
+    const tooMany = await deployctl(['deployments', 'list', '--per-page', '1000'], { key: full });
+    expect(tooMany.code).toBe(EXIT.apiError);
+    expect(tooMany.stderr).toMatch(/INVALID_REQUEST[\s\S]*\n {2}per_page: /);
+  });
+
+  it('reports an unreachable API (exit 3)', async () => {
+    const closed = createApiServer();
+    const url = await listen(closed);
+    await close(closed);
+    const res = await deployctl(['environments', 'list'], { key: 'k', url: `${url}${API_PREFIX}` });
+    expect(res.code).toBe(EXIT.apiError);
+    expect(res.stderr).toContain(`Error: GET ${url}${API_PREFIX}/environments failed`);
+  });
+});
+
+describe('deployctl: create and destroy through the local workflow', () => {
+  it('creates with --wait (exit 0, the url), lists and reads it, destroys with --wait (destroyed)', async () => {
+    const { key } = await createKey();
+    const name = `cli-${Date.now().toString(36)}`;
+    const created = await deployctl(['deployments', 'create', '--app-type', 'airflow', '--name', name, '--wait'], { key });
+    expect(created.stderr).toMatch(/Deployment [0-9a-f-]{36} is being created \(operation op_[0-9a-f-]{36}\)\./);
+    expect(created.stderr).toMatch(/\[\s*\d+s\] creating [0-9a-f-]{36}: waiting/);
+    expect(created.stderr).toMatch(/\[\s*\d+s\] succeeded ready: /);
+    expect(created.code).toBe(EXIT.ok);
+    const [, id, url] = /^Deployment .+ \(([0-9a-f-]{36})\) is ready: (\S+)$/m.exec(created.stdout) ?? [];
+    expect(url).toBe(`https://airflow.${id}.apps.test.example`);
+
+    const listed = await deployctl(['deployments', 'list', '--status', 'ready'], { key });
+    expect(listed.code).toBe(EXIT.ok);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+${name}\\s+airflow\\s+ready\\s`, 'm'));
+    const shown = await deployctl(['deployments', 'get', id!, '--json'], { key });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id, name, status: 'ready', url });
+    const ops = await deployctl(['operations', 'list', '--resource-id', id!, '--type', 'deployment.create'], { key });
+    expect(ops.stdout).toMatch(/deployment\.create\s+succeeded\s+ready\s/);
+
+    const destroyed = await deployctl(['deployments', 'delete', id!, '--wait', '--json'], { key });
+    expect(destroyed.code).toBe(EXIT.ok);
+    const result = JSON.parse(destroyed.stdout) as { deployment: { status: string }; operation: { type: string; status: string } };
+    expect(result.deployment.status).toBe('destroyed');
+    expect(result.operation).toMatchObject({ type: 'deployment.destroy', status: 'succeeded' });
+    expect(destroyed.stderr).toMatch(/succeeded destroyed: /);
+
+    const again = await deployctl(['deployments', 'delete', id!], { key });
+    expect(again.code).toBe(EXIT.apiError);
+    expect(again.stderr).toContain('DEPLOYMENT_ALREADY_DESTROYED');
+  });
+
+  it('creates without --wait and tells how to follow', async () => {
+    const { key } = await createKey();
+    const res = await deployctl(['deployments', 'create', '--app-type', 'superset'], { key });
+    expect(res.code).toBe(EXIT.ok);
+    const [, opId] = /Follow it with: deployctl operations wait (op_[0-9a-f-]{36})/.exec(res.stdout) ?? [];
+    expect(opId).toBeDefined();
+    const waited = await deployctl(['operations', 'wait', opId!, '--json'], { key });
+    expect(waited.code).toBe(EXIT.ok);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ id: opId, status: 'succeeded', result: { url: expect.stringMatching(/^https:\/\/superset\./) } });
+  });
+});
+
+describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => {
+  const servers: http.Server[] = [];
+  afterAll(async () => {
+    for (const s of servers) await close(s);
+  });
+  async function scripted(steps: Step[], repeatLast = false) {
+    const clock = virtualClock();
+    const { server: s } = scriptedServer(clock, steps, repeatLast);
+    servers.push(s);
+    return { clock, url: `${await listen(s)}${API_PREFIX}` };
+  }
+
+  it('exits 1 when the operation failed, naming the error', async () => {
+    const failed = { ...operation('failed', 'provisioning_infrastructure'), error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' } };
+    const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(failed)]);
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
+    expect(res.code).toBe(EXIT.operationFailed);
+    expect(res.stderr).toContain(`Operation ${OP_ID} failed in phase provisioning_infrastructure: PLATFORM_ERROR: The platform refused.`);
+    expect(res.stderr.split('\n').filter((l) => /^\[/.test(l))).toEqual([
+      '[    0s] ' + OP_ID + ': waiting',
+      '[    2s] running provisioning_db: Now provisioning_db',
+      '[    5s] failed provisioning_infrastructure: Now provisioning_infrastructure',
+    ]);
+    expect(res.stdout).toContain('status:       failed');
+  });
+
+  it('exits 1 when it was canceled, and when --timeout runs out', async () => {
+    const canceled = await scripted([ok(operation('canceled', 'provisioning_db'))]);
+    expect((await deployctl(['operations', 'wait', OP_ID], { key: 'k', url: canceled.url, clock: canceled.clock })).code).toBe(EXIT.operationFailed);
+    const slow = await scripted([ok(operation('running', 'provisioning_db'))], true);
+    const res = await deployctl(['operations', 'wait', OP_ID, '--timeout', '60'], { key: 'k', url: slow.url, clock: slow.clock });
+    expect(res.code).toBe(EXIT.operationFailed);
+    expect(res.stderr).toContain(`Gave up waiting for operation ${OP_ID} after 1m00s.`);
+  });
+
+  it('keeps going through a 429 and a 503, saying so', async () => {
+    const { clock, url } = await scripted([error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }), error(503, 'INTERNAL_ERROR'), ok(operation('succeeded', 'ready'))]);
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
+    expect(res.code).toBe(EXIT.ok);
+    expect(res.stderr).toContain('retrying in 30s (429 RATE_LIMIT_EXCEEDED)');
+    expect(res.stderr).toContain('retrying in 2s (503 INTERNAL_ERROR)');
+  });
+
+  it('draws a spinner line with the elapsed time on a terminal', async () => {
+    const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(operation('succeeded', 'ready'))]);
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock, tty: true });
+    expect(res.code).toBe(EXIT.ok);
+    expect(res.stderr).toMatch(/\r\x1b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(2s\)/);
+    expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
+    expect(res.stderr).not.toContain('\n');
+  });
+});
+
+describe('npx deployctl (bin/deployctl.js)', () => {
+  function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [path.resolve(__dirname, '../../bin/deployctl.js'), ...args], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('runs the TypeScript CLI as a real process, with its exit codes', async () => {
+    const { key } = await createKey();
+    const listed = await run(['environments', 'list', '--json'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: baseUrl });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).items[0].id).toBe('env_default');
+    const usage = await run(['deployments', 'get'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: baseUrl });
+    expect(usage.code).toBe(2);
+    const denied = await run(['environments', 'list'], { DEPLOY_API_KEY: 'svc_sk_live_nope', DEPLOY_API_URL: baseUrl });
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain('INVALID_API_KEY');
+  });
+});
