@@ -7,13 +7,36 @@ import { getOperation } from '../../functions/adapters/dynamo/operations-repo';
 import { createDeployment as create } from '../../functions/core/deployment-commands';
 import { reconcileOperations } from '../../functions/core/workflow-steps';
 import { ensureTable } from '../../infra/local/dynamodb-local';
+import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
+import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
 import { createKey } from '../helpers/fixtures';
-import { stepFunctions } from '../helpers/after-env';
 
 process.env.TABLE_NAME = 'deployments-reconciler-test';
-process.env.PHASE_DELAY_MS = '30000'; // workflows stay in their first phase for the whole test
 
-beforeAll(() => ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, 'deployments-reconciler-test'));
+// Workflows stay in their first phase until the end of the suite.
+let release!: () => void;
+const gate = new Promise<void>((r) => (release = r));
+const held: HostingPlatform = {
+  provisionDatabase: () => gate, provisionInfrastructure: () => gate, provisionAppUser: () => gate,
+  syncDags: () => gate, destroyInfrastructure: () => gate, destroyDatabase: () => gate,
+};
+const stepFunctions = new LocalStepFunctions({
+  handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, held); return {}; } },
+});
+let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
+
+beforeAll(async () => {
+  endpoint = await startSfnEndpoint(stepFunctions);
+  process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
+  await ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, 'deployments-reconciler-test');
+});
+
+afterAll(async () => {
+  release();
+  await stepFunctions.settled();
+  await endpoint.close();
+});
 
 const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
 
