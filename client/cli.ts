@@ -14,6 +14,8 @@ export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, interrup
 export interface Stream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Terminal width, to keep the progress line on one line. */
+  columns?: number;
 }
 
 export interface CliContext {
@@ -168,7 +170,12 @@ class ProgressView {
 
   private draw(): void {
     const spin = ProgressView.FRAMES[this.frame++ % ProgressView.FRAMES.length];
-    this.ctx.stderr.write(`\r\x1b[2K${spin} ${this.label}: ${this.text} (${formatDuration(this.clock.now() - this.started)})`);
+    const elapsed = ` (${formatDuration(this.clock.now() - this.started)})`;
+    let line = `${spin} ${this.label}: ${this.text}`;
+    // A line longer than the terminal wraps, and \r then redraws only its last part.
+    const room = (this.ctx.stderr.columns ?? 0) - 1 - elapsed.length;
+    if (room > 10 && line.length > room) line = `${line.slice(0, room - 1)}…`;
+    this.ctx.stderr.write(`\r\x1b[2K${line}${elapsed}`);
   }
 
   progress(op: Operation): void {
@@ -180,7 +187,7 @@ class ProgressView {
   }
 
   retry(info: RetryInfo): void {
-    const why = info.error instanceof ApiError ? `${info.error.status} ${info.error.code}` : info.error.message;
+    const why = info.error instanceof ApiError ? `${info.error.status} ${info.error.code}` : info.error.reason;
     const text = `retrying in ${formatDuration(info.delayMs)} (${why})`;
     if (this.ctx.stderr.isTTY) {
       this.text = text;

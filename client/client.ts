@@ -129,7 +129,7 @@ export class DeploymentsClient {
     } catch (e) {
       if (input.signal?.aborted) throw input.signal.reason ?? e;
       const why = timeout.aborted ? `no answer within ${this.requestTimeoutMs} ms` : ((e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message);
-      throw new NetworkError(`${route.method} ${url} failed: ${why}`, { cause: e });
+      throw new NetworkError(`${route.method} ${url} failed: ${why}`, why, { cause: e });
     }
     const requestId = res.headers.get('x-request-id') ?? undefined;
     const isJson = /^application\/json\b/i.test(res.headers.get('content-type') ?? '');

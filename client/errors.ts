@@ -35,7 +35,12 @@ export class ApiError extends Error {
 /** The request never got an HTTP answer (connection refused or dropped, DNS, client-side timeout). */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    /** The short reason, e.g. "connect ECONNREFUSED 127.0.0.1:3000". */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

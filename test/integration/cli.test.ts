@@ -22,9 +22,9 @@ interface Ran {
   requests: number;
 }
 
-function sink(isTTY = false) {
+function sink(isTTY = false, columns?: number) {
   let text = '';
-  return { stream: { isTTY, write: (s: string) => { text += s; return true; } }, text: () => text };
+  return { stream: { isTTY, columns, write: (s: string) => { text += s; return true; } }, text: () => text };
 }
 
 let server: http.Server;
@@ -36,9 +36,9 @@ beforeAll(async () => {
 });
 afterAll(() => close(server));
 
-async function deployctl(argv: string[], opts: { key?: string; url?: string; tty?: boolean; clock?: Clock } = {}): Promise<Ran> {
+async function deployctl(argv: string[], opts: { key?: string; url?: string; tty?: boolean; columns?: number; clock?: Clock } = {}): Promise<Ran> {
   const out = sink();
-  const err = sink(opts.tty);
+  const err = sink(opts.tty, opts.columns);
   let requests = 0;
   const checked = conformanceCheckingFetch();
   const ctx: CliContext = {
@@ -218,12 +218,13 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     expect(res.stderr).toContain(`Gave up waiting for operation ${OP_ID} after 1m00s.`);
   });
 
-  it('keeps going through a 429 and a 503, saying so', async () => {
-    const { clock, url } = await scripted([error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }), error(503, 'INTERNAL_ERROR'), ok(operation('succeeded', 'ready'))]);
+  it('keeps going through a 429, a 503 and a dropped connection, saying so', async () => {
+    const { clock, url } = await scripted([error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }), error(503, 'INTERNAL_ERROR'), 'drop', ok(operation('succeeded', 'ready'))]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
     expect(res.code).toBe(EXIT.ok);
     expect(res.stderr).toContain('retrying in 30s (429 RATE_LIMIT_EXCEEDED)');
     expect(res.stderr).toContain('retrying in 2s (503 INTERNAL_ERROR)');
+    expect(res.stderr).toContain('retrying in 4s (other side closed)');
   });
 
   it('draws a spinner line with the elapsed time on a terminal', async () => {
@@ -233,6 +234,16 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     expect(res.stderr).toMatch(/\r\x1b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(2s\)/);
     expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
     expect(res.stderr).not.toContain('\n');
+  });
+
+  it('keeps the spinner line within the terminal width', async () => {
+    const { clock, url } = await scripted([ok(operation('running', 'provisioning_infrastructure')), ok(operation('succeeded', 'ready'))]);
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock, tty: true, columns: 60 });
+    expect(res.code).toBe(EXIT.ok);
+    const drawn = res.stderr.split('\r\x1b[2K').filter(Boolean);
+    expect(drawn.length).toBeGreaterThan(1);
+    for (const line of drawn) expect([...line].length).toBeLessThan(60);
+    expect(drawn.some((l) => /…\s\(\d+s\)$/.test(l))).toBe(true);
   });
 });
 
