@@ -1,8 +1,13 @@
-/** Workflow step: enter one phase and do its work on the hosting platform. */
+/** Workflow step: enter one phase and do its work on the hosting platform (the simulated one). */
+import type { HostingPlatform } from '../adapters/platform/hosting-platform';
 import { simulatedPlatform } from '../adapters/platform/simulated-platform';
 import { runPhase, type StepInput } from '../core/workflow-steps';
+import { config } from '../lib/config';
+
+let platform: HostingPlatform | undefined;
 
 export async function handler(input: StepInput & { phase: string }): Promise<Record<string, never>> {
-  await runPhase(input, simulatedPlatform);
+  platform ??= simulatedPlatform(config());
+  await runPhase(input, platform);
   return {};
 }

@@ -3,21 +3,10 @@
  * creates the table from the production definition. Workers inherit the endpoint
  * through the environment.
  */
-import net from 'node:net';
 import { ensureTable, startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { freePort } from './local-process';
 
 export const TEST_TABLE = 'deployments-test';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export default async function globalSetup(): Promise<void> {
   const port = await freePort();

@@ -1,93 +1,18 @@
 /**
  * The real ASL file, run by aws-local-stepfunctions behind the local Step Functions
  * endpoint, calling the real step code against DynamoDB Local. Only the hosting
- * platform is replaced, to inject faults and to hold a phase open.
+ * platform is replaced, to inject faults.
  */
 import aslValidator from 'asl-validator';
 import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
-import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo';
 import { getOperation } from '../../functions/adapters/dynamo/operations-repo';
-import { withRetries } from '../../functions/adapters/dynamo/transact';
-import { PlatformError, TransientPlatformError, type HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
-import { cancelOperation } from '../../functions/core/deployment-commands';
-import { PHASES, queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations';
-import type { DeploymentRecord } from '../../functions/core/deployments';
+import { PlatformError, TransientPlatformError } from '../../functions/adapters/platform/hosting-platform';
+import { destroyDeployment } from '../../functions/core/deployment-commands';
+import { PHASES } from '../../functions/core/operations';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas';
-import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps';
-import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
 import { stateMachineFiles, substitute } from '../../infra/state-machines';
-import { newOrgId } from '../helpers/fixtures';
-
-const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
-
-/** A platform that records its calls and fails as told. */
-function testPlatform(fail: (phase: string, call: number) => Error | undefined = () => undefined, gate?: Promise<void>) {
-  const calls: string[] = [];
-  const step = (phase: string) => async () => {
-    calls.push(phase);
-    if (gate && phase === 'provisioning_infrastructure') await gate;
-    const e = fail(phase, calls.filter((c) => c === phase).length);
-    if (e) throw e;
-  };
-  const platform: HostingPlatform = {
-    provisionDatabase: step('provisioning_db'),
-    provisionInfrastructure: step('provisioning_infrastructure'),
-    provisionAppUser: step('provisioning_user'),
-    syncDags: step('syncing_dags'),
-    destroyInfrastructure: step('destroying_infrastructure'),
-    destroyDatabase: step('destroying_db'),
-  };
-  return { platform, calls };
-}
-
-function engineWith(platform: HostingPlatform) {
-  return new LocalStepFunctions({
-    retryIntervalMs: 1,
-    handlers: {
-      'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; },
-      'complete-operation': async (input) => { await completeOperation(input as StepInput, 'apps.test.example'); return {}; },
-      'fail-operation': async (input) => { await failOperation(input as StepInput); return {}; },
-    },
-  });
-}
-
-async function newDeployment(orgId: string, status: DeploymentStatus = 'provisioning') {
-  const made = await withRetries(() => insertDeployment({
-    orgId, limits: LIMITS, now: new Date(),
-    build: (at) => {
-      const id = crypto.randomUUID();
-      const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-      const deployment: DeploymentRecord = {
-        id, org_id: orgId, name: `wf-${id.slice(0, 6)}`, app_type: 'airflow', status: 'provisioning', environment_id: 'env_default',
-        created_at: at, updated_at: at, last_operation_id: operation.id, op_count: 1,
-      };
-      return { deployment, operation };
-    },
-  }));
-  return { ...made, deployment: { ...made.deployment, status } };
-}
-
-/** Records for an operation of `type` in the state its workflow starts from. */
-async function recordsFor(type: OperationType): Promise<{ op: OperationRecord; deploymentId: string; orgId: string }> {
-  const orgId = newOrgId();
-  const { deployment, operation } = await newDeployment(orgId);
-  if (type === 'deployment.create') return { op: operation, deploymentId: deployment.id, orgId };
-  // Finish the create first (a ready deployment), then add the operation under test.
-  await completeOperation({ org_id: orgId, operation_id: operation.id, deployment_id: deployment.id }, 'apps.test.example');
-  const ready = (await getDeployment(orgId, deployment.id, true))!;
-  const op = await withRetries(() => insertOperation({
-    deployment: ready, now: new Date(),
-    build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
-    ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
-  }));
-  return { op, deploymentId: deployment.id, orgId };
-}
-
-async function run(engine: LocalStepFunctions, op: OperationRecord) {
-  const { executionArn } = engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
-  await engine.settled();
-  return engine.describe({ executionArn });
-}
+import { eventually } from '../helpers/wait';
+import { engineWith, recordsFor, run, testPlatform } from '../helpers/workflow-harness';
 
 describe('statemachines/*.asl.json', () => {
   it('are valid ASL once their placeholders are filled', () => {
@@ -160,40 +85,16 @@ describe('retries', () => {
   });
 });
 
-describe('cancel mid-way', () => {
-  let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const { platform, calls } = testPlatform(undefined, gate);
-  const engine = engineWith(platform);
-
-  const shared = process.env.AWS_ENDPOINT_URL_SFN;
-
-  beforeAll(async () => {
-    endpoint = await startSfnEndpoint(engine);
-    process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint; // cancelOperation's StopExecution reaches this engine
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    process.env.AWS_ENDPOINT_URL_SFN = shared;
-  });
-
-  it('ends the operation canceled; the phase still running cannot overwrite it; later phases never run', async () => {
-    const { op, deploymentId, orgId } = await recordsFor('deployment.create');
-    const { executionArn } = engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
-    const deadline = Date.now() + 10_000;
-    while (!calls.includes('provisioning_infrastructure')) {
-      if (Date.now() > deadline) throw new Error('workflow never reached provisioning_infrastructure');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const canceled = await cancelOperation(orgId, op.id, new Date());
-    expect(canceled).toMatchObject({ status: 'canceled', progress: { phase: 'provisioning_infrastructure' } });
-    expect(engine.describe({ executionArn }).status).toBe('ABORTED');
-    release();
-    await engine.settled();
-    await new Promise((r) => setTimeout(r, 50)); // let the released step's own write attempt finish (it must be refused)
-    expect((await getOperation(orgId, op.id, true))!).toMatchObject({ status: 'canceled', phase: 'provisioning_infrastructure' });
+describe('after a failed destroy', () => {
+  it('DELETE may be sent again: failed → destroying → destroyed (decision 10)', async () => {
+    const { op, deploymentId, orgId } = await recordsFor('deployment.destroy');
+    const { platform } = testPlatform((p) => (p === 'destroying_db' ? new PlatformError('disk busy') : undefined));
+    expect((await run(engineWith(platform), op)).status).toBe('FAILED');
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe('failed');
-    expect(calls).toEqual(['provisioning_db', 'provisioning_infrastructure']);
+    // The retry goes through the API's own command and the shared local endpoint (simulated platform).
+    const again = await destroyDeployment(orgId, deploymentId, new Date());
+    expect(again.status).toBe(202);
+    expect(again.data.operation_id).not.toBe(op.id);
+    await eventually(async () => (await getDeployment(orgId, deploymentId, true))!.status === 'destroyed', 'the second destroy');
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * Runs the real ASL file in aws-local-stepfunctions with the real step code against
+ * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
+ */
+import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
+import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo';
+import { withRetries } from '../../functions/adapters/dynamo/transact';
+import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import type { DeploymentRecord } from '../../functions/core/deployments';
+import { queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations';
+import type { DeploymentStatus, OperationType } from '../../functions/core/schemas';
+import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps';
+import { LocalStepFunctions, localStateMachineArn } from '../../infra/local/sfn-endpoint';
+import { newOrgId } from './fixtures';
+
+const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
+
+/** A platform that records its calls and fails as told. */
+export function testPlatform(fail: (phase: string, call: number) => Error | undefined = () => undefined, gate?: Promise<void>) {
+  const calls: string[] = [];
+  const step = (phase: string) => async () => {
+    calls.push(phase);
+    if (gate && phase === 'provisioning_infrastructure') await gate;
+    const e = fail(phase, calls.filter((c) => c === phase).length);
+    if (e) throw e;
+  };
+  const platform: HostingPlatform = {
+    provisionDatabase: step('provisioning_db'),
+    provisionInfrastructure: step('provisioning_infrastructure'),
+    provisionAppUser: step('provisioning_user'),
+    syncDags: step('syncing_dags'),
+    destroyInfrastructure: step('destroying_infrastructure'),
+    destroyDatabase: step('destroying_db'),
+  };
+  return { platform, calls };
+}
+
+export function engineWith(platform: HostingPlatform) {
+  return new LocalStepFunctions({
+    retryIntervalMs: 1,
+    handlers: {
+      'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; },
+      'complete-operation': async (input) => { await completeOperation(input as StepInput, 'apps.test.example'); return {}; },
+      'fail-operation': async (input) => { await failOperation(input as StepInput); return {}; },
+    },
+  });
+}
+
+export async function newDeployment(orgId: string, status: DeploymentStatus = 'provisioning') {
+  const made = await withRetries(() => insertDeployment({
+    orgId, limits: LIMITS, now: new Date(),
+    build: (at) => {
+      const id = crypto.randomUUID();
+      const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+      const deployment: DeploymentRecord = {
+        id, org_id: orgId, name: `wf-${id.slice(0, 6)}`, app_type: 'airflow', status: 'provisioning', environment_id: 'env_default',
+        created_at: at, updated_at: at, last_operation_id: operation.id, op_count: 1,
+      };
+      return { deployment, operation };
+    },
+  }));
+  return { ...made, deployment: { ...made.deployment, status } };
+}
+
+/** Records for an operation of `type` in the state its workflow starts from. */
+export async function recordsFor(type: OperationType): Promise<{ op: OperationRecord; deploymentId: string; orgId: string }> {
+  const orgId = newOrgId();
+  const { deployment, operation } = await newDeployment(orgId);
+  if (type === 'deployment.create') return { op: operation, deploymentId: deployment.id, orgId };
+  // Finish the create first (a ready deployment), then add the operation under test.
+  await completeOperation({ org_id: orgId, operation_id: operation.id, deployment_id: deployment.id }, 'apps.test.example');
+  const ready = (await getDeployment(orgId, deployment.id, true))!;
+  const op = await withRetries(() => insertOperation({
+    deployment: ready, now: new Date(),
+    build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
+    ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
+  }));
+  return { op, deploymentId: deployment.id, orgId };
+}
+
+export async function run(engine: LocalStepFunctions, op: OperationRecord) {
+  const { executionArn } = engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
+  await engine.settled();
+  return engine.describe({ executionArn });
+}
+
+export const startExecution = (engine: LocalStepFunctions, op: OperationRecord) =>
+  engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
+
+
