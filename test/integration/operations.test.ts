@@ -1,15 +1,53 @@
+import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform';
+import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
+import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api';
 import { call, createKey } from '../helpers/fixtures';
-
-process.env.PHASE_DELAY_MS = '150'; // slow enough to act while an operation runs
+import { eventually } from '../helpers/wait';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * This file's workflows run on the simulated platform with phases long enough to act
+ * on a running operation, except deployments named `stepwise-*`, whose phases wait
+ * for the test to open them one by one.
+ */
+const gates = new Map<string, () => void>();
+const opened = (key: string) => new Promise<void>((resolve) => gates.set(key, resolve));
+const simulated = simulatedPlatform({ phaseDelayMs: 600, simulatedFailure: '' });
+const platform = new Proxy(simulated, {
+  get: (target, method: keyof HostingPlatform) => async (t: { name: string; deploymentId: string }, ...rest: unknown[]) =>
+    t.name.startsWith('stepwise') ? opened(`${t.deploymentId}:${method}`) : (target[method] as (...a: unknown[]) => Promise<void>)(t, ...rest),
+}) as HostingPlatform;
+const engine = new LocalStepFunctions({
+  retryIntervalMs: 5,
+  handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; } },
+});
+let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
+
+beforeAll(async () => {
+  endpoint = await startSfnEndpoint(engine);
+  process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
+});
+afterAll(async () => {
+  for (const open of gates.values()) open();
+  await engine.settled();
+  await endpoint.close();
+});
+
+/** Opens a held phase once the workflow is waiting in it. */
+async function openPhase(deploymentId: string, method: keyof HostingPlatform) {
+  const key = `${deploymentId}:${method}`;
+  await eventually(async () => gates.has(key), `the workflow to reach ${method}`);
+  gates.get(key)!();
+}
 
 describe('the create operation', () => {
   it('moves queued → running (provisioning_db → provisioning_infrastructure) → succeeded with timestamps and result', async () => {
     const { key } = await createKey();
-    const created = await createDeployment(key);
-    const opId = created.body.data.operation_id;
+    const created = await createDeployment(key, { app_type: 'airflow', name: 'stepwise-1' });
+    const { operation_id: opId, deployment_id: depId } = created.body.data;
     const first = await operation(key, opId);
     expect(['queued', 'running']).toContain(first.status);
     if (first.status === 'queued') {
@@ -17,22 +55,28 @@ describe('the create operation', () => {
       expect(first.started_at).toBeUndefined();
     }
     expect(first.ended_at).toBeUndefined();
-    const seen = new Set<string>();
-    const done = await (async () => {
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-        const op = await operation(key, opId);
-        seen.add(`${op.status}:${op.progress.phase}`);
-        if (op.status === 'running') expect(op.started_at).toMatch(ISO_MS);
-        if (op.status === 'succeeded') return op;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error('create did not finish');
-    })();
-    expect(seen).toEqual(new Set([...(first.status === 'queued' ? ['queued:queued'] : []), 'running:provisioning_db', 'running:provisioning_infrastructure', 'succeeded:ready']));
-    expect(done.started_at).toMatch(ISO_MS);
+
+    const inDb = await operationReaches(key, opId, ['running']);
+    expect(inDb.progress).toEqual({ phase: 'provisioning_db', message: 'Provisioning the database.' });
+    expect(inDb.started_at).toMatch(ISO_MS);
+    expect(inDb.ended_at).toBeUndefined();
+    expect((await deployment(key, depId)).status).toBe('provisioning');
+    await openPhase(depId, 'provisionDatabase');
+
+    const inInfra = await eventually(async () => {
+      const op = await operation(key, opId);
+      return op.progress.phase === 'provisioning_infrastructure' ? op : undefined;
+    }, 'provisioning_infrastructure');
+    expect(inInfra).toMatchObject({ status: 'running', started_at: inDb.started_at });
+    expect((await deployment(key, depId)).url).toBeUndefined();
+    await openPhase(depId, 'provisionInfrastructure');
+
+    const done = await operationReaches(key, opId, ['succeeded']);
+    expect(done.progress.phase).toBe('ready');
     expect(done.ended_at).toMatch(ISO_MS);
     expect(done.ended_at >= done.started_at && done.started_at >= done.requested_at).toBe(true);
-    const d = await deployment(key, created.body.data.deployment_id);
+    const d = await deployment(key, depId);
+    expect(d.status).toBe('ready');
     expect(done.result).toEqual({ url: d.url });
     expect(done.links).toEqual({ self: `/api/v1/operations/${opId}`, resource: `/api/v1/deployments/${d.id}` });
     expect(done.error).toBeUndefined();
