@@ -1,0 +1,155 @@
+/**
+ * Measures list pages through the repositories' own functions (listOperations,
+ * listDeployments: what the handlers call), page 1 against the last page, each run
+ * metered for read units and items read.
+ */
+import { listDeployments } from '../functions/adapters/dynamo/deployments-repo';
+import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operations-repo';
+import type { Pagination } from '../functions/core/schemas';
+import { metered, type Reading } from './meter';
+import type { SeededOrg } from './seed';
+
+export const PER_PAGE = 50;
+
+export interface Sample {
+  ms: number;
+  units: number;
+  /** 'reported' when DynamoDB returned ConsumedCapacity for every call, else 'estimated'. */
+  unitSource: 'reported' | 'estimated';
+  reading: Reading;
+  returned: number;
+  pagination: Pagination;
+}
+
+export interface PageStats {
+  page: number;
+  samples: Sample[];
+  medianMs: number;
+  p90Ms: number;
+  /** Read units of a run (median; `unitsMin`/`unitsMax` show whether runs differ). */
+  units: number;
+  unitsMin: number;
+  unitsMax: number;
+  unitSource: 'reported' | 'estimated';
+  itemsRead: number;
+  itemsReturned: number;
+  returned: number;
+  calls: string;
+}
+
+export interface CaseResult {
+  key: string;
+  label: string;
+  gated: boolean;
+  note?: string;
+  total: number;
+  pages: number;
+  runs: number;
+  first: PageStats;
+  /** The last page and, when the last page is partial, the deepest full page. */
+  deep: PageStats[];
+}
+
+export interface SizeResult {
+  size: number;
+  orgId: string;
+  cases: CaseResult[];
+}
+
+interface Case {
+  key: string;
+  label: string;
+  gated: boolean;
+  note?: string;
+  runs?: number;
+  warmups?: number;
+  read(page: number): Promise<{ items: unknown[]; pagination: Pagination }>;
+}
+
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
+  return s[i]!;
+};
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function sample(c: Case, page: number): Promise<Sample> {
+  const { value, reading, ms } = await metered(() => c.read(page));
+  const reported = reading.unreported === 0 && reading.calls > 0;
+  return {
+    ms, reading, returned: value.items.length, pagination: value.pagination,
+    units: reported ? reading.reportedUnits : reading.estimatedUnits,
+    unitSource: reported ? 'reported' : 'estimated',
+  };
+}
+
+function stats(page: number, samples: Sample[]): PageStats {
+  const units = samples.map((s) => s.units);
+  const r = samples[0]!;
+  return {
+    page, samples,
+    medianMs: median(samples.map((s) => s.ms)),
+    p90Ms: quantile(samples.map((s) => s.ms), 0.9),
+    units: median(units), unitsMin: Math.min(...units), unitsMax: Math.max(...units),
+    unitSource: samples.every((s) => s.unitSource === 'reported') ? 'reported' : 'estimated',
+    itemsRead: median(samples.map((s) => s.reading.itemsRead)),
+    itemsReturned: median(samples.map((s) => s.reading.itemsReturned)),
+    returned: r.returned,
+    calls: r.reading.commands.length > 4 ? `${r.reading.commands[0]} + ${r.reading.commands.length - 1}× ${r.reading.commands[1]}` : r.reading.commands.join(' + '),
+  };
+}
+
+/**
+ * `warmups` unrecorded runs of each page, then `runs` runs of each, the order of the
+ * pages rotating run by run so that no page is always first (or always after another).
+ */
+async function measureCase(c: Case, runs: number, warmups: number): Promise<CaseResult> {
+  const probe = await sample(c, 1);
+  const { pages, total } = probe.pagination;
+  const last = Math.max(1, pages);
+  const deep = [last];
+  // A partial last page is cheap for the wrong reason: also hold the deepest full page.
+  if (c.gated && total - (last - 1) * PER_PAGE < PER_PAGE && last - 1 > 1) deep.push(last - 1);
+  const measured = [1, ...deep];
+  for (let w = 0; w < warmups; w++) for (const p of measured) await sample(c, p);
+  const samples = measured.map((): Sample[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < measured.length; j++) {
+      const k = (i + j) % measured.length;
+      samples[k]!.push(await sample(c, measured[k]!));
+    }
+  }
+  const [first, ...rest] = measured.map((p, k) => stats(p, samples[k]!));
+  return { key: c.key, label: c.label, gated: c.gated, note: c.note, total, pages: last, runs, first: first!, deep: rest };
+}
+
+export async function measureSize(org: SeededOrg, runs: number, warmups: number): Promise<SizeResult> {
+  const ops = (f: OperationFilters) => (page: number) => listOperations(org.orgId, f, { page, per_page: PER_PAGE });
+  // The same type at every size, so page 1 compares across sizes: DAG syncs, the list that grows for years.
+  const type: OperationFilters['type'] = 'dag_sync.trigger';
+  const cases: Case[] = [
+    { key: 'ops', label: 'operations', gated: true, read: ops({}) },
+    { key: 'type', label: `operations type=${type}`, gated: true, read: ops({ type }) },
+    { key: 'resource', label: `operations resource_id=<busiest, ${org.busiest.ops.toLocaleString('en-US')} ops>`, gated: true, read: ops({ resourceId: org.busiest.id }) },
+    { key: 'deps', label: 'deployments', gated: true, read: (page) => listDeployments(org.orgId, { page, per_page: PER_PAGE }) },
+    {
+      key: 'status', label: 'operations status=succeeded', gated: false, note: 'offset-based by design (byOffset): informational',
+      // The last status page reads the whole status list (about a minute at 100,000 on
+      // DynamoDB Local): one run, no warm-up, is enough to show it.
+      ...(org.operations > 10_000 ? { runs: 1, warmups: 0 } : {}),
+      read: ops({ status: 'succeeded' }),
+    },
+  ];
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    const t0 = performance.now();
+    const r = await measureCase(c, c.runs ?? runs, c.warmups ?? warmups);
+    console.log(`    ${c.label}: pages ${[r.first, ...r.deep].map((p) => p.page).join(', ')} × ${r.runs} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    results.push(r);
+  }
+  return { size: org.operations, orgId: org.orgId, cases: results };
+}

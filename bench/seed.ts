@@ -1,0 +1,255 @@
+/**
+ * Seeds one organization with a realistic history of N operations, fast: the items are
+ * built by the write path's own builders (deploymentItem, operationItem) in the final
+ * state the lifecycle transactions would leave them in, written with BatchWriteItem, and
+ * the organization item gets exactly the counters those transactions would have summed.
+ *
+ * The history (deterministic, seeded PRNG):
+ *  - one deployment per 50 operations; one long-lived airflow deployment carries 20% of
+ *    them (years of DAG syncs), the rest are spread over the others;
+ *  - each deployment starts with its deployment.create; 4% of creates fail or are
+ *    canceled (deployment failed); 30% of deployments end with a deployment.destroy;
+ *  - in between: dag_sync.trigger (airflow) and app_user.provision, 96% succeeded,
+ *    3% failed, 1% canceled; the newest operation is still running;
+ *  - one operation a minute, each finished within 20 s, so sequence order is time order.
+ */
+import { randomUUID } from 'node:crypto';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../functions/adapters/dynamo/client';
+import { nameKey, orgKey } from '../functions/adapters/dynamo/keys';
+import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo';
+import { deploymentUrl, type DeploymentRecord } from '../functions/core/deployments';
+import { newOperationId, PHASE_MESSAGES, PHASES, type OperationRecord } from '../functions/core/operations';
+import { windowsAt } from '../functions/core/rate-limits';
+import { DEFAULT_ENVIRONMENT_ID, type AppType, type DeploymentStatus, type OperationStatus, type OperationType } from '../functions/core/schemas';
+
+type Item = Record<string, unknown>;
+type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
+
+/** mulberry32: small, fast, deterministic. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface PlannedOp {
+  dep: number;
+  local: number;
+  pos: number;
+  type: OperationType;
+  ending: Ending;
+}
+
+interface PlannedDep {
+  appType: AppType;
+  createOk: boolean;
+  destroyed: boolean;
+  count: number;
+}
+
+export interface SeededOrg {
+  orgId: string;
+  operations: number;
+  deployments: number;
+  /** All items (operations, deployments, name reservations), the org item excluded. */
+  items: Item[];
+  org: Item;
+  /** The deployment with the most operations, and how many. */
+  busiest: { id: string; ops: number };
+  opsByType: Record<string, number>;
+  opsByStatus: Record<string, number>;
+}
+
+const BASE = Date.parse('2025-01-06T00:00:00.000Z');
+const MINUTE = 60_000;
+const APP_DOMAIN = 'apps.localhost';
+
+/** Builds the organization's records in the state the real write path leaves them in. */
+export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const nDeps = Math.max(2, Math.round(n / 50));
+
+  // ---- plan: each deployment's fate and its number of operations ----------------
+  const deps: PlannedDep[] = [];
+  for (let i = 0; i < nDeps; i++) {
+    if (i === 0) { deps.push({ appType: 'airflow', createOk: true, destroyed: false, count: 1 }); continue; }
+    const createOk = rnd() >= 0.04;
+    deps.push({ appType: rnd() < 0.6 ? 'airflow' : 'superset', createOk, destroyed: rnd() < 0.3, count: 1 });
+  }
+  for (const d of deps) d.count = 1 + (d.destroyed ? 1 : 0);
+  let left = n - deps.reduce((s, d) => s + d.count, 0);
+  if (left < 0) throw new Error(`too few operations (${n}) for ${nDeps} deployments`);
+  const hotExtra = Math.min(left, Math.round(n * 0.2) - deps[0]!.count);
+  deps[0]!.count += hotExtra;
+  left -= hotExtra;
+  const growable = deps.map((d, i) => (i > 0 && d.createOk ? i : -1)).filter((i) => i > 0);
+  if (growable.length === 0) growable.push(0);
+  for (; left > 0; left--) deps[pick(growable)]!.count++;
+
+  // ---- each deployment's operations, placed on a shared timeline ----------------
+  const planned: PlannedOp[] = [];
+  const middleEnding = (): Ending => { const r = rnd(); return r < 0.96 ? 'succeeded' : r < 0.99 ? 'failed' : 'canceled'; };
+  deps.forEach((d, i) => {
+    const start = i === 0 ? 0 : rnd() * 0.95;
+    const end = d.destroyed ? start + (1 - start) * (0.05 + 0.95 * rnd()) : 1;
+    const inner = Array.from({ length: d.count - 1 - (d.destroyed ? 1 : 0) }, () => start + (end - start) * rnd()).sort((a, b) => a - b);
+    const positions = [start, ...inner, ...(d.destroyed ? [end] : [])];
+    positions.forEach((pos, local) => {
+      let type: OperationType;
+      let ending: Ending;
+      if (local === 0) {
+        type = 'deployment.create';
+        ending = d.createOk ? 'succeeded' : rnd() < 0.75 ? 'failed' : 'canceled';
+      } else if (d.destroyed && local === positions.length - 1) {
+        type = 'deployment.destroy';
+        ending = rnd() < 0.97 ? 'succeeded' : 'failed';
+      } else {
+        type = d.appType === 'airflow' && rnd() < 0.7 ? 'dag_sync.trigger' : 'app_user.provision';
+        ending = middleEnding();
+      }
+      planned.push({ dep: i, local, pos, type, ending });
+    });
+  });
+  // The hot deployment's newest operation is the organization's newest, and still running.
+  const hotLast = planned.filter((p) => p.dep === 0).at(-1)!;
+  if (hotLast.local > 0) { hotLast.pos = 2; hotLast.ending = 'running'; }
+  planned.sort((a, b) => a.pos - b.pos || a.dep - b.dep || a.local - b.local);
+
+  // ---- replay the history in sequence order, as the transactions would ------------
+  const records: { d: DeploymentRecord; seq: number; nameFreed: boolean }[] = [];
+  const byDep = new Map<number, { d: DeploymentRecord; seq: number; nameFreed: boolean }>();
+  const ops: Item[] = [];
+  const typeSeq: Record<string, number> = {};
+  const nOp: Partial<Record<OperationStatus, number>> = { queued: 0 };
+  const nDep: Partial<Record<DeploymentStatus, number>> = { provisioning: 0 };
+  const bump = <S extends string>(m: Partial<Record<S, number>>, s: S, by = 1) => { m[s] = (m[s] ?? 0) + by; };
+  const moveDep = (r: { d: DeploymentRecord }, to: DeploymentStatus, at: string) => {
+    bump(nDep, r.d.status, -1);
+    bump(nDep, to);
+    r.d.status = to;
+    r.d.updated_at = at;
+  };
+  let lastAt = '';
+  let createTimes: number[] = [];
+
+  planned.forEach((p, idx) => {
+    const seq = idx + 1;
+    const t = BASE + seq * MINUTE;
+    const at = new Date(t).toISOString();
+    lastAt = at;
+    const opId = newOperationId();
+    let rec = byDep.get(p.dep);
+    if (p.type === 'deployment.create') {
+      const id = randomUUID();
+      const d: DeploymentRecord = {
+        id, org_id: orgId, name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`, app_type: deps[p.dep]!.appType,
+        status: 'provisioning', environment_id: DEFAULT_ENVIRONMENT_ID, created_at: at, updated_at: at, last_operation_id: opId, op_count: 1,
+      };
+      rec = { d, seq: records.length + 1, nameFreed: false };
+      records.push(rec);
+      byDep.set(p.dep, rec);
+      bump(nDep, 'provisioning');
+      createTimes.push(t);
+    } else {
+      if (!rec) throw new Error('operation before its deployment.create');
+      rec.d.op_count += 1;
+      rec.d.last_operation_id = opId;
+      rec.d.updated_at = at;
+      if (p.type === 'deployment.destroy') moveDep(rec, 'destroying', at);
+    }
+    const d = rec.d;
+    typeSeq[p.type] = (typeSeq[p.type] ?? 0) + 1;
+
+    const work = PHASES[p.type].work;
+    const started = new Date(t + 1_000).toISOString();
+    const ended = new Date(t + 20_000).toISOString();
+    const op: OperationRecord = {
+      id: opId, org_id: orgId, type: p.type, status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!,
+      resource_id: d.id, requested_at: at,
+      ...(p.type === 'app_user.provision' ? { params: { username: `user${seq}`, email: `user${seq}@example.com`, role: pick(['admin', 'editor', 'viewer'] as const) } } : {}),
+    };
+    // queued -> running (first phase)
+    Object.assign(op, { status: 'running', phase: work[0], message: PHASE_MESSAGES[work[0]!], started_at: started });
+    bump(nOp, 'running');
+    if (p.ending === 'succeeded') {
+      const done = PHASES[p.type].done;
+      Object.assign(op, { status: 'succeeded', phase: done, message: PHASE_MESSAGES[done], ended_at: ended });
+      if (p.type === 'deployment.create') { op.result = { url: deploymentUrl(d, APP_DOMAIN) }; moveDep(rec, 'ready', ended); }
+      if (p.type === 'deployment.destroy') { moveDep(rec, 'destroyed', ended); rec.nameFreed = true; }
+    } else if (p.ending === 'failed') {
+      Object.assign(op, { status: 'failed', ended_at: ended, error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' } });
+      if (p.type === 'deployment.create' || p.type === 'deployment.destroy') moveDep(rec, 'failed', ended);
+    } else if (p.ending === 'canceled') {
+      Object.assign(op, { status: 'canceled', message: 'Canceled by request.', ended_at: ended });
+      if (p.type === 'deployment.create') moveDep(rec, 'failed', ended);
+    }
+    if (op.status !== 'running') bump(nOp, 'running', -1);
+    if (op.status !== 'running') bump(nOp, op.status);
+    ops.push(operationItem(op, { seq, typeSeq: typeSeq[p.type]!, resourceSeq: d.op_count }));
+  });
+
+  const items: Item[] = [...ops];
+  for (const r of records) {
+    items.push(deploymentItem(r.d, r.seq));
+    if (!r.nameFreed) items.push({ ...nameKey(orgId, r.d.name), deployment_id: r.d.id, name: r.d.name });
+  }
+
+  const lastCreate = createTimes.at(-1)!;
+  const hour = windowsAt(new Date(lastCreate)).hourStart;
+  createTimes = createTimes.filter((t) => windowsAt(new Date(t)).hourStart === hour);
+  const org: Item = {
+    ...orgKey(orgId),
+    org_id: orgId,
+    created_at: new Date(BASE - 86_400_000).toISOString(),
+    ver: n,
+    last_at: lastAt,
+    op_seq: n,
+    dep_seq: records.length,
+    ...Object.fromEntries(Object.entries(typeSeq).map(([t, v]) => [typeSeqAttr(t as OperationType), v])),
+    ...Object.fromEntries(Object.entries(nOp).map(([s, v]) => [opCounter(s as OperationStatus), v])),
+    ...Object.fromEntries(Object.entries(nDep).map(([s, v]) => [depCounter(s as DeploymentStatus), v])),
+    create_hour: hour,
+    create_count: createTimes.length,
+  };
+
+  const busiest = records.reduce((a, b) => (b.d.op_count > a.d.op_count ? b : a));
+  return {
+    orgId, operations: n, deployments: records.length, items, org,
+    busiest: { id: busiest.d.id, ops: busiest.d.op_count },
+    opsByType: typeSeq,
+    opsByStatus: Object.fromEntries(Object.entries(nOp).filter(([, v]) => v)),
+  };
+}
+
+/** BatchWriteItem, 25 items a request, `concurrency` requests in flight, unprocessed items retried. */
+export async function writeAll(items: Item[], concurrency = 8): Promise<void> {
+  const batches: Item[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++]!;
+      let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+        if (attempt > 20) throw new Error('BatchWriteItem kept returning unprocessed items');
+        const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+        requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** Writes the organization: its records first, then the org item with its counters. */
+export async function seedOrg(org: SeededOrg): Promise<void> {
+  await writeAll(org.items);
+  await writeAll([org.org], 1);
+}

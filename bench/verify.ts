@@ -1,0 +1,80 @@
+/**
+ * Seed-time checks, outside the measurements (counting here is what the list endpoints
+ * must never do):
+ *  - the organization item reads back exactly as built, and its counters add up
+ *    (types and statuses sum to op_seq, deployment statuses to dep_seq);
+ *  - every list partition of up to COUNT_LIMIT items is counted in full and must equal
+ *    its counter (DynamoDB Local counts ~2,000 items/s, so the 50k-100k partitions of the
+ *    large organization are left to the arithmetic above and the table's item count);
+ *  - the table holds exactly the items written (DescribeTable ItemCount).
+ */
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../functions/adapters/dynamo/client';
+import { clientFor } from '../infra/local/dynamodb-local';
+import { lists } from '../functions/adapters/dynamo/keys';
+import { depCounter, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo';
+import { counter, getOrg } from '../functions/adapters/dynamo/orgs-repo';
+import type { IndexName } from '../functions/adapters/dynamo/table';
+import { DEPLOYMENT_STATUSES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas';
+import type { SeededOrg } from './seed';
+
+const COUNT_LIMIT = 25_000;
+
+async function count(index: IndexName, pk: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb.send(new QueryCommand({
+      TableName: tableName(), IndexName: index, Select: 'COUNT', ExclusiveStartKey: start,
+      KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': `${index}pk` }, ExpressionAttributeValues: { ':pk': pk },
+    }));
+    n += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
+
+/** Returns a one-line summary; throws on any inconsistency. */
+export async function verifyOrg(org: SeededOrg): Promise<string> {
+  const o = await getOrg(org.orgId, true);
+  const problems: string[] = [];
+  const c = (attr: string) => counter(o, attr);
+  for (const [k, v] of Object.entries(org.org)) if (o[k] !== v) problems.push(`org item ${k}: stored ${String(o[k])}, built ${String(v)}`);
+  const sum = (attrs: string[]) => attrs.reduce((s, a) => s + c(a), 0);
+  if (c('op_seq') !== org.operations) problems.push(`op_seq is ${c('op_seq')}, expected ${org.operations}`);
+  if (sum(OPERATION_TYPES.map(typeSeqAttr)) !== c('op_seq')) problems.push('seq_<type> do not sum to op_seq');
+  if (sum(OPERATION_STATUSES.map(opCounter)) !== c('op_seq')) problems.push('n_op_<status> do not sum to op_seq');
+  if (sum(DEPLOYMENT_STATUSES.map(depCounter)) !== c('dep_seq')) problems.push('n_dep_<status> do not sum to dep_seq');
+
+  const partitions: [string, IndexName, string, number][] = [
+    ['operations', 'gsi1', lists.operations(org.orgId), c('op_seq')],
+    ['deployments', 'gsi1', lists.deployments(org.orgId), c('dep_seq')],
+    ...OPERATION_TYPES.map((t): [string, IndexName, string, number] => [`type=${t}`, 'gsi2', lists.operationsByType(org.orgId, t), c(typeSeqAttr(t))]),
+    ...OPERATION_STATUSES.map((s): [string, IndexName, string, number] => [`operations status=${s}`, 'gsi4', lists.operationsByStatus(org.orgId, s), c(opCounter(s))]),
+    ...DEPLOYMENT_STATUSES.map((s): [string, IndexName, string, number] => [`deployments status=${s}`, 'gsi4', lists.deploymentsByStatus(org.orgId, s), c(depCounter(s))]),
+    ['busiest deployment', 'gsi3', lists.operationsByResource(org.orgId, org.busiest.id), org.busiest.ops],
+  ];
+  let counted = 0;
+  let lists_ = 0;
+  const skipped: string[] = [];
+  for (const [what, index, pk, kept] of partitions) {
+    if (kept > COUNT_LIMIT) { skipped.push(what); continue; }
+    const n = await count(index, pk);
+    counted += n;
+    lists_++;
+    if (n !== kept) problems.push(`${what}: counted ${n}, counter says ${kept}`);
+  }
+  if (problems.length) throw new Error(`Seeded organization ${org.orgId} is inconsistent:\n  ${problems.join('\n  ')}`);
+  return `org item as built, counters add up; ${lists_} lists counted in full (${counted.toLocaleString('en-US')} items) = their counters`
+    + (skipped.length ? `; not counted (too large to count quickly): ${skipped.join(', ')}` : '');
+}
+
+/** DynamoDB Local's DescribeTable ItemCount, against what was written. */
+export async function verifyTable(endpoint: string, written: number): Promise<string> {
+  const client = clientFor(endpoint);
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName() })).finally(() => client.destroy());
+  const n = Table?.ItemCount ?? -1;
+  if (n !== written) throw new Error(`The table holds ${n} items; ${written} were written.`);
+  return `table holds exactly the ${written.toLocaleString('en-US')} items written`;
+}
