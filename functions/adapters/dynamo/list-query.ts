@@ -36,8 +36,10 @@ export async function byRange(index: IndexName, pk: string, total: number, req: 
   return { items: Items, pagination: w.pagination };
 }
 
-async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCommandInput> = {}): AsyncGenerator<Item> {
+/** Items of one list, newest first; with `limit`, no Query reads past that many items. */
+async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCommandInput> = {}, limit?: number): AsyncGenerator<Item> {
   let start: Item | undefined;
+  let read = 0;
   do {
     const page = await ddb.send(
       new QueryCommand({
@@ -49,11 +51,13 @@ async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCo
         ExpressionAttributeValues: { ':pk': pk, ...extra.ExpressionAttributeValues },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
+        ...(limit === undefined ? {} : { Limit: limit - read }),
       }),
     );
+    read += page.Items?.length ?? 0;
     yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
-  } while (start);
+  } while (start && (limit === undefined || read < limit));
 }
 
 export async function byOffset(index: IndexName, pk: string, total: number, req: PageRequest): Promise<Page> {
@@ -62,7 +66,7 @@ export async function byOffset(index: IndexName, pk: string, total: number, req:
   const items: Item[] = [];
   if (skip < total) {
     let i = 0;
-    for await (const item of newestFirst(index, pk)) {
+    for await (const item of newestFirst(index, pk, {}, skip + req.per_page)) {
       if (i++ < skip) continue;
       items.push(item);
       if (items.length === req.per_page) break;
