@@ -96,6 +96,12 @@ describe('POST /deployments', () => {
     expect((await createDeployment(key, { app_type: 'airflow', name: 'etl' })).status).toBe(202);
   });
 
+  it('compares names exactly: "ETL" and "etl" are different names', async () => {
+    const { key } = await createKey();
+    expect((await createDeployment(key, { app_type: 'airflow', name: 'ETL' })).status).toBe(202);
+    expect((await createDeployment(key, { app_type: 'airflow', name: 'etl' })).status).toBe(202);
+  });
+
   it('lets two organizations use the same name', async () => {
     const a = await createKey();
     const b = await createKey();

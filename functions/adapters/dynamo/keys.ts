@@ -8,7 +8,7 @@ export const apiKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: 'KEY' });
 export const keyUsagePk = (keyId: string) => `USAGE#${keyId}`;
 export const deploymentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `DEP#${id}` });
 export const operationKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `OP#${id}` });
-export const nameKey = (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `NAME#${name.toLowerCase()}` });
+export const nameKey = (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `NAME#${name}` });
 export const idempotencyKey = (orgId: string, key: string) => ({ pk: `ORG#${orgId}`, sk: `IDEM#${key}` });
 export const rateWindowKey = (keyId: string, hourStart: number) => ({ pk: `RATE#${keyId}`, sk: String(hourStart) });
 
