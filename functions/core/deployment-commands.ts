@@ -12,11 +12,12 @@ import { getOperation } from '../adapters/dynamo/operations-repo';
 import { Retry, withRetries } from '../adapters/dynamo/transact';
 import { startExecution, stopExecution } from '../adapters/sfn/executions';
 import { errorFields, log } from '../lib/log';
-import { autoName, deploymentPath, UUID, type DeploymentRecord } from './deployments';
+import { autoName, deploymentMoveAfter, deploymentPath, type DeploymentRecord } from './deployments';
+import { findDeployment, findOperation } from './lookups';
 import { isKnownEnvironment } from './environments';
-import { ApiError, conflict, deploymentNotFound, invalidRequest, operationNotFound, OperationStartError } from './errors';
+import { ApiError, conflict, invalidRequest, OperationStartError } from './errors';
 import {
-  CANCELABLE_TYPES, isTerminal, OPERATION_ID, operationPath, operationView, queuedOperation, workflowInput,
+  CANCELABLE_TYPES, isTerminal, operationPath, operationView, queuedOperation, workflowInput,
   type OperationRecord,
 } from './operations';
 import type { Limits } from './rate-limits';
@@ -40,14 +41,6 @@ export function accepted(deploymentId: string, operationId: string): Accepted {
 const stored = (claim: IdempotencyClaim | undefined, response: Accepted): Idempotent | undefined =>
   claim ? { claim, response } : undefined;
 
-/** Deployment ids are lowercase UUIDs (decision 5); anything else cannot exist. */
-async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
-  const normalized = id.toLowerCase();
-  const d = UUID.test(normalized) ? await getDeployment(orgId, normalized, true) : undefined;
-  if (!d) throw deploymentNotFound(id);
-  return d;
-}
-
 /** Starts the workflow of a freshly written operation, or ends it `failed` if that is impossible. */
 async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?: IdempotencyClaim): Promise<void> {
   try {
@@ -57,17 +50,13 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?:
     log.error('could not start workflow', { operation_id: op.id, ...errorFields(e) });
   }
   const at = new Date().toISOString();
-  const deploymentMove =
-    op.type === 'deployment.create' ? { record: deployment, to: 'failed' as const }
-    : op.type === 'deployment.destroy' ? { record: deployment, to: 'failed' as const }
-    : undefined;
   await applyTransition({
     operation: op,
     change: {
       status: 'failed', ended_at: at, message: 'Failed: the workflow could not be started.',
       error: { code: 'WORKFLOW_START_FAILED', message: 'The workflow for this operation could not be started.' },
     },
-    deployment: deploymentMove,
+    deployment: deploymentMoveAfter('failed', op.type, deployment),
     at,
   });
   if (claim) await forgetIdempotencyRecord(claim);
@@ -177,8 +166,7 @@ export const provisionAppUser = (req: DeploymentOperationRequest & { user: Creat
 /** Decision 22. A canceled create leaves its deployment failed; other cancels leave it as it was. */
 export async function cancelOperation(orgId: string, id: string, now: Date): Promise<Operation> {
   const canceled = await withRetries(async () => {
-    const op = OPERATION_ID.test(id) ? await getOperation(orgId, id, true) : undefined;
-    if (!op) throw operationNotFound(id);
+    const op = await findOperation(orgId, id);
     if (!CANCELABLE_TYPES.includes(op.type)) throw conflict('OPERATION_NOT_CANCELABLE', `A ${op.type} operation cannot be canceled.`);
     if (isTerminal(op.status)) throw conflict('OPERATION_NOT_CANCELABLE', `Operation ${op.id} is already ${op.status}.`);
     let deploymentMove: { record: DeploymentRecord; to: 'failed' } | undefined;

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '../routes';
 import { operationPath } from './operations';
-import type { AppType, Deployment, DeploymentStatus } from './schemas';
+import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas';
 
 export interface DeploymentRecord {
   id: string;
@@ -49,4 +49,18 @@ export function deploymentView(d: DeploymentRecord, appDomain: string): Deployme
     created_at: d.created_at,
     links: { self: deploymentPath(d.id), operation: d.last_operation_id ? operationPath(d.last_operation_id) : null },
   };
+}
+
+/**
+ * How a finished operation moves its deployment (decision 10); DAG syncs and user
+ * provisioning leave it as it is. The move holds only from the expected status.
+ */
+const AFTER: Record<'succeeded' | 'failed', Partial<Record<OperationType, [DeploymentStatus, DeploymentStatus]>>> = {
+  succeeded: { 'deployment.create': ['provisioning', 'ready'], 'deployment.destroy': ['destroying', 'destroyed'] },
+  failed: { 'deployment.create': ['provisioning', 'failed'], 'deployment.destroy': ['destroying', 'failed'] },
+};
+
+export function deploymentMoveAfter(outcome: 'succeeded' | 'failed', type: OperationType, d: DeploymentRecord) {
+  const rule = AFTER[outcome][type];
+  return rule && d.status === rule[0] ? { record: d, to: rule[1] } : undefined;
 }

@@ -9,9 +9,8 @@ import { getOperation, listActiveOperations } from '../adapters/dynamo/operation
 import { Retry, withRetries } from '../adapters/dynamo/transact';
 import type { AppUser, DeploymentTarget, HostingPlatform } from '../adapters/platform/hosting-platform';
 import { describeExecution, stopExecution } from '../adapters/sfn/executions';
-import { deploymentUrl, type DeploymentRecord } from './deployments';
+import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments';
 import { isTerminal, PHASE_MESSAGES, PHASES, type OperationRecord } from './operations';
-import type { DeploymentStatus, OperationType } from './schemas';
 
 export interface StepInput {
   org_id: string;
@@ -37,16 +36,6 @@ const PHASE_CALLS: Record<string, (p: HostingPlatform, t: DeploymentTarget, op: 
   provisioning_user: (p, t, op) => p.provisionAppUser(t, op.params as unknown as AppUser),
 };
 
-/** How a finished operation moves its deployment (decision 10); others leave it as it is. */
-const ON_SUCCESS: Partial<Record<OperationType, [DeploymentStatus, DeploymentStatus]>> = {
-  'deployment.create': ['provisioning', 'ready'],
-  'deployment.destroy': ['destroying', 'destroyed'],
-};
-const ON_FAILURE: Partial<Record<OperationType, [DeploymentStatus, DeploymentStatus]>> = {
-  'deployment.create': ['provisioning', 'failed'],
-  'deployment.destroy': ['destroying', 'failed'],
-};
-
 async function load(input: StepInput): Promise<{ op: OperationRecord; deployment: DeploymentRecord }> {
   const [op, deployment] = await Promise.all([
     getOperation(input.org_id, input.operation_id, true),
@@ -54,10 +43,6 @@ async function load(input: StepInput): Promise<{ op: OperationRecord; deployment
   ]);
   if (!op || !deployment) throw new Error(`Operation ${input.operation_id} or deployment ${input.deployment_id} not found`);
   return { op, deployment };
-}
-
-function deploymentMove(rule: [DeploymentStatus, DeploymentStatus] | undefined, d: DeploymentRecord) {
-  return rule && d.status === rule[0] ? { record: d, to: rule[1] } : undefined;
 }
 
 /** Enters a phase (the first one also starts the operation), then does its work on the platform. */
@@ -88,7 +73,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
       started_at: op.started_at ?? at,
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
     };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove(ON_SUCCESS[op.type], deployment), at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('succeeded', op.type, deployment), at }))) throw new Retry();
   });
 }
 
@@ -123,7 +108,7 @@ async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => { 
     const at = now().toISOString();
     const error = errorFor(op);
     const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove(ON_FAILURE[op.type], deployment), at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('failed', op.type, deployment), at }))) throw new Retry();
     return true;
   });
 }

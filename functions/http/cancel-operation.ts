@@ -3,5 +3,5 @@ import { httpHandler } from '../lib/http';
 import { routes } from '../routes';
 
 export const handler = httpHandler(routes.cancelOperation, async ({ caller, params, now }) => ({
-  data: await cancelOperation(caller.orgId, params.operation_id.toLowerCase(), now),
+  data: await cancelOperation(caller.orgId, params.operation_id, now),
 }));

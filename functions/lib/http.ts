@@ -233,16 +233,17 @@ async function run<R extends Route>(intent: (ctx: RequestContext<R>) => Promise<
     if (!winner) throw e;
     result = replay(winner.response, claim, winner.fingerprint);
   }
-  const status = 'raw' in result ? undefined : (result.status ?? 200);
-  if (claim && status !== undefined && status < 300 && !('raw' in result) && result.headers?.['Idempotent-Replayed'] === undefined) {
-    await rememberResponse(claim, { status, data: result.data, headers: result.headers ?? {} }, ctx.now);
-  }
   if ('raw' in result) {
     return {
       statusCode: result.raw.status ?? 200,
       headers: { ...result.raw.headers, 'Content-Type': result.raw.contentType, 'X-Request-Id': ctx.requestId },
       body: result.raw.body,
     };
+  }
+  // A success not already stored by the work's own transaction (cancel) is stored here.
+  const status = result.status ?? 200;
+  if (claim && status < 300 && result.headers?.['Idempotent-Replayed'] === undefined) {
+    await rememberResponse(claim, { status, data: result.data, headers: result.headers ?? {} }, ctx.now);
   }
   return jsonResponse(result, ctx.requestId, limitHeaders);
 }

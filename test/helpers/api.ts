@@ -21,7 +21,7 @@ export const operationReaches = (key: string, id: string, statuses: string[]) =>
   eventually(async () => {
     const op = await operation(key, id);
     return statuses.includes(op.status) ? op : undefined;
-  }, `operation ${id} to reach ${statuses.join('/')}`);
+  }, `operation ${id} to reach ${statuses.join('/')}`, 30_000, 100);
 
 /** A deployment that is ready, for tests of what needs one. */
 export async function readyDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }) {

@@ -6,6 +6,9 @@ import { createDeployment, deployment, operation, operationReaches, readyDeploym
 import { call, createKey } from '../helpers/fixtures';
 import { eventually } from '../helpers/wait';
 
+// These tests poll operations far faster than the 1 request/second a client may (spec 4.9).
+process.env.RATE_LIMIT_PER_MINUTE = '1000';
+
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**

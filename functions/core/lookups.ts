@@ -1,0 +1,24 @@
+/**
+ * Finding one deployment or operation of the caller's organization by the id in a
+ * path. Ids have one form (decision 5); anything else cannot exist and costs no read.
+ * Another organization's record is not found, exactly as if it did not exist (decision 30).
+ */
+import { getDeployment } from '../adapters/dynamo/deployments-repo';
+import { getOperation } from '../adapters/dynamo/operations-repo';
+import { UUID, type DeploymentRecord } from './deployments';
+import { deploymentNotFound, operationNotFound } from './errors';
+import { OPERATION_ID, type OperationRecord } from './operations';
+
+export async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
+  const normalized = id.toLowerCase();
+  const found = UUID.test(normalized) ? await getDeployment(orgId, normalized, true) : undefined;
+  if (!found) throw deploymentNotFound(id);
+  return found;
+}
+
+export async function findOperation(orgId: string, id: string): Promise<OperationRecord> {
+  const normalized = id.toLowerCase();
+  const found = OPERATION_ID.test(normalized) ? await getOperation(orgId, normalized, true) : undefined;
+  if (!found) throw operationNotFound(id);
+  return found;
+}
