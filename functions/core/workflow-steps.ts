@@ -7,7 +7,7 @@ import { getDeployment } from '../adapters/dynamo/deployments-repo';
 import { applyTransition } from '../adapters/dynamo/lifecycle-repo';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo';
 import { Retry, withRetries } from '../adapters/dynamo/transact';
-import type { AppUser, DeploymentTarget, HostingPlatform } from '../adapters/platform/hosting-platform';
+import { PHASE_CALLS, type DeploymentTarget, type HostingPlatform, type WorkPhase } from '../adapters/platform/hosting-platform';
 import { describeExecution, stopExecution } from '../adapters/sfn/executions';
 import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments';
 import { isTerminal, PHASE_MESSAGES, PHASES, type OperationRecord } from './operations';
@@ -25,16 +25,6 @@ export class OperationEnded extends Error {
     this.name = 'OperationEnded';
   }
 }
-
-/** Which platform call each work phase makes. */
-const PHASE_CALLS: Record<string, (p: HostingPlatform, t: DeploymentTarget, op: OperationRecord) => Promise<void>> = {
-  provisioning_db: (p, t) => p.provisionDatabase(t),
-  provisioning_infrastructure: (p, t) => p.provisionInfrastructure(t),
-  destroying_infrastructure: (p, t) => p.destroyInfrastructure(t),
-  destroying_db: (p, t) => p.destroyDatabase(t),
-  syncing_dags: (p, t) => p.syncDags(t),
-  provisioning_user: (p, t, op) => p.provisionAppUser(t, op.params as unknown as AppUser),
-};
 
 async function load(input: StepInput): Promise<{ op: OperationRecord; deployment: DeploymentRecord }> {
   const [op, deployment] = await Promise.all([
@@ -57,9 +47,11 @@ export async function runPhase(input: StepInput & { phase: string }, platform: H
     if (!(await applyTransition({ operation: op, change, at }))) throw new Retry();
     return loaded;
   });
-  const call = PHASE_CALLS[input.phase];
-  if (!call) throw new Error(`No platform call for phase ${input.phase}`);
-  await call(platform, { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name }, op);
+  const method = PHASE_CALLS[input.phase as WorkPhase];
+  if (!method) throw new Error(`No platform call for phase ${input.phase}`);
+  const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
+  // Each call takes the target; provisionAppUser also the user the operation was asked for.
+  await (platform[method] as (t: DeploymentTarget, params?: unknown) => Promise<void>)(target, op.params);
 }
 
 export async function completeOperation(input: StepInput, appDomain: string, now = () => new Date()): Promise<void> {

@@ -5,7 +5,7 @@
 import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
 import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo';
 import { withRetries } from '../../functions/adapters/dynamo/transact';
-import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import { platformOf, type HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
 import type { DeploymentRecord } from '../../functions/core/deployments';
 import { queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas';
@@ -24,14 +24,7 @@ export function testPlatform(fail: (phase: string, call: number) => Error | unde
     const e = fail(phase, calls.filter((c) => c === phase).length);
     if (e) throw e;
   };
-  const platform: HostingPlatform = {
-    provisionDatabase: step('provisioning_db'),
-    provisionInfrastructure: step('provisioning_infrastructure'),
-    provisionAppUser: step('provisioning_user'),
-    syncDags: step('syncing_dags'),
-    destroyInfrastructure: step('destroying_infrastructure'),
-    destroyDatabase: step('destroying_db'),
-  };
+  const platform = platformOf(step);
   return { platform, calls };
 }
 

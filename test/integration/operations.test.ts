@@ -1,4 +1,4 @@
-import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/adapters/platform/hosting-platform';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform';
 import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
@@ -19,10 +19,8 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const gates = new Map<string, () => void>();
 const opened = (key: string) => new Promise<void>((resolve) => gates.set(key, resolve));
 const simulated = simulatedPlatform({ phaseDelayMs: 600, simulatedFailure: '' });
-const platform = new Proxy(simulated, {
-  get: (target, method: keyof HostingPlatform) => async (t: { name: string; deploymentId: string }, ...rest: unknown[]) =>
-    t.name.startsWith('stepwise') ? opened(`${t.deploymentId}:${method}`) : (target[method] as (...a: unknown[]) => Promise<void>)(t, ...rest),
-}) as HostingPlatform;
+const platform = platformOf((phase) => async (t) =>
+  t.name.startsWith('stepwise') ? opened(`${t.deploymentId}:${phase}`) : simulated[PHASE_CALLS[phase]](t, { username: 'u', email: 'u@example.com', role: 'viewer' }));
 const engine = new LocalStepFunctions({
   retryIntervalMs: 5,
   handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; } },
@@ -40,9 +38,9 @@ afterAll(async () => {
 });
 
 /** Opens a held phase once the workflow is waiting in it. */
-async function openPhase(deploymentId: string, method: keyof HostingPlatform) {
-  const key = `${deploymentId}:${method}`;
-  await eventually(async () => gates.has(key), `the workflow to reach ${method}`);
+async function openPhase(deploymentId: string, phase: WorkPhase) {
+  const key = `${deploymentId}:${phase}`;
+  await eventually(async () => gates.has(key), `the workflow to reach ${phase}`);
   gates.get(key)!();
 }
 
@@ -64,7 +62,7 @@ describe('the create operation', () => {
     expect(inDb.started_at).toMatch(ISO_MS);
     expect(inDb.ended_at).toBeUndefined();
     expect((await deployment(key, depId)).status).toBe('provisioning');
-    await openPhase(depId, 'provisionDatabase');
+    await openPhase(depId, 'provisioning_db');
 
     const inInfra = await eventually(async () => {
       const op = await operation(key, opId);
@@ -72,7 +70,7 @@ describe('the create operation', () => {
     }, 'provisioning_infrastructure');
     expect(inInfra).toMatchObject({ status: 'running', started_at: inDb.started_at });
     expect((await deployment(key, depId)).url).toBeUndefined();
-    await openPhase(depId, 'provisionInfrastructure');
+    await openPhase(depId, 'provisioning_infrastructure');
 
     const done = await operationReaches(key, opId, ['succeeded']);
     expect(done.progress.phase).toBe('ready');

@@ -8,7 +8,7 @@ import { createDeployment as create } from '../../functions/core/deployment-comm
 import { reconcileOperations } from '../../functions/core/workflow-steps';
 import { ensureTable } from '../../infra/local/dynamodb-local';
 import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
-import type { HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
+import { platformOf } from '../../functions/adapters/platform/hosting-platform';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
 import { createKey } from '../helpers/fixtures';
 
@@ -17,10 +17,7 @@ process.env.TABLE_NAME = 'deployments-reconciler-test';
 // Workflows stay in their first phase until the end of the suite.
 let release!: () => void;
 const gate = new Promise<void>((r) => (release = r));
-const held: HostingPlatform = {
-  provisionDatabase: () => gate, provisionInfrastructure: () => gate, provisionAppUser: () => gate,
-  syncDags: () => gate, destroyInfrastructure: () => gate, destroyDatabase: () => gate,
-};
+const held = platformOf(() => () => gate);
 const stepFunctions = new LocalStepFunctions({
   handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, held); return {}; } },
 });

@@ -28,6 +28,23 @@ export interface HostingPlatform {
   destroyDatabase(t: DeploymentTarget): Promise<void>;
 }
 
+/** The platform call each work phase makes (decision 17's phases, declared in core/operations.ts). */
+export const PHASE_CALLS = {
+  provisioning_db: 'provisionDatabase',
+  provisioning_infrastructure: 'provisionInfrastructure',
+  provisioning_user: 'provisionAppUser',
+  syncing_dags: 'syncDags',
+  destroying_infrastructure: 'destroyInfrastructure',
+  destroying_db: 'destroyDatabase',
+} as const satisfies Record<string, keyof HostingPlatform>;
+
+export type WorkPhase = keyof typeof PHASE_CALLS;
+
+/** A platform whose every call is `step(phase)`: the shape of simulated and test drivers. */
+export function platformOf(step: (phase: WorkPhase) => (target: DeploymentTarget) => Promise<void>): HostingPlatform {
+  return Object.fromEntries(Object.entries(PHASE_CALLS).map(([phase, method]) => [method, step(phase as WorkPhase)])) as unknown as HostingPlatform;
+}
+
 /** A failure the workflow retries with backoff (ASL Retry on this error name). */
 export class TransientPlatformError extends Error {
   constructor(message: string) {

@@ -4,7 +4,7 @@
  * makes that phase fail, so the failure path can be seen. `<phase>:transient` fails it
  * with a transient error instead, which the workflow retries and then gives up on.
  */
-import { PlatformError, TransientPlatformError, type HostingPlatform } from './hosting-platform';
+import { PlatformError, platformOf, TransientPlatformError, type HostingPlatform } from './hosting-platform';
 
 export interface SimulationSettings {
   phaseDelayMs: number;
@@ -19,12 +19,5 @@ export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: Simulation
     const message = `Simulated failure in phase ${phase} (SIMULATED_FAILURE=${simulatedFailure}).`;
     throw kind === 'transient' ? new TransientPlatformError(message) : new PlatformError(message);
   };
-  return {
-    provisionDatabase: step('provisioning_db'),
-    provisionInfrastructure: step('provisioning_infrastructure'),
-    provisionAppUser: step('provisioning_user'),
-    syncDags: step('syncing_dags'),
-    destroyInfrastructure: step('destroying_infrastructure'),
-    destroyDatabase: step('destroying_db'),
-  };
+  return platformOf(step);
 }
