@@ -1,0 +1,111 @@
+/** The pure core: no DynamoDB, no HTTP. */
+import { PHASE_CALLS } from '../../functions/adapters/platform/hosting-platform';
+import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys';
+import { canTransition, deploymentMoveAfter, type DeploymentRecord } from '../../functions/core/deployments';
+import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations';
+import { listLinks, pageWindow } from '../../functions/core/pagination';
+import { secondsUntil, windowsAt } from '../../functions/core/rate-limits';
+import { DEPLOYMENT_STATUSES, type DeploymentStatus } from '../../functions/core/schemas';
+
+describe('phases', () => {
+  it('every work phase has a platform call and a message; every final phase a message', () => {
+    for (const { work, done } of Object.values(PHASES)) {
+      for (const phase of work) {
+        expect(PHASE_CALLS).toHaveProperty(phase);
+        expect(PHASE_MESSAGES[phase]).toEqual(expect.any(String));
+      }
+      expect(PHASE_MESSAGES[done]).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('deployment status machine (decision 10)', () => {
+  const allowed: [DeploymentStatus, DeploymentStatus][] = [
+    ['provisioning', 'ready'], ['provisioning', 'failed'], ['provisioning', 'destroying'],
+    ['ready', 'destroying'], ['failed', 'destroying'], ['destroying', 'destroyed'], ['destroying', 'failed'],
+  ];
+  it.each(DEPLOYMENT_STATUSES.flatMap((from) => DEPLOYMENT_STATUSES.map((to) => [from, to] as const)))('%s → %s', (from, to) => {
+    expect(canTransition(from, to)).toBe(allowed.some(([f, t]) => f === from && t === to));
+  });
+
+  it('moves a deployment after its operation only from the expected status', () => {
+    const d = { status: 'provisioning' } as DeploymentRecord;
+    expect(deploymentMoveAfter('succeeded', 'deployment.create', d)).toEqual({ record: d, to: 'ready' });
+    expect(deploymentMoveAfter('failed', 'deployment.create', d)).toEqual({ record: d, to: 'failed' });
+    expect(deploymentMoveAfter('succeeded', 'deployment.create', { ...d, status: 'destroying' })).toBeUndefined();
+    expect(deploymentMoveAfter('failed', 'dag_sync.trigger', { ...d, status: 'ready' })).toBeUndefined();
+    for (const outcome of ['succeeded', 'failed'] as const) {
+      for (const type of Object.keys(PHASES) as (keyof typeof PHASES)[]) {
+        for (const status of DEPLOYMENT_STATUSES) {
+          const move = deploymentMoveAfter(outcome, type, { ...d, status });
+          if (move) expect(canTransition(status, move.to)).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('API keys', () => {
+  it('are svc_sk_live_ + 43 random base62 + 6 checksum characters, all different', () => {
+    const keys = Array.from({ length: 200 }, () => generateKey({ orgId: 'o', name: 'n', now: new Date() }).key);
+    for (const k of keys) {
+      expect(k).toMatch(new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{49}$`));
+      expect(isWellFormedKey(k)).toBe(true);
+    }
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('refuses a key with one character changed (checksum), without any lookup', () => {
+    const { key } = generateKey({ orgId: 'o', name: 'n', now: new Date() });
+    const i = KEY_PREFIX.length + 10;
+    const typo = key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
+    expect(isWellFormedKey(typo)).toBe(false);
+    expect(isWellFormedKey(key.slice(0, -1))).toBe(false);
+    expect(isWellFormedKey(`svc_sk_test_${key.slice(KEY_PREFIX.length)}`)).toBe(false);
+  });
+
+  it('stores the SHA-256 and a masked hint, never the key', () => {
+    const { key, record } = generateKey({ orgId: 'o', name: 'n', now: new Date() });
+    expect(record.hash).toBe(hashKey(key));
+    expect(record.hint).toBe(`svc_sk_live_…${key.slice(-4)}`);
+    expect(JSON.stringify(record)).not.toContain(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 20));
+  });
+});
+
+describe('paging over dense sequences', () => {
+  it('maps page N, newest first, to one sequence range', () => {
+    expect(pageWindow(5, { page: 1, per_page: 2 })).toEqual({ pagination: { page: 1, per_page: 2, total: 5, pages: 3 }, from: 4, to: 5 });
+    expect(pageWindow(5, { page: 3, per_page: 2 })).toMatchObject({ from: 1, to: 1 });
+    const past = pageWindow(5, { page: 4, per_page: 2 });
+    expect(past.from > past.to).toBe(true);
+    expect(pageWindow(0, { page: 1, per_page: 50 }).pagination).toEqual({ page: 1, per_page: 50, total: 0, pages: 0 });
+    expect(pageWindow(100_000, { page: 2000, per_page: 50 })).toMatchObject({ from: 1, to: 50 });
+  });
+
+  it('builds list links that keep filters, with null next/prev at the ends', () => {
+    const links = listLinks('/operations', { status: 'failed', type: undefined }, { page: 2, per_page: 10, total: 25, pages: 3 });
+    expect(links).toEqual({
+      self: '/api/v1/operations?status=failed&page=2&per_page=10',
+      first: '/api/v1/operations?status=failed&page=1&per_page=10',
+      last: '/api/v1/operations?status=failed&page=3&per_page=10',
+      next: '/api/v1/operations?status=failed&page=3&per_page=10',
+      prev: '/api/v1/operations?status=failed&page=1&per_page=10',
+    });
+    const empty = listLinks('/deployments', {}, { page: 1, per_page: 50, total: 0, pages: 0 });
+    expect(empty).toMatchObject({ last: '/api/v1/deployments?page=1&per_page=50', next: null, prev: null });
+  });
+});
+
+describe('clock windows', () => {
+  it('gives the clock hour and minute an instant falls in, and whole seconds to their ends', () => {
+    const t = new Date('2026-11-22T06:40:30.250Z');
+    const w = windowsAt(t);
+    expect(w.hourStart).toBe(Date.parse('2026-11-22T06:00:00Z') / 1000);
+    expect(w.nextHour).toBe(Date.parse('2026-11-22T07:00:00Z') / 1000);
+    expect(w.nextMinute).toBe(Date.parse('2026-11-22T06:41:00Z') / 1000);
+    expect(w.minuteOfHour).toBe(40);
+    expect(secondsUntil(t, w.nextMinute)).toBe(30);
+    expect(secondsUntil(t, w.nextHour)).toBe(1170);
+    expect(secondsUntil(new Date('2026-11-22T06:40:59.999Z'), w.nextMinute)).toBe(1);
+  });
+});
