@@ -38,7 +38,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     server = createApiServer();
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
-      server!.listen(settings.port, '0.0.0.0', () => resolve());
+      // No host: Node listens on both IPv6 and IPv4 where it can, so `localhost` works either way.
+      server!.listen(settings.port, () => resolve());
     });
   } catch (e) {
     await sfn?.close();
