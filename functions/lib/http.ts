@@ -68,10 +68,12 @@ export function headersOf(event: APIGatewayProxyEvent): Record<string, string> {
   return out;
 }
 
-export function requestIdOf(event: APIGatewayProxyEvent): string {
-  const given = headersOf(event)['x-request-id'];
+/** Decision 2: the caller's X-Request-Id when it is a safe token, else a fresh id. */
+export function requestIdFrom(given: string | undefined): string {
   return given && SAFE_REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
 }
+
+export const requestIdOf = (event: APIGatewayProxyEvent): string => requestIdFrom(headersOf(event)['x-request-id']);
 
 export function errorResponse(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): APIGatewayProxyResult {
   const e = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred. Quote the request id if you contact support.');

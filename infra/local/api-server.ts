@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { LambdaHandler } from '../../functions/lib/http';
+import { ApiError } from '../../functions/core/errors';
+import { errorResponse, requestIdFrom, type LambdaHandler } from '../../functions/lib/http';
 import { matchRoute } from '../../functions/lib/router';
 import { API_PREFIX } from '../../functions/routes';
 
@@ -89,6 +90,11 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
+const requestIdOfRequest = (req: http.IncomingMessage): string => {
+  const given = req.headers['x-request-id'];
+  return requestIdFrom(Array.isArray(given) ? given[0] : given);
+};
+
 function write(res: http.ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
@@ -117,14 +123,14 @@ export function createApiServer(): http.Server {
       try {
         const body = await readBody(req);
         if (body === null) {
-          write(res, { statusCode: 413, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.', request_id: randomUUID() } }) });
+          write(res, errorResponse(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.'), requestIdOfRequest(req)));
           return;
         }
         write(res, await dispatch(req, body));
       } catch (e) {
         // Handlers map their own errors; reaching here means the host itself failed.
         console.error(JSON.stringify({ level: 'error', message: 'local gateway failure', error: String(e) }));
-        write(res, { statusCode: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred.', request_id: randomUUID() } }) });
+        write(res, errorResponse(e, requestIdOfRequest(req)));
       }
     })();
   });
