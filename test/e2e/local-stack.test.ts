@@ -6,6 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, keysCli, portIsOpen, startNpm, type LocalProcess } from '../helpers/local-process';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance';
+
+/** Every answer of the real server is checked against the OpenAPI document too. */
+const checkedFetch = conformanceCheckingFetch();
 
 jest.setTimeout(240_000);
 
@@ -15,7 +19,7 @@ let stack: LocalProcess | undefined;
 let key: string;
 
 async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${stack!.baseUrl}${p}`, {
+  const res = await checkedFetch(`${stack!.baseUrl}${p}`, {
     method,
     headers: { 'X-API-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
