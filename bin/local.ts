@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  if (stack.reconciled.length) console.log(`Ended ${stack.reconciled.length} operation(s) whose workflows stopped with the previous run.`);
+  const { resumed, ended } = stack.reconciled;
+  if (resumed.length) console.log(`Resumed ${resumed.length} operation(s) that were in flight when the previous run stopped.`);
+  if (ended.length) console.log(`Ended ${ended.length} operation(s) that ran past OPERATION_TIMEOUT_SECONDS.`);
   console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
   console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
 }

@@ -81,13 +81,17 @@ export interface WorkflowInput {
   phases: readonly string[];
 }
 
-export const workflowInput = (op: OperationRecord): WorkflowInput => ({
-  org_id: op.org_id,
-  operation_id: op.id,
-  deployment_id: op.resource_id,
-  type: op.type,
-  phases: PHASES[op.type].work,
-});
+/** The phases still to run: all of them for a new operation, else from the one it is in (phases are idempotent). */
+export const workflowInput = (op: OperationRecord): WorkflowInput => {
+  const work = PHASES[op.type].work;
+  return {
+    org_id: op.org_id,
+    operation_id: op.id,
+    deployment_id: op.resource_id,
+    type: op.type,
+    phases: work.slice(Math.max(0, work.indexOf(op.phase))),
+  };
+};
 
 /** A fresh operation, queued. */
 export function queuedOperation(fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params'>): OperationRecord {

@@ -8,9 +8,9 @@ import { applyTransition } from '../adapters/dynamo/lifecycle-repo';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo';
 import { Retry, withRetries } from '../adapters/dynamo/transact';
 import { PHASE_CALLS, type DeploymentTarget, type HostingPlatform, type WorkPhase } from '../adapters/platform/hosting-platform';
-import { describeExecution, stopExecution } from '../adapters/sfn/executions';
+import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions';
 import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments';
-import { isTerminal, PHASE_MESSAGES, PHASES, type OperationRecord } from './operations';
+import { isTerminal, PHASE_MESSAGES, PHASES, workflowInput, type OperationRecord } from './operations';
 
 export interface StepInput {
   org_id: string;
@@ -110,30 +110,49 @@ export interface ReconcileOptions {
   /** An operation younger than this may not have its execution yet (records are written first). */
   graceSeconds?: number;
   timeoutSeconds: number;
+  /**
+   * Start a workflow that no longer exists again, from the phase its operation is in.
+   * Locally, workflows die with the process while their records survive, so the local
+   * stack resumes them. On AWS an execution does not vanish by itself (and its name,
+   * the operation id, stays taken), so there an orphan is ended instead.
+   */
+  resumeMissing?: boolean;
+}
+
+export interface Reconciled {
+  ended: string[];
+  resumed: string[];
 }
 
 /**
- * Ends operations that can no longer finish by themselves: their workflow is gone
- * (stopped, failed outside the steps, or lost with a local restart), or ran past the
- * timeout. Runs on a schedule on AWS and at start-up locally. Returns the ids ended.
+ * Settles operations that cannot finish by themselves: their workflow is gone
+ * (resumed, or ended `failed` with OPERATION_INTERRUPTED), or ran past the timeout
+ * (stopped and ended OPERATION_TIMED_OUT). Runs on a schedule on AWS and at start-up
+ * locally.
  */
-export async function reconcileOperations(opts: ReconcileOptions): Promise<string[]> {
+export async function reconcileOperations(opts: ReconcileOptions): Promise<Reconciled> {
   const now = opts.now ?? new Date();
   const grace = (opts.graceSeconds ?? 60) * 1000;
-  const ended: string[] = [];
+  const out: Reconciled = { ended: [], resumed: [] };
   for (const op of await listActiveOperations(1000)) {
     const age = now.getTime() - Date.parse(op.requested_at);
     if (age < grace) continue;
     const state = await describeExecution(op.id);
-    const input = { org_id: op.org_id, operation_id: op.id, deployment_id: op.resource_id };
+    const overdue = age > opts.timeoutSeconds * 1000;
+    if (state === 'MISSING' && opts.resumeMissing && !overdue) {
+      await startExecution(workflowInput(op));
+      out.resumed.push(op.id);
+      continue;
+    }
     let error: { code: string; message: string } | undefined;
     if (state !== 'RUNNING') {
       error = { code: 'OPERATION_INTERRUPTED', message: `The workflow running this operation stopped unexpectedly (${state.toLowerCase()}).` };
-    } else if (age > opts.timeoutSeconds * 1000) {
+    } else if (overdue) {
       await stopExecution(op.id, 'Operation timed out');
       error = { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' };
     }
-    if (error && (await endFailed(input, () => error, () => now))) ended.push(op.id);
+    const input = { org_id: op.org_id, operation_id: op.id, deployment_id: op.resource_id };
+    if (error && (await endFailed(input, () => error, () => now))) out.ended.push(op.id);
   }
-  return ended;
+  return out;
 }

@@ -4,7 +4,7 @@ import { config } from '../lib/config';
 import { log } from '../lib/log';
 
 export async function handler(): Promise<{ ended: string[] }> {
-  const ended = await reconcileOperations({ timeoutSeconds: config().operationTimeoutSeconds });
+  const { ended } = await reconcileOperations({ timeoutSeconds: config().operationTimeoutSeconds });
   if (ended.length) log.warn('reconciler ended stuck operations', { operation_ids: ended });
   return { ended };
 }

@@ -159,6 +159,12 @@ export class LocalStepFunctions {
     return { stopDate: e.stopDate ?? Date.now() / 1000 };
   }
 
+  /** Drops an execution as a restart would (tests use it to simulate one). */
+  forget(executionArn: string): void {
+    this.find(executionArn).abort();
+    this.executions.delete(executionArn);
+  }
+
   /** Resolves when every execution has ended (tests use it to finish cleanly). */
   async settled(): Promise<void> {
     await Promise.all([...this.executions.values()].map((e) => e.done));

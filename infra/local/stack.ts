@@ -1,7 +1,7 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { reconcileOperations } from '../../functions/core/workflow-steps';
+import { reconcileOperations, type Reconciled } from '../../functions/core/workflow-steps';
 import { config } from '../../functions/lib/config';
 import { API_PREFIX } from '../../functions/routes';
 import { createApiServer } from './api-server';
@@ -11,8 +11,8 @@ import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type SfnEnd
 
 export interface RunningStack {
   baseUrl: string;
-  /** Operations the start-up reconciliation ended (their workflows died with the last run). */
-  reconciled: string[];
+  /** What start-up did with operations whose workflows stopped with the last run. */
+  reconciled: Reconciled;
   stepFunctions: LocalStepFunctions;
   stop(): Promise<void>;
 }
@@ -27,14 +27,14 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   const stepFunctions = new LocalStepFunctions(options);
   let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   let server: http.Server | undefined;
-  let reconciled: string[] = [];
+  let reconciled: Reconciled = { ended: [], resumed: [] };
   try {
     sfn = await startSfnEndpoint(stepFunctions);
     // The SDK clients and config read these lazily, at first use: set them before anything runs.
     applyLocalEnv(settings, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, AWS_ENDPOINT_URL_SFN: sfn.endpoint, STATE_MACHINE_ARN: localStateMachineArn('operation') });
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
-    // Workflows do not survive a restart: end what the last run left in flight (same code as the AWS reconciler).
-    reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds });
+    // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
+    reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds, resumeMissing: true });
     server = createApiServer();
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);

@@ -90,7 +90,7 @@ describe('npm start', () => {
     expect(ofOne.body.data.items.map((o: { type: string }) => o.type)).toEqual(['deployment.destroy', 'deployment.create']);
   });
 
-  it('stops DynamoDB Local on SIGTERM, keeps the data, and on restart ends what was left in flight', async () => {
+  it('stops DynamoDB Local on SIGTERM, keeps the data, and on restart resumes what was in flight', async () => {
     const inFlight = await api('POST', '/deployments', { app_type: 'airflow', name: 'interrupted' });
     expect(inFlight.status).toBe(202);
     await stack!.stop('SIGTERM');
@@ -99,11 +99,12 @@ describe('npm start', () => {
     expect(await portIsOpen(Number(env.PORT))).toBe(false);
 
     stack = await startNpm(env);
-    expect(stack.output()).toMatch(/Ended 1 operation/);
-    const op = (await api('GET', `/operations/${inFlight.body.data.operation_id}`)).body.data;
-    expect(op).toMatchObject({ status: 'failed', error: { code: 'OPERATION_INTERRUPTED' } });
+    expect(stack.output()).toMatch(/Resumed 1 operation/);
     const list = await api('GET', '/deployments');
     expect(list.body.data.pagination.total).toBe(3);
-    expect(list.body.data.items.map((d: { status: string }) => d.status)).toEqual(['failed', 'destroyed', 'destroyed']);
+    expect(list.body.data.items.map((d: { status: string }) => d.status)).toEqual(['provisioning', 'destroyed', 'destroyed']);
+    const { op } = await pollOperation(inFlight.body.data.operation_id);
+    expect(op.status).toBe('succeeded');
+    expect((await api('GET', `/deployments/${inFlight.body.data.deployment_id}`)).body.data.status).toBe('ready');
   });
 });

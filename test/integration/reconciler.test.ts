@@ -11,6 +11,7 @@ import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
 import { platformOf } from '../../functions/adapters/platform/hosting-platform';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
 import { createKey } from '../helpers/fixtures';
+import { eventually } from '../helpers/wait';
 
 process.env.TABLE_NAME = 'deployments-reconciler-test';
 
@@ -47,26 +48,39 @@ describe('reconcileOperations', () => {
   it('leaves young operations and running workflows alone, stops and fails overdue ones, and ends orphans', async () => {
     const running = await newCreate();
     // Young: inside the grace period, nothing is touched even if its execution were missing.
-    expect(await reconcileOperations({ graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([]);
+    expect(await reconcileOperations({ graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
     // Old but its workflow is running and within the timeout: left alone.
     const later = new Date(Date.now() + 120_000);
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([]);
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
     expect((await getOperation(running.orgId, running.opId, true))!.status).toBe('running');
 
     // Past the timeout: stopped and failed, and its deployment with it.
     const overdue = new Date(Date.now() + 7_200_000);
-    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([running.opId]);
+    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [running.opId], resumed: [] });
     expect((await getOperation(running.orgId, running.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_TIMED_OUT' } });
     expect((await getDeployment(running.orgId, running.deploymentId, true))!.status).toBe('failed');
     expect(stepFunctions.describe({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${running.opId}` }).status).toBe('ABORTED');
 
-    // An orphan: its workflow is gone (as after a local restart).
+    // An orphan: its workflow stopped without recording an end.
     const orphan = await newCreate();
     stepFunctions.stop({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${orphan.opId}` });
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual([orphan.opId]);
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [orphan.opId], resumed: [] });
     expect((await getOperation(orphan.orgId, orphan.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_INTERRUPTED' } });
     expect((await getDeployment(orphan.orgId, orphan.deploymentId, true))!.status).toBe('failed');
     // Nothing is left for a second pass.
-    expect(await reconcileOperations({ now: overdue, graceSeconds: 0, timeoutSeconds: 3600 })).toEqual([]);
+    expect(await reconcileOperations({ now: overdue, graceSeconds: 0, timeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
+  });
+
+  it('resumes, from the phase it was in, an operation whose workflow no longer exists (a local restart)', async () => {
+    const lost = await newCreate();
+    // The workflow reached its first phase; then the process that ran it went away.
+    await eventually(async () => (await getOperation(lost.orgId, lost.opId, true))!.phase === 'provisioning_db', 'the first phase');
+    const arn = `arn:aws:states:us-east-1:000000000000:execution:operation:${lost.opId}`;
+    stepFunctions.forget(arn);
+    const later = new Date(Date.now() + 120_000);
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600, resumeMissing: true })).toEqual({ ended: [], resumed: [lost.opId] });
+    expect(stepFunctions.describe({ executionArn: arn })).toMatchObject({ status: 'RUNNING' });
+    expect(JSON.parse(stepFunctions.describe({ executionArn: arn }).input).phases).toEqual(['provisioning_db', 'provisioning_infrastructure']);
+    expect((await getOperation(lost.orgId, lost.opId, true))!.status).toBe('running');
   });
 });
