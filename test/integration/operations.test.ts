@@ -219,12 +219,16 @@ describe('POST /operations/{id}/cancel (decision 22)', () => {
     expect((await operation(key, created.body.data.operation_id)).status).toBe('canceled');
   });
 
-  it('cancels a DAG sync and leaves the deployment ready', async () => {
+  it('cancels a DAG sync or a user provisioning and leaves the deployment ready', async () => {
     const { key } = await createKey();
     const d = await readyDeployment(key);
     const sync = await call('POST', `/deployments/${d.id}/dag-syncs`, { key });
     const res = await call('POST', `/operations/${sync.body.data.operation_id}/cancel`, { key });
     expect(res.body.data.status).toBe('canceled');
+    expect((await deployment(key, d.id)).status).toBe('ready');
+    const user = await call('POST', `/deployments/${d.id}/users`, { key, body: { username: 'ann', email: 'ann@example.com', role: 'admin' } });
+    const canceled = await call('POST', `/operations/${user.body.data.operation_id}/cancel`, { key });
+    expect(canceled.body.data).toMatchObject({ type: 'app_user.provision', status: 'canceled' });
     expect((await deployment(key, d.id)).status).toBe('ready');
   });
 

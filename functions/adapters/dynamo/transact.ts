@@ -58,22 +58,22 @@ export function updateParts(set: Record<string, unknown>, add: Record<string, nu
   const values: Record<string, unknown> = {};
   const clauses: string[] = [];
   let n = 0;
-  const name = (attr: string) => {
-    const k = `#a${n++}`;
-    names[k] = attr;
-    return k;
+  /** `#aN` for an attribute name, and `:vN` for its value when it has one. */
+  const placeholder = (attr: string, value?: unknown) => {
+    const i = n++;
+    names[`#a${i}`] = attr;
+    if (value !== undefined) values[`:v${i}`] = value;
+    return { name: `#a${i}`, value: `:v${i}` };
   };
   const sets = Object.entries(set).filter(([, v]) => v !== undefined).map(([attr, v]) => {
-    const k = name(attr);
-    values[`:v${n}`] = v;
-    return `${k} = :v${n}`;
+    const p = placeholder(attr, v);
+    return `${p.name} = ${p.value}`;
   });
   const adds = Object.entries(add).filter(([, v]) => v !== 0).map(([attr, v]) => {
-    const k = name(attr);
-    values[`:v${n}`] = v;
-    return `${k} :v${n}`;
+    const p = placeholder(attr, v);
+    return `${p.name} ${p.value}`;
   });
-  const removes = remove.map(name);
+  const removes = remove.map((attr) => placeholder(attr).name);
   if (sets.length) clauses.push(`SET ${sets.join(', ')}`);
   if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
   if (removes.length) clauses.push(`REMOVE ${removes.join(', ')}`);
