@@ -122,6 +122,8 @@ function description(): string {
     '**Asynchronous work.** `202` answers carry the operation id, `Location: /api/v1/operations/<id>` and `Retry-After: 2`. Poll the operation every 2-5 seconds (at most once per second) until it is `succeeded`, `failed` or `canceled`; back off exponentially after errors; give up after a client timeout (30 minutes is suggested).',
     '',
     '**Idempotency.** POST endpoints accept an `Idempotency-Key` header (1-255 characters): repeating it within 24 hours replays the first response with `Idempotent-Replayed: true`.',
+    '',
+    '**The guide.** Everything above and every rule behind it (statuses and their transitions, phases, lists and filters, cancel, every error code) is explained in prose in `docs/api.md`, in the repository that serves this document.',
   ].join('\n');
 }
 

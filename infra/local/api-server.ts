@@ -29,16 +29,18 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
 
 export function toEvent(req: http.IncomingMessage, body: Buffer, resource: string | null, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // No prototype: a header or parameter named `constructor` or `__proto__` is just a name,
+  // as it is in the event API Gateway sends (parsed from JSON, where such keys are own properties).
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
     const value = req.rawHeaders[i + 1] as string;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query: Record<string, string> = Object.create(null);
+  const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) {
     query[k] = v;
     (multiQuery[k] ??= []).push(v);

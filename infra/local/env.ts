@@ -5,6 +5,8 @@
 import path from 'node:path';
 
 export interface LocalSettings {
+  /** The API's address; loopback (IPv4 and IPv6) unless HOST opts in to more. */
+  host: string | undefined;
   port: number;
   dynamodbPort: number;
   dataDir: string;
@@ -19,6 +21,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     return n;
   };
   return {
+    host: env.HOST || undefined,
     port: port('PORT', 3000),
     dynamodbPort: port('DYNAMODB_PORT', 8000),
     dataDir: path.resolve(env.DATA_DIR ?? '.local'),

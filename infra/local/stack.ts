@@ -26,7 +26,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   const dynamo: RunningDynamo = await startDynamoLocal(settings.dynamodbPort, options.inMemory ? null : settings.dataDir);
   const stepFunctions = new LocalStepFunctions(options);
   let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
-  let server: http.Server | undefined;
+  let servers: http.Server[] = [];
   let reconciled: Reconciled = { ended: [], resumed: [] };
   try {
     sfn = await startSfnEndpoint(stepFunctions);
@@ -35,29 +35,53 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
     reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds, resumeMissing: true });
-    server = createApiServer();
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      // No host: Node listens on both IPv6 and IPv4 where it can, so `localhost` works either way.
-      server!.listen(settings.port, () => resolve());
-    });
+    servers = await listenApi(settings);
   } catch (e) {
+    await Promise.all(servers.map(close));
     await sfn?.close();
     await dynamo.stop();
     throw e;
   }
-  const port = (server.address() as AddressInfo).port;
+  const port = (servers[0]!.address() as AddressInfo).port;
   return {
     baseUrl: `http://localhost:${port}${API_PREFIX}`,
     reconciled,
     stepFunctions,
     async stop() {
-      await new Promise<void>((resolve) => {
-        server!.close(() => resolve());
-        server!.closeAllConnections();
-      });
+      await Promise.all(servers.map(close));
       await sfn!.close();
       await dynamo.stop();
     },
   };
+}
+
+/**
+ * The API on HOST when it is set, else on both loopback addresses (so `localhost` works
+ * whichever it resolves to) and nowhere else: the local stack has no TLS and trusts its machine.
+ */
+async function listenApi(settings: LocalSettings): Promise<http.Server[]> {
+  const listen = (host: string, port: number) =>
+    new Promise<http.Server>((resolve, reject) => {
+      const server = createApiServer();
+      server.once('error', reject);
+      server.listen(port, host, () => resolve(server));
+    });
+  if (settings.host) return [await listen(settings.host, settings.port)];
+  const v4 = await listen('127.0.0.1', settings.port);
+  const { port } = v4.address() as AddressInfo;
+  try {
+    return [v4, await listen('::1', port)];
+  } catch (e) {
+    // A machine without IPv6 has no ::1; anything else (the port taken on ::1) is a real failure.
+    if (['EADDRNOTAVAIL', 'EAFNOSUPPORT'].includes((e as NodeJS.ErrnoException).code ?? '')) return [v4];
+    await close(v4);
+    throw e;
+  }
+}
+
+function close(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -63,6 +63,33 @@ describe('npm start', () => {
     expect(res.body.data.items[0].id).toBe('env_default');
   });
 
+  it('listens on loopback only, the API and DynamoDB Local alike', async () => {
+    // Every address of this machine that another host could reach (link-local ones need a zone).
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal && !a.address.startsWith('fe80:'))
+      .map((a) => a!.address);
+    for (const port of [Number(env.PORT), Number(env.DYNAMODB_PORT)]) {
+      expect(await portIsOpen(port, '127.0.0.1')).toBe(true);
+      for (const address of external) expect({ address, port, open: await portIsOpen(port, address) }).toEqual({ address, port, open: false });
+    }
+    expect(await portIsOpen(Number(env.PORT), '::1')).toBe(true);
+  });
+
+  it('treats headers and parameters named after Object.prototype members as plain names', async () => {
+    const plain = await api('GET', '/environments');
+    for (const [query, headers] of [
+      ['?constructor=y', {}],
+      ['?__proto__=x&toString=1&hasOwnProperty=2', {}],
+      // A computed key: a literal `__proto__:` would set the prototype instead of a property.
+      ['', { ['__proto__']: 'x', constructor: 'y', toString: 'z' }],
+    ] as const) {
+      const res = await checkedFetch(`${stack!.baseUrl}/environments${query}`, { headers: { 'X-API-Key': key, ...headers } });
+      expect({ query, headers, status: res.status }).toEqual({ query, headers, status: 200 });
+      expect(((await res.json()) as any).data).toEqual(plain.body.data);
+    }
+  });
+
   it('creates an airflow and a superset deployment, watches them to ready, destroys them', async () => {
     const created = await Promise.all(['airflow', 'superset'].map((app_type) => api('POST', '/deployments', { app_type })));
     for (const c of created) expect(c.status).toBe(202);

@@ -84,9 +84,9 @@ export function keysCli(args: string[], env: Record<string, string>): { status: 
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export async function portIsOpen(port: number): Promise<boolean> {
+export async function portIsOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
+    const s = net.connect(port, host);
     s.once('connect', () => { s.destroy(); resolve(true); });
     s.once('error', () => resolve(false));
   });

@@ -3,16 +3,13 @@
  * route table, then the real page in headless Chromium against the real local server:
  * every operation listed, Authorize with a key, "Try it out" on GET /environments.
  */
-import { existsSync } from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createApiServer } from '../../infra/local/api-server';
 import { API_PREFIX, routes, type Route } from '../../functions/routes';
+import { launchBrowser } from '../helpers/browser';
 import { call, createKey } from '../helpers/fixtures';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 describe('GET /api/v1/docs and its assets', () => {
   it('serves the page with no key, without any CDN, pointing at its own assets', async () => {
@@ -75,13 +72,10 @@ describe('the docs page in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (.ci/run installs it in CI).`);
-    }
     server = createApiServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {
