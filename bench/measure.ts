@@ -3,11 +3,11 @@
  * listDeployments: what the handlers call), page 1 against the last page, each run
  * metered for read units and items read.
  */
-import { listDeployments } from '../functions/adapters/dynamo/deployments-repo';
-import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operations-repo';
-import type { Pagination } from '../functions/core/schemas';
-import { metered, type Reading } from './meter';
-import type { SeededOrg } from './seed';
+import { listDeployments } from '../functions/adapters/dynamo/deployments-repo.js';
+import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operations-repo.js';
+import type { Pagination } from '../functions/core/schemas.js';
+import { metered, type Reading } from './meter.js';
+import type { SeededOrg } from './seed.js';
 
 export const PER_PAGE = 50;
 

@@ -3,7 +3,7 @@
  * use): a middleware asks every command for its consumed capacity and, while a meter is
  * running, adds up what DynamoDB reports and how many items each call read and returned.
  */
-import { ddb } from '../functions/adapters/dynamo/client';
+import { ddb } from '../functions/adapters/dynamo/client.js';
 
 /** Commands whose input takes ReturnConsumedCapacity. */
 const TAKES_CAPACITY = new Set([

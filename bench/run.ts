@@ -7,12 +7,12 @@
  * See docs/benchmark.md.
  */
 import { createServer } from 'node:net';
-import { ensureTable, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
-import { installMeter } from './meter';
-import { measureSize, type SizeResult } from './measure';
-import { printReport } from './report';
-import { buildOrg, seedOrg, type SeededOrg } from './seed';
-import { verifyOrg, verifyTable } from './verify';
+import { ensureTable, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local.js';
+import { installMeter } from './meter.js';
+import { measureSize, type SizeResult } from './measure.js';
+import { printReport } from './report.js';
+import { buildOrg, seedOrg, type SeededOrg } from './seed.js';
+import { verifyOrg, verifyTable } from './verify.js';
 
 /** BENCH_SIZES / BENCH_RUNS / BENCH_WARMUPS override the defaults (for trying the benchmark out quickly). */
 const SIZES = (process.env.BENCH_SIZES ?? '100,100000').split(',').map(Number);

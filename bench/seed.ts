@@ -15,13 +15,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../functions/adapters/dynamo/client';
-import { nameKey, orgKey } from '../functions/adapters/dynamo/keys';
-import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo';
-import { deploymentUrl, type DeploymentRecord } from '../functions/core/deployments';
-import { newOperationId, PHASE_MESSAGES, PHASES, type OperationRecord } from '../functions/core/operations';
-import { windowsAt } from '../functions/core/rate-limits';
-import { DEFAULT_ENVIRONMENT_ID, type AppType, type DeploymentStatus, type OperationStatus, type OperationType } from '../functions/core/schemas';
+import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
+import { nameKey, orgKey } from '../functions/adapters/dynamo/keys.js';
+import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo.js';
+import { deploymentUrl, type DeploymentRecord } from '../functions/core/deployments.js';
+import { newOperationId, PHASE_MESSAGES, PHASES, type OperationRecord } from '../functions/core/operations.js';
+import { windowsAt } from '../functions/core/rate-limits.js';
+import { DEFAULT_ENVIRONMENT_ID, type AppType, type DeploymentStatus, type OperationStatus, type OperationType } from '../functions/core/schemas.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';

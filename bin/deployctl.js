@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Launcher for `npx deployctl`: runs the TypeScript CLI through tsx's require hook.
-'use strict';
-require('tsx/cjs');
-require('./deployctl.ts');
+// Launcher for `npx deployctl`: runs the TypeScript CLI through tsx's ES module loader.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./deployctl.ts');

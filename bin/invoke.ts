@@ -8,8 +8,8 @@
  * are in test/events/ (put a key from `npm run keys -- create` in place of
  * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
  */
-import { applyLocalEnv, localSettings } from '../infra/local/env';
-import { InvokeUsageError, knownHandlers, runInvoke, USAGE } from '../infra/local/invoke';
+import { applyLocalEnv, localSettings } from '../infra/local/env.js';
+import { InvokeUsageError, knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
 
 applyLocalEnv(localSettings());
 

@@ -1,7 +1,7 @@
 /** `npm start`: the whole service on this machine, no AWS account needed. */
-import { JavaMissingError } from '../infra/local/dynamodb-local';
-import { localSettings } from '../infra/local/env';
-import { startLocalStack } from '../infra/local/stack';
+import { JavaMissingError } from '../infra/local/dynamodb-local.js';
+import { localSettings } from '../infra/local/env.js';
+import { startLocalStack } from '../infra/local/stack.js';
 
 async function main(): Promise<void> {
   const settings = localSettings();

@@ -4,9 +4,9 @@
  * drift; one method per route, named like the route. Uses the global fetch.
  */
 import type { z } from 'zod';
-import type * as s from '../functions/core/schemas';
-import { API_PREFIX, routes, type Route, type RouteId } from '../functions/routes';
-import { ApiError, NetworkError } from './errors';
+import type * as s from '../functions/core/schemas.js';
+import { API_PREFIX, routes, type Route, type RouteId } from '../functions/routes.js';
+import { ApiError, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 

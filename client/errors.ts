@@ -1,5 +1,5 @@
 /** The errors the client throws. */
-import type { Operation } from '../functions/core/schemas';
+import type { Operation } from '../functions/core/schemas.js';
 
 export interface FieldIssue {
   field: string;

@@ -7,6 +7,6 @@
  *
  * See docs/client.md.
  */
-export * from './client';
-export * from './errors';
-export * from './wait';
+export * from './client.js';
+export * from './errors.js';
+export * from './wait.js';

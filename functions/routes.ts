@@ -4,7 +4,7 @@
  * generated from it. Data only: no SDK and no handler imports.
  */
 import { z } from 'zod';
-import * as s from './core/schemas';
+import * as s from './core/schemas.js';
 
 export const API_PREFIX = '/api/v1';
 

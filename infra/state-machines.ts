@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const STATE_MACHINES_DIR = path.resolve(__dirname, '../statemachines');
+export const STATE_MACHINES_DIR = path.resolve(import.meta.dirname, '../statemachines');
 
 export interface StateMachineFile {
   /** File name without `.asl.json`; also the state machine's name. */

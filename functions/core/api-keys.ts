@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { ApiError } from './errors';
-import type { Scope } from './schemas';
-import { SCOPES } from './schemas';
+import { ApiError } from './errors.js';
+import type { Scope } from './schemas.js';
+import { SCOPES } from './schemas.js';
 
 export const KEY_PREFIX = 'svc_sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -5,23 +5,23 @@
  * client gets a 500 naming the operation (issue: order of writes).
  */
 import { randomUUID } from 'node:crypto';
-import { getDeployment } from '../adapters/dynamo/deployments-repo';
-import { forgetIdempotencyRecord, type IdempotencyClaim } from '../adapters/dynamo/idempotency-repo';
-import { applyTransition, insertDeployment, insertOperation, type Idempotent } from '../adapters/dynamo/lifecycle-repo';
-import { getOperation } from '../adapters/dynamo/operations-repo';
-import { Retry, withRetries } from '../adapters/dynamo/transact';
-import { startExecution, stopExecution } from '../adapters/sfn/executions';
-import { errorFields, log } from '../lib/log';
-import { autoName, deploymentMoveAfter, deploymentPath, type DeploymentRecord } from './deployments';
-import { findDeployment, findOperation } from './lookups';
-import { isKnownEnvironment } from './environments';
-import { ApiError, conflict, invalidRequest, OperationStartError } from './errors';
+import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
+import { forgetIdempotencyRecord, type IdempotencyClaim } from '../adapters/dynamo/idempotency-repo.js';
+import { applyTransition, insertDeployment, insertOperation, type Idempotent } from '../adapters/dynamo/lifecycle-repo.js';
+import { getOperation } from '../adapters/dynamo/operations-repo.js';
+import { Retry, withRetries } from '../adapters/dynamo/transact.js';
+import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
+import { errorFields, log } from '../lib/log.js';
+import { autoName, deploymentMoveAfter, deploymentPath, type DeploymentRecord } from './deployments.js';
+import { findDeployment, findOperation } from './lookups.js';
+import { isKnownEnvironment } from './environments.js';
+import { ApiError, conflict, invalidRequest, OperationStartError } from './errors.js';
 import {
   CANCELABLE_TYPES, isTerminal, operationPath, operationView, queuedOperation, workflowInput,
   type OperationRecord,
-} from './operations';
-import type { Limits } from './rate-limits';
-import { DEFAULT_ENVIRONMENT_ID, type CreateAppUserBody, type CreateDeploymentBody, type Operation, type OperationType } from './schemas';
+} from './operations.js';
+import type { Limits } from './rate-limits.js';
+import { DEFAULT_ENVIRONMENT_ID, type CreateAppUserBody, type CreateDeploymentBody, type Operation, type OperationType } from './schemas.js';
 
 export interface Accepted {
   status: 202;

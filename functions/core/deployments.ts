@@ -1,8 +1,8 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
 import { randomBytes } from 'node:crypto';
-import { API_PREFIX } from '../routes';
-import { operationPath } from './operations';
-import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas';
+import { API_PREFIX } from '../routes.js';
+import { operationPath } from './operations.js';
+import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
 export interface DeploymentRecord {
   id: string;

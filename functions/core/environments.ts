@@ -1,6 +1,6 @@
 /** Environments (decision 27): today every organization has exactly one, env_default. */
-import { API_PREFIX } from '../routes';
-import { DEFAULT_ENVIRONMENT_ID, type Environment } from './schemas';
+import { API_PREFIX } from '../routes.js';
+import { DEFAULT_ENVIRONMENT_ID, type Environment } from './schemas.js';
 
 export const environmentsOf = (orgCreatedAt: string): Environment[] => [
   {

@@ -3,11 +3,11 @@
  * path. Ids have one form (decision 5); anything else cannot exist and costs no read.
  * Another organization's record is not found, exactly as if it did not exist (decision 30).
  */
-import { getDeployment } from '../adapters/dynamo/deployments-repo';
-import { getOperation } from '../adapters/dynamo/operations-repo';
-import { UUID, type DeploymentRecord } from './deployments';
-import { deploymentNotFound, operationNotFound } from './errors';
-import { OPERATION_ID, type OperationRecord } from './operations';
+import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
+import { getOperation } from '../adapters/dynamo/operations-repo.js';
+import { UUID, type DeploymentRecord } from './deployments.js';
+import { deploymentNotFound, operationNotFound } from './errors.js';
+import { OPERATION_ID, type OperationRecord } from './operations.js';
 
 export async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
   const normalized = id.toLowerCase();

@@ -3,8 +3,8 @@
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';
-import { API_PREFIX } from '../routes';
-import type { Operation, OperationStatus, OperationType } from './schemas';
+import { API_PREFIX } from '../routes.js';
+import type { Operation, OperationStatus, OperationType } from './schemas.js';
 
 /** The work phases a workflow runs, in order, and the phase a success ends in. */
 export const PHASES: Record<OperationType, { work: readonly string[]; done: string }> = {

@@ -3,7 +3,7 @@
  * clock minute; per organization, deployment creations per clock hour. The counting
  * itself is an atomic conditional update in the adapter; this module is the arithmetic.
  */
-import { rateLimited } from './errors';
+import { rateLimited } from './errors.js';
 
 export interface Limits {
   perHour: number;

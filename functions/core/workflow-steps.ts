@@ -3,14 +3,14 @@
  * reads the operation and writes only while it is not terminal, so a cancel or a
  * timeout that ended it first always wins, and a retried step changes nothing twice.
  */
-import { getDeployment } from '../adapters/dynamo/deployments-repo';
-import { applyTransition } from '../adapters/dynamo/lifecycle-repo';
-import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo';
-import { Retry, withRetries } from '../adapters/dynamo/transact';
-import { PHASE_CALLS, type DeploymentTarget, type HostingPlatform, type WorkPhase } from '../adapters/platform/hosting-platform';
-import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions';
-import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments';
-import { isTerminal, PHASE_MESSAGES, PHASES, workflowInput, type OperationRecord } from './operations';
+import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
+import { applyTransition } from '../adapters/dynamo/lifecycle-repo.js';
+import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo.js';
+import { Retry, withRetries } from '../adapters/dynamo/transact.js';
+import { PHASE_CALLS, type DeploymentTarget, type HostingPlatform, type WorkPhase } from '../adapters/platform/hosting-platform.js';
+import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
+import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments.js';
+import { isTerminal, PHASE_MESSAGES, PHASES, workflowInput, type OperationRecord } from './operations.js';
 
 export interface StepInput {
   org_id: string;

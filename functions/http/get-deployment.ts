@@ -1,8 +1,8 @@
-import { deploymentView } from '../core/deployments';
-import { findDeployment } from '../core/lookups';
-import { config } from '../lib/config';
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { deploymentView } from '../core/deployments.js';
+import { findDeployment } from '../core/lookups.js';
+import { config } from '../lib/config.js';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.getDeployment, async ({ caller, params }) => ({
   data: deploymentView(await findDeployment(caller.orgId, params.deployment_id), config().appDomain),

@@ -1,7 +1,7 @@
-import { ApiError } from '../core/errors';
-import { docsAsset, docsPage } from '../lib/docs-assets';
-import { httpHandler, type LambdaHandler } from '../lib/http';
-import { routes } from '../routes';
+import { ApiError } from '../core/errors.js';
+import { docsAsset, docsPage } from '../lib/docs-assets.js';
+import { httpHandler, type LambdaHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 const page = httpHandler(routes.getDocs, async ({ event }) => ({ raw: docsPage(event.path) }));
 

@@ -1,8 +1,8 @@
-import { ApiError } from '../core/errors';
-import { environmentsOf } from '../core/environments';
-import { getOrg } from '../adapters/dynamo/orgs-repo';
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { ApiError } from '../core/errors.js';
+import { environmentsOf } from '../core/environments.js';
+import { getOrg } from '../adapters/dynamo/orgs-repo.js';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.getEnvironment, async ({ caller, params }) => {
   const org = await getOrg(caller.orgId);

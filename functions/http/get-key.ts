@@ -1,5 +1,5 @@
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.getKey, async ({ caller: { record } }) => ({
   data: {

@@ -1,9 +1,9 @@
-import { listDeployments } from '../adapters/dynamo/deployments-repo';
-import { deploymentView } from '../core/deployments';
-import { listLinks } from '../core/pagination';
-import { config } from '../lib/config';
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { listDeployments } from '../adapters/dynamo/deployments-repo.js';
+import { deploymentView } from '../core/deployments.js';
+import { listLinks } from '../core/pagination.js';
+import { config } from '../lib/config.js';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.listDeployments, async ({ caller, query }) => {
   const { items, pagination } = await listDeployments(caller.orgId, query);

@@ -1,8 +1,8 @@
-import { environmentsOf } from '../core/environments';
-import { listLinks, pageWindow } from '../core/pagination';
-import { getOrg } from '../adapters/dynamo/orgs-repo';
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { environmentsOf } from '../core/environments.js';
+import { listLinks, pageWindow } from '../core/pagination.js';
+import { getOrg } from '../adapters/dynamo/orgs-repo.js';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.listEnvironments, async ({ caller, query }) => {
   const org = await getOrg(caller.orgId);

@@ -1,8 +1,8 @@
-import { listOperations } from '../adapters/dynamo/operations-repo';
-import { operationView } from '../core/operations';
-import { listLinks } from '../core/pagination';
-import { httpHandler } from '../lib/http';
-import { routes } from '../routes';
+import { listOperations } from '../adapters/dynamo/operations-repo.js';
+import { operationView } from '../core/operations.js';
+import { listLinks } from '../core/pagination.js';
+import { httpHandler } from '../lib/http.js';
+import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.listOperations, async ({ caller, query }) => {
   // decision 5: the resource_id filter also accepts the dep_ prefix of the spec's example.

@@ -4,9 +4,9 @@
  * such requests here through catch-all methods; locally the server calls it directly.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError } from '../core/errors';
-import { errorResponse, requestIdOf } from '../lib/http';
-import { matchRoute } from '../lib/router';
+import { ApiError } from '../core/errors.js';
+import { errorResponse, requestIdOf } from '../lib/http.js';
+import { matchRoute } from '../lib/router.js';
 
 export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const requestId = requestIdOf(event);

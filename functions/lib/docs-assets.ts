@@ -7,10 +7,11 @@
  * Bundling note: the vendor files are read from the installed `swagger-ui-dist` package
  * (or from the directory in SWAGGER_UI_DIST, when a bundler copies them elsewhere).
  */
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_PREFIX } from '../routes';
+import { API_PREFIX } from '../routes.js';
 
 /** Files read from swagger-ui-dist, and the one script of our own. */
 const VENDOR_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
@@ -53,7 +54,7 @@ interface Asset {
 function swaggerUiDir(): string {
   const override = process.env.SWAGGER_UI_DIST;
   if (override) return override;
-  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
 /**

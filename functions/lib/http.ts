@@ -7,17 +7,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { z } from 'zod';
-import * as apiKeys from '../core/api-keys';
-import { ApiError, IdempotencyRace, invalidRequest, type FieldIssue } from '../core/errors';
-import { rateLimitHeaders } from '../core/rate-limits';
-import type { Scope } from '../core/schemas';
-import { findKeyByHash } from '../adapters/dynamo/api-keys-repo';
-import { findIdempotencyRecord, rememberResponse, type IdempotencyClaim, type StoredResponse } from '../adapters/dynamo/idempotency-repo';
-import { consumeRequest } from '../adapters/dynamo/rate-limit-repo';
-import { recordUsage } from '../adapters/dynamo/usage-repo';
-import { API_PREFIX, type Route } from '../routes';
-import { config } from './config';
-import { errorFields, log } from './log';
+import * as apiKeys from '../core/api-keys.js';
+import { ApiError, IdempotencyRace, invalidRequest, type FieldIssue } from '../core/errors.js';
+import { rateLimitHeaders } from '../core/rate-limits.js';
+import type { Scope } from '../core/schemas.js';
+import { findKeyByHash } from '../adapters/dynamo/api-keys-repo.js';
+import { findIdempotencyRecord, rememberResponse, type IdempotencyClaim, type StoredResponse } from '../adapters/dynamo/idempotency-repo.js';
+import { consumeRequest } from '../adapters/dynamo/rate-limit-repo.js';
+import { recordUsage } from '../adapters/dynamo/usage-repo.js';
+import { API_PREFIX, type Route } from '../routes.js';
+import { config } from './config.js';
+import { errorFields, log } from './log.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const MAX_BODY_BYTES = 65_536;

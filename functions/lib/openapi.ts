@@ -6,11 +6,11 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31, zodToOpenAPIRegistry, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../core/errors';
-import * as s from '../core/schemas';
-import { API_PREFIX, routes, type Access, type Route, type RouteId } from '../routes';
-import { config } from './config';
-import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets';
+import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
+import * as s from '../core/schemas.js';
+import { API_PREFIX, routes, type Access, type Route, type RouteId } from '../routes.js';
+import { config } from './config.js';
+import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 

@@ -1,7 +1,7 @@
 /** Scheduled: ends operations whose workflow is gone or overdue (the local stack runs the same at start-up). */
-import { reconcileOperations } from '../core/workflow-steps';
-import { config } from '../lib/config';
-import { log } from '../lib/log';
+import { reconcileOperations } from '../core/workflow-steps.js';
+import { config } from '../lib/config.js';
+import { log } from '../lib/log.js';
 
 export async function handler(): Promise<{ ended: string[] }> {
   const { ended } = await reconcileOperations({ timeoutSeconds: config().operationTimeoutSeconds });

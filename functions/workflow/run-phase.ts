@@ -1,8 +1,8 @@
 /** Workflow step: enter one phase and do its work on the hosting platform (the simulated one). */
-import type { HostingPlatform } from '../adapters/platform/hosting-platform';
-import { simulatedPlatform } from '../adapters/platform/simulated-platform';
-import { runPhase, type StepInput } from '../core/workflow-steps';
-import { config } from '../lib/config';
+import type { HostingPlatform } from '../adapters/platform/hosting-platform.js';
+import { simulatedPlatform } from '../adapters/platform/simulated-platform.js';
+import { runPhase, type StepInput } from '../core/workflow-steps.js';
+import { config } from '../lib/config.js';
 
 let platform: HostingPlatform | undefined;
 

@@ -13,9 +13,9 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { API_PREFIX, routeList } from '../../functions/routes';
-import type { HttpHandlerName } from './function-access';
-import type { Settings } from './settings';
+import { API_PREFIX, routeList } from '../../functions/routes.js';
+import type { HttpHandlerName } from './function-access.js';
+import type { Settings } from './settings.js';
 
 export const NOT_FOUND_HANDLER = 'route-not-found' satisfies HttpHandlerName;
 

@@ -5,8 +5,8 @@
  */
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { settingsFromNode, stackName, type Settings } from './settings';
-import { DeploymentApiStack } from './stack';
+import { settingsFromNode, stackName, type Settings } from './settings.js';
+import { DeploymentApiStack } from './stack.js';
 
 export interface BuildOptions {
   /** Context for tests; the CLI passes `-c` values through the environment instead. */

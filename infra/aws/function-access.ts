@@ -11,8 +11,8 @@
  * another action, index or Step Functions call, its entry here changes with it
  * (DynamoDB Local does not check IAM, so only AWS would notice).
  */
-import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table';
-import type { routes } from '../../functions/routes';
+import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
+import type { routes } from '../../functions/routes.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
 export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';

@@ -4,7 +4,7 @@
  * A function that does not use the table or the state machine does not get their
  * names either.
  */
-import type { Settings } from './settings';
+import type { Settings } from './settings.js';
 
 /**
  * The variables functions/lib/config.ts reads, SWAGGER_UI_DIST (functions/lib/docs-assets.ts:

@@ -4,6 +4,7 @@
  * own log group and its own role. The role's only data permissions are the ones
  * FUNCTION_ACCESS declares for the function.
  */
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -14,13 +15,13 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { FUNCTION_ACCESS, usesTable, type FunctionAccess, type FunctionName } from './function-access';
-import { DOCS_ASSET_NAMES } from '../../functions/lib/docs-assets';
-import { functionEnv, type FunctionEnvName } from './function-env';
-import { iam5ResourceFinding } from './nag';
-import type { Settings } from './settings';
+import { FUNCTION_ACCESS, usesTable, type FunctionAccess, type FunctionName } from './function-access.js';
+import { DOCS_ASSET_NAMES } from '../../functions/lib/docs-assets.js';
+import { functionEnv, type FunctionEnvName } from './function-env.js';
+import { iam5ResourceFinding } from './nag.js';
+import type { Settings } from './settings.js';
 
-export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Where a function's module lives: functions/http/<name>.ts or functions/workflow/<name>.ts. */
 export type FunctionKind = 'http' | 'workflow';
@@ -43,7 +44,7 @@ interface RuntimeFiles {
 }
 
 function swaggerUiFiles(): RuntimeFiles {
-  const from = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  const from = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The asset names the docs page serves; those not in the package (its own init script) are generated in code.
   return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: 'SWAGGER_UI_DIST' };
 }
@@ -149,11 +150,15 @@ export class FunctionFactory extends Construct {
         sourceMap: true,
         sourcesContent: false,
         target: 'node24',
-        format: OutputFormat.CJS,
+        // The code is ES modules (middy publishes nothing else); CommonJS dependencies
+        // bundled into it still call require, which ESM does not define.
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
         logLevel: LogLevel.WARNING,
         // The SDK version the code is tested with, not whatever the runtime carries.
         bundleAwsSDK: true,
-        // Only ever located with require.resolve, as a fallback to SWAGGER_UI_DIST.
+        // Only ever located with createRequire().resolve, as a fallback to SWAGGER_UI_DIST.
         externalModules: ['swagger-ui-dist'],
         commandHooks: {
           beforeInstall: () => [],

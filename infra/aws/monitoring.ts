@@ -12,8 +12,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { pascalCase, type ServiceFunction } from './functions';
-import type { Settings } from './settings';
+import { pascalCase, type ServiceFunction } from './functions.js';
+import type { Settings } from './settings.js';
 
 const PERIOD = Duration.minutes(5);
 

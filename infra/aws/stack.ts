@@ -9,14 +9,14 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { handlerNames } from '../../functions/routes';
-import { NOT_FOUND_HANDLER, ServiceApi } from './api';
-import { SCHEDULED_FUNCTION, type FunctionName, type HttpHandlerName } from './function-access';
-import { FunctionFactory } from './functions';
-import { Monitoring } from './monitoring';
-import type { Settings } from './settings';
-import { aslSteps, aslTimeoutSeconds, OPERATION_ASL, OperationStateMachine } from './state-machine';
-import { DataTable } from './table';
+import { handlerNames } from '../../functions/routes.js';
+import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
+import { SCHEDULED_FUNCTION, type FunctionName, type HttpHandlerName } from './function-access.js';
+import { FunctionFactory } from './functions.js';
+import { Monitoring } from './monitoring.js';
+import type { Settings } from './settings.js';
+import { aslSteps, aslTimeoutSeconds, OPERATION_ASL, OperationStateMachine } from './state-machine.js';
+import { DataTable } from './table.js';
 
 /** How often the reconciler looks for operations whose workflow died. */
 export const RECONCILE_EVERY = Duration.minutes(5);

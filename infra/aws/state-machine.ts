@@ -12,9 +12,9 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { FUNCTION_ACCESS, type FunctionName } from './function-access';
-import { REPO_ROOT } from './functions';
-import type { Settings } from './settings';
+import { FUNCTION_ACCESS, type FunctionName } from './function-access.js';
+import { REPO_ROOT } from './functions.js';
+import type { Settings } from './settings.js';
 
 export const OPERATION_ASL = path.join(REPO_ROOT, 'statemachines', 'operation.asl.json');
 

@@ -1,8 +1,8 @@
 /** The one DynamoDB table, built from the same definition the local host uses. */
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
-import type { Settings } from './settings';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import type { Settings } from './settings.js';
 
 const S = dynamodb.AttributeType.STRING;
 

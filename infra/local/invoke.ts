@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
 
-const FUNCTIONS_DIR = path.resolve(__dirname, '../../functions');
+const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 /** HTTP handlers win over workflow steps of the same name. */
 const KINDS = ['http', 'workflow'] as const;
 const EXTENSIONS = ['.ts', '.js'];

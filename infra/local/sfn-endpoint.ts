@@ -9,11 +9,11 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { stateMachineFiles, substitute } from '../state-machines';
+import { stateMachineFiles, substitute } from '../state-machines.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
-const WORKFLOW_DIR = path.resolve(__dirname, '../../functions/workflow');
+const WORKFLOW_DIR = path.resolve(import.meta.dirname, '../../functions/workflow');
 
 export const localStateMachineArn = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
 const localFunctionArn = (handler: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${handler}`;
@@ -84,7 +84,7 @@ export class LocalStepFunctions {
       const values = Object.fromEntries(Object.entries(f.functions).map(([p, h]) => [p, localFunctionArn(h)]));
       const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
       const load = (handler: string): TaskHandler => options.handlers?.[handler] ?? (async (input) => {
-        const mod = (await import(path.join(WORKFLOW_DIR, handler))) as { handler: TaskHandler };
+        const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
         return mod.handler(input);
       });
       const arn = localStateMachineArn(f.name);

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, keysCli, portIsOpen, startNpm, type LocalProcess } from '../helpers/local-process';
-import { conformanceCheckingFetch } from '../helpers/openapi-conformance';
+import { freePort, keysCli, portIsOpen, startNpm, type LocalProcess } from '../helpers/local-process.js';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 
 /** Every answer of the real server is checked against the OpenAPI document too. */
 const checkedFetch = conformanceCheckingFetch();
@@ -78,12 +78,13 @@ describe('npm start', () => {
 
   it('treats headers and parameters named after Object.prototype members as plain names', async () => {
     const plain = await api('GET', '/environments');
-    for (const [query, headers] of [
+    const cases: [string, Record<string, string>][] = [
       ['?constructor=y', {}],
       ['?__proto__=x&toString=1&hasOwnProperty=2', {}],
       // A computed key: a literal `__proto__:` would set the prototype instead of a property.
       ['', { ['__proto__']: 'x', constructor: 'y', toString: 'z' }],
-    ] as const) {
+    ];
+    for (const [query, headers] of cases) {
       const res = await checkedFetch(`${stack!.baseUrl}/environments${query}`, { headers: { 'X-API-Key': key, ...headers } });
       expect({ query, headers, status: res.status }).toEqual({ query, headers, status: 200 });
       expect(((await res.json()) as any).data).toEqual(plain.body.data);

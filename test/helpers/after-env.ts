@@ -2,8 +2,8 @@
  * Every test file gets the real ASL workflows behind a local Step Functions endpoint,
  * so handlers that start executions run exactly as under `npm start`.
  */
-import { ddb } from '../../functions/adapters/dynamo/client';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
+import { ddb } from '../../functions/adapters/dynamo/client.js';
+import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 
 export const stepFunctions = new LocalStepFunctions({ retryIntervalMs: 5 });
 let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;

@@ -1,6 +1,6 @@
 /** Small conveniences over call() for the deployment and operation tests. */
-import { call, type CallResult } from './fixtures';
-import { eventually } from './wait';
+import { call, type CallResult } from './fixtures.js';
+import { eventually } from './wait.js';
 
 export async function createDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }, headers: Record<string, string> = {}): Promise<CallResult> {
   return call('POST', '/deployments', { key, body, headers });

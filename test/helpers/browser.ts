@@ -17,7 +17,7 @@ function executablePath(): string {
   if (chosen) return chosen;
   // The package is ES modules only (import.meta.url), so a real Node process unpacks it, not jest.
   return execFileSync(process.execPath, ['--input-type=module', '-e', "import c from '@sparticuz/chromium'; process.stdout.write(await c.executablePath())"], {
-    cwd: path.resolve(__dirname, '../..'),
+    cwd: path.resolve(import.meta.dirname, '../..'),
     encoding: 'utf8',
   });
 }

@@ -1,4 +1,4 @@
-/** The handler environment for every test worker (DynamoDB Local comes from global-setup). */
+/** The handler environment for every test worker (DynamoDB Local comes from global-setup.cjs). */
 process.env.TABLE_NAME = 'deployments-test';
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';

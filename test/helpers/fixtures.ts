@@ -1,13 +1,13 @@
 /** Test fixtures: fresh organizations and keys in DynamoDB Local, and handler invocation. */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { generateKey, type ApiKeyRecord } from '../../functions/core/api-keys';
-import type { Scope } from '../../functions/core/schemas';
-import { saveKey } from '../../functions/adapters/dynamo/api-keys-repo';
-import { matchRoute } from '../../functions/lib/router';
-import { API_PREFIX } from '../../functions/routes';
-import { loadHandler } from '../../infra/local/api-server';
-import { assertConforms, compileAllValidators } from './openapi-conformance';
+import { generateKey, type ApiKeyRecord } from '../../functions/core/api-keys.js';
+import type { Scope } from '../../functions/core/schemas.js';
+import { saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { matchRoute } from '../../functions/lib/router.js';
+import { API_PREFIX } from '../../functions/routes.js';
+import { loadHandler } from '../../infra/local/api-server.js';
+import { assertConforms, compileAllValidators } from './openapi-conformance.js';
 
 // Compile the OpenAPI checks once per test file up front, not inside a test that times an operation.
 beforeAll(compileAllValidators);

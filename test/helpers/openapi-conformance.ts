@@ -5,13 +5,14 @@
  * Schema 2020-12, the dialect of OpenAPI 3.1). `call()` in fixtures.ts runs it on every
  * response, so each HTTP-level test also tests the document.
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { ERROR_STATUS } from '../../functions/core/errors';
-import { JSON_CONTENT_TYPE } from '../../functions/lib/http';
-import { openApiDocument, type OpenApiDocument } from '../../functions/lib/openapi';
-import { matchRoute } from '../../functions/lib/router';
-import { API_PREFIX } from '../../functions/routes';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type formatsPlugin from 'ajv-formats';
+import { ERROR_STATUS } from '../../functions/core/errors.js';
+import { JSON_CONTENT_TYPE } from '../../functions/lib/http.js';
+import { openApiDocument, type OpenApiDocument } from '../../functions/lib/openapi.js';
+import { matchRoute } from '../../functions/lib/router.js';
+import { API_PREFIX } from '../../functions/routes.js';
 
 export interface ObservedResponse {
   method: string;
@@ -23,6 +24,9 @@ export interface ObservedResponse {
   /** Parsed JSON for JSON responses, else the text. */
   body: unknown;
 }
+
+// ajv-formats is CommonJS whose module object is the plugin: required, it is the same under Node and jest.
+const addFormats = createRequire(import.meta.url)('ajv-formats') as typeof formatsPlugin.default;
 
 const DOC_ID = 'https://openapi.local/openapi.json';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock, Operation } from '../../client';
+import type { Clock, Operation } from '../../client/index.js';
 
 export async function listen(server: http.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

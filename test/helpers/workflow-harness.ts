@@ -2,16 +2,16 @@
  * Runs the real ASL file in aws-local-stepfunctions with the real step code against
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
-import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo';
-import { withRetries } from '../../functions/adapters/dynamo/transact';
-import { platformOf, type HostingPlatform } from '../../functions/adapters/platform/hosting-platform';
-import type { DeploymentRecord } from '../../functions/core/deployments';
-import { queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations';
-import type { DeploymentStatus, OperationType } from '../../functions/core/schemas';
-import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps';
-import { LocalStepFunctions, localStateMachineArn } from '../../infra/local/sfn-endpoint';
-import { newOrgId } from './fixtures';
+import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
+import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo.js';
+import { withRetries } from '../../functions/adapters/dynamo/transact.js';
+import { platformOf, type HostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
+import type { DeploymentRecord } from '../../functions/core/deployments.js';
+import { queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations.js';
+import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
+import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
+import { LocalStepFunctions, localStateMachineArn } from '../../infra/local/sfn-endpoint.js';
+import { newOrgId } from './fixtures.js';
 
 const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
 

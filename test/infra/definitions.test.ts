@@ -6,15 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { handlerNames } from '../../functions/routes';
-import { NOT_FOUND_HANDLER } from '../../infra/aws/api';
-import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access';
-import { functionEnv, type FunctionEnvName } from '../../infra/aws/function-env';
-import { entryOf } from '../../infra/aws/functions';
-import { readSettings, type ContextKey } from '../../infra/aws/settings';
-import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine';
+import { handlerNames } from '../../functions/routes.js';
+import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
+import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
+import { functionEnv, type FunctionEnvName } from '../../infra/aws/function-env.js';
+import { entryOf } from '../../infra/aws/functions.js';
+import { readSettings, type ContextKey } from '../../infra/aws/settings.js';
+import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine.js';
 
-const ROOT = path.join(__dirname, '../..');
+const ROOT = path.join(import.meta.dirname, '../..');
 const moduleNames = (dir: string) => fs.readdirSync(path.join(ROOT, 'functions', dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
 
 describe('FUNCTION_ACCESS', () => {

@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table';
-import { API_PREFIX, handlerNames, routeList } from '../../functions/routes';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api';
-import { FUNCTION_ACCESS, usesTable, type FunctionName } from '../../infra/aws/function-access';
-import { OPERATION_ASL } from '../../infra/aws/state-machine';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
+import { FUNCTION_ACCESS, usesTable, type FunctionName } from '../../infra/aws/function-access.js';
+import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
   actionsOf, cleanup, flatten, logicalId, resourcesOf, resourcesOfType, statementsOfRole, synth, type CfnTemplate, type Synthesized,
-} from './synth';
+} from './synth.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -62,7 +62,7 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  const workflowFiles = fs.readdirSync(path.join(__dirname, '../../functions/workflow')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const workflowFiles = fs.readdirSync(path.join(import.meta.dirname, '../../functions/workflow')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
   const expected = [...handlerNames, 'route-not-found', ...workflowFiles].sort();
 
   it('are one per handler module and workflow step, on Node.js 24, arm64, traced', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { buildApp, type BuiltApp } from '../../infra/aws/app';
+import { buildApp, type BuiltApp } from '../../infra/aws/app.js';
 
 export interface Synthesized extends BuiltApp {
   template: Template;

@@ -5,11 +5,11 @@
  * between organizations, and keys stored only as hashes.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys';
-import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo';
-import { ddb, tableName } from '../../functions/adapters/dynamo/client';
-import { runKeysCommand } from '../../infra/local/keys-cli';
-import { call, createKey, newOrgId, type CallResult } from '../helpers/fixtures';
+import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
+import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { runKeysCommand } from '../../infra/local/keys-cli.js';
+import { call, createKey, newOrgId, type CallResult } from '../helpers/fixtures.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 

@@ -7,13 +7,13 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
-import { EXIT, runCli, type CliContext } from '../../client/cli';
-import type { Clock } from '../../client';
-import { createApiServer } from '../../infra/local/api-server';
-import { API_PREFIX } from '../../functions/routes';
-import { createKey } from '../helpers/fixtures';
-import { conformanceCheckingFetch } from '../helpers/openapi-conformance';
-import { OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api';
+import { EXIT, runCli, type CliContext } from '../../client/cli.js';
+import type { Clock } from '../../client/index.js';
+import { createApiServer } from '../../infra/local/api-server.js';
+import { API_PREFIX } from '../../functions/routes.js';
+import { createKey } from '../helpers/fixtures.js';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api.js';
 
 interface Ran {
   code: number;
@@ -250,7 +250,7 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
 describe('npx deployctl (bin/deployctl.js)', () => {
   function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.resolve(__dirname, '../../bin/deployctl.js'), ...args], {
+      const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/deployctl.js'), ...args], {
         env: { PATH: process.env.PATH ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -4,12 +4,12 @@
  * virtual time: no real waiting and no assertions on wall-clock time.
  */
 import http from 'node:http';
-import { ApiError, DeploymentsClient, NetworkError, OperationTimeoutError, waitForOperation } from '../../client';
-import { createApiServer } from '../../infra/local/api-server';
-import { API_PREFIX, routes } from '../../functions/routes';
-import { createKey } from '../helpers/fixtures';
-import { conformanceCheckingFetch } from '../helpers/openapi-conformance';
-import { DEP_ID, OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api';
+import { ApiError, DeploymentsClient, NetworkError, OperationTimeoutError, waitForOperation } from '../../client/index.js';
+import { createApiServer } from '../../infra/local/api-server.js';
+import { API_PREFIX, routes } from '../../functions/routes.js';
+import { createKey } from '../helpers/fixtures.js';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { DEP_ID, OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api.js';
 
 describe('DeploymentsClient against the local API', () => {
   let server: http.Server;

@@ -1,7 +1,7 @@
-import { DEPLOYMENT_STATUSES } from '../../functions/core/schemas';
-import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api';
-import { call, createKey } from '../helpers/fixtures';
-import { eventually } from '../helpers/wait';
+import { DEPLOYMENT_STATUSES } from '../../functions/core/schemas.js';
+import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
+import { call, createKey } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/wait.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OP_ID = /^op_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

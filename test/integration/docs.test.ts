@@ -6,10 +6,10 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { createApiServer } from '../../infra/local/api-server';
-import { API_PREFIX, routes, type Route } from '../../functions/routes';
-import { launchBrowser } from '../helpers/browser';
-import { call, createKey } from '../helpers/fixtures';
+import { createApiServer } from '../../infra/local/api-server.js';
+import { API_PREFIX, routes, type Route } from '../../functions/routes.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { call, createKey } from '../helpers/fixtures.js';
 
 describe('GET /api/v1/docs and its assets', () => {
   it('serves the page with no key, without any CDN, pointing at its own assets', async () => {

@@ -1,4 +1,4 @@
-import { call, createKey } from '../helpers/fixtures';
+import { call, createKey } from '../helpers/fixtures.js';
 
 describe('GET /environments', () => {
   it('returns env_default in the list envelope', async () => {

@@ -8,12 +8,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { matchRoute } from '../../functions/lib/router';
-import { API_PREFIX } from '../../functions/routes';
-import { invoke, InvokeUsageError, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke';
-import { createKey } from '../helpers/fixtures';
+import { matchRoute } from '../../functions/lib/router.js';
+import { API_PREFIX } from '../../functions/routes.js';
+import { invoke, InvokeUsageError, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
+import { createKey } from '../helpers/fixtures.js';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const EVENTS = path.join(ROOT, 'test/events');
 const PLACEHOLDER = 'svc_sk_live_REPLACE_ME';
 

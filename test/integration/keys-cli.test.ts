@@ -5,13 +5,13 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isWellFormedKey } from '../../functions/core/api-keys';
-import { SCOPES } from '../../functions/core/schemas';
-import { findKeyById } from '../../functions/adapters/dynamo/api-keys-repo';
-import { runKeysCommand, UsageError } from '../../infra/local/keys-cli';
-import { call, newOrgId } from '../helpers/fixtures';
+import { isWellFormedKey } from '../../functions/core/api-keys.js';
+import { SCOPES } from '../../functions/core/schemas.js';
+import { findKeyById } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { runKeysCommand, UsageError } from '../../infra/local/keys-cli.js';
+import { call, newOrgId } from '../helpers/fixtures.js';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const NOW = new Date('2026-11-22T06:40:00.000Z');
 
 async function keys(...argv: string[]): Promise<{ code: number; lines: string[]; json: any }> {

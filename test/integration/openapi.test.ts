@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { ERROR_STATUS } from '../../functions/core/errors';
-import { openApiDocument, openApiJson, errorCodesOf } from '../../functions/lib/openapi';
-import { API_PREFIX, routeList, routes, type Route } from '../../functions/routes';
-import { call, createKey } from '../helpers/fixtures';
-import { conformanceProblems, validatorAt } from '../helpers/openapi-conformance';
+import { ERROR_STATUS } from '../../functions/core/errors.js';
+import { openApiDocument, openApiJson, errorCodesOf } from '../../functions/lib/openapi.js';
+import { API_PREFIX, routeList, routes, type Route } from '../../functions/routes.js';
+import { call, createKey } from '../helpers/fixtures.js';
+import { conformanceProblems, validatorAt } from '../helpers/openapi-conformance.js';
 
 type Operation = {
   operationId: string;

@@ -1,10 +1,10 @@
-import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/adapters/platform/hosting-platform';
-import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform';
-import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
-import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api';
-import { call, createKey } from '../helpers/fixtures';
-import { eventually } from '../helpers/wait';
+import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/adapters/platform/hosting-platform.js';
+import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import { runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
+import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
+import { call, createKey } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/wait.js';
 
 // These tests poll operations far faster than the 1 request/second a client may (spec 4.9).
 process.env.RATE_LIMIT_PER_MINUTE = '1000';

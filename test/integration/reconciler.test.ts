@@ -2,16 +2,16 @@
  * The reconciler looks at every active operation in the table, so this suite has a
  * table of its own: it must not end other suites' operations that are in flight.
  */
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
-import { getOperation } from '../../functions/adapters/dynamo/operations-repo';
-import { createDeployment as create } from '../../functions/core/deployment-commands';
-import { reconcileOperations } from '../../functions/core/workflow-steps';
-import { ensureTable } from '../../infra/local/dynamodb-local';
-import { runPhase, type StepInput } from '../../functions/core/workflow-steps';
-import { platformOf } from '../../functions/adapters/platform/hosting-platform';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint';
-import { createKey } from '../helpers/fixtures';
-import { eventually } from '../helpers/wait';
+import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
+import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
+import { createDeployment as create } from '../../functions/core/deployment-commands.js';
+import { reconcileOperations } from '../../functions/core/workflow-steps.js';
+import { ensureTable } from '../../infra/local/dynamodb-local.js';
+import { runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
+import { platformOf } from '../../functions/adapters/platform/hosting-platform.js';
+import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { createKey } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/wait.js';
 
 process.env.TABLE_NAME = 'deployments-reconciler-test';
 

@@ -5,8 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { createApiServer } from '../../infra/local/api-server';
-import { call, createKey } from '../helpers/fixtures';
+import { createApiServer } from '../../infra/local/api-server.js';
+import { call, createKey } from '../helpers/fixtures.js';
 
 describe('unknown paths', () => {
   it.each(['/nope', '/deployment', '/environments/env_default/extra', '/deployments/abc/users/x', '/v2/deployments'])(

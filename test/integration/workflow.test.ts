@@ -1,18 +1,20 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 /**
  * The real ASL file, run by aws-local-stepfunctions behind the local Step Functions
  * endpoint, calling the real step code against DynamoDB Local. Only the hosting
  * platform is replaced, to inject faults.
  */
 import aslValidator from 'asl-validator';
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo';
-import { getOperation } from '../../functions/adapters/dynamo/operations-repo';
-import { PlatformError, TransientPlatformError } from '../../functions/adapters/platform/hosting-platform';
-import { destroyDeployment } from '../../functions/core/deployment-commands';
-import { PHASES } from '../../functions/core/operations';
-import type { DeploymentStatus, OperationType } from '../../functions/core/schemas';
-import { stateMachineFiles, substitute } from '../../infra/state-machines';
-import { eventually } from '../helpers/wait';
-import { engineWith, recordsFor, run, testPlatform } from '../helpers/workflow-harness';
+import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
+import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
+import { PlatformError, TransientPlatformError } from '../../functions/adapters/platform/hosting-platform.js';
+import { destroyDeployment } from '../../functions/core/deployment-commands.js';
+import { PHASES } from '../../functions/core/operations.js';
+import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
+import { stateMachineFiles, substitute } from '../../infra/state-machines.js';
+import { eventually } from '../helpers/wait.js';
+import { engineWith, recordsFor, run, testPlatform } from '../helpers/workflow-harness.js';
 
 describe('statemachines/*.asl.json', () => {
   it('are valid ASL once their placeholders are filled', () => {
@@ -28,7 +30,7 @@ describe('statemachines/*.asl.json', () => {
   it('name only workflow handlers that exist', () => {
     for (const f of stateMachineFiles()) {
       for (const handler of Object.values(f.functions)) {
-        expect(() => require.resolve(`../../functions/workflow/${handler}`)).not.toThrow();
+        expect(existsSync(path.join(import.meta.dirname, `../../functions/workflow/${handler}.ts`))).toBe(true);
       }
     }
   });

@@ -1,11 +1,11 @@
 /** The pure core: no DynamoDB, no HTTP. */
-import { PHASE_CALLS } from '../../functions/adapters/platform/hosting-platform';
-import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys';
-import { canTransition, deploymentMoveAfter, type DeploymentRecord } from '../../functions/core/deployments';
-import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations';
-import { listLinks, pageWindow } from '../../functions/core/pagination';
-import { secondsUntil, windowsAt } from '../../functions/core/rate-limits';
-import { DEPLOYMENT_STATUSES, type DeploymentStatus } from '../../functions/core/schemas';
+import { PHASE_CALLS } from '../../functions/adapters/platform/hosting-platform.js';
+import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
+import { canTransition, deploymentMoveAfter, type DeploymentRecord } from '../../functions/core/deployments.js';
+import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
+import { listLinks, pageWindow } from '../../functions/core/pagination.js';
+import { secondsUntil, windowsAt } from '../../functions/core/rate-limits.js';
+import { DEPLOYMENT_STATUSES, type DeploymentStatus } from '../../functions/core/schemas.js';
 
 describe('phases', () => {
   it('every work phase has a platform call and a message; every final phase a message', () => {

@@ -1,9 +1,9 @@
 /** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { ApiKeyRecord } from '../../core/api-keys';
-import { ddb, tableName } from './client';
-import { apiKeyKey, lists, orgKey } from './keys';
+import type { ApiKeyRecord } from '../../core/api-keys.js';
+import { ddb, tableName } from './client.js';
+import { apiKeyKey, lists, orgKey } from './keys.js';
 
 const FIELDS = ['id', 'org_id', 'name', 'scopes', 'hash', 'hint', 'created_at', 'expires_at', 'revoked_at'] as const;
 

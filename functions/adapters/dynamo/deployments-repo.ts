@@ -1,13 +1,13 @@
 /** Reading deployments (writes are in lifecycle-repo.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeploymentRecord } from '../../core/deployments';
-import type { PageRequest } from '../../core/pagination';
-import type { DeploymentStatus, Pagination } from '../../core/schemas';
-import { ddb, tableName } from './client';
-import { deploymentKey, lists } from './keys';
-import { depCounter } from './lifecycle-repo';
-import { byOffset, byRange } from './list-query';
-import { counter, getOrg } from './orgs-repo';
+import type { DeploymentRecord } from '../../core/deployments.js';
+import type { PageRequest } from '../../core/pagination.js';
+import type { DeploymentStatus, Pagination } from '../../core/schemas.js';
+import { ddb, tableName } from './client.js';
+import { deploymentKey, lists } from './keys.js';
+import { depCounter } from './lifecycle-repo.js';
+import { byOffset, byRange } from './list-query.js';
+import { counter, getOrg } from './orgs-repo.js';
 
 const FIELDS = ['id', 'org_id', 'name', 'app_type', 'status', 'environment_id', 'created_at', 'updated_at', 'last_operation_id', 'op_count'] as const;
 

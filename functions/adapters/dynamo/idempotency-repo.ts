@@ -6,8 +6,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client';
-import { idempotencyKey } from './keys';
+import { ddb, tableName } from './client.js';
+import { idempotencyKey } from './keys.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 

@@ -7,11 +7,11 @@
  *  - byFilter: combined filters read the narrowest list and filter it, counting as it goes.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { pageWindow, type PageRequest } from '../../core/pagination';
-import type { Pagination } from '../../core/schemas';
-import { ddb, tableName } from './client';
-import { seqKey } from './keys';
-import type { IndexName } from './table';
+import { pageWindow, type PageRequest } from '../../core/pagination.js';
+import type { Pagination } from '../../core/schemas.js';
+import { ddb, tableName } from './client.js';
+import { seqKey } from './keys.js';
+import type { IndexName } from './table.js';
 
 type Item = Record<string, unknown>;
 

@@ -1,14 +1,14 @@
 /** Reading operations (writes are in lifecycle-repo.ts). */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { OperationRecord } from '../../core/operations';
-import type { PageRequest } from '../../core/pagination';
-import type { OperationStatus, OperationType, Pagination } from '../../core/schemas';
-import { ddb, tableName } from './client';
-import { ACTIVE_OPERATIONS, lists, operationKey } from './keys';
-import { opCounter, typeSeqAttr } from './lifecycle-repo';
-import { byFilter, byOffset, byRange, type Page } from './list-query';
-import { counter, getOrg } from './orgs-repo';
-import { getDeployment } from './deployments-repo';
+import type { OperationRecord } from '../../core/operations.js';
+import type { PageRequest } from '../../core/pagination.js';
+import type { OperationStatus, OperationType, Pagination } from '../../core/schemas.js';
+import { ddb, tableName } from './client.js';
+import { ACTIVE_OPERATIONS, lists, operationKey } from './keys.js';
+import { opCounter, typeSeqAttr } from './lifecycle-repo.js';
+import { byFilter, byOffset, byRange, type Page } from './list-query.js';
+import { counter, getOrg } from './orgs-repo.js';
+import { getDeployment } from './deployments-repo.js';
 
 const FIELDS = ['id', 'org_id', 'type', 'status', 'phase', 'message', 'resource_id', 'requested_at', 'started_at', 'ended_at', 'error', 'result', 'params'] as const;
 

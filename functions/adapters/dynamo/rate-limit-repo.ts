@@ -8,9 +8,9 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { limitExceeded, windowsAt, type Limits, type Usage } from '../../core/rate-limits';
-import { ddb, tableName } from './client';
-import { rateWindowKey } from './keys';
+import { limitExceeded, windowsAt, type Limits, type Usage } from '../../core/rate-limits.js';
+import { ddb, tableName } from './client.js';
+import { rateWindowKey } from './keys.js';
 
 export async function consumeRequest(keyId: string, limits: Limits, now: Date): Promise<Usage> {
   const w = windowsAt(now);

@@ -1,7 +1,7 @@
 /** The key usage log (decision 34): one item per request, expiring after 90 days. */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client';
-import { keyUsagePk } from './keys';
+import { ddb, tableName } from './client.js';
+import { keyUsagePk } from './keys.js';
 
 export const USAGE_RETENTION_DAYS = 90;
 

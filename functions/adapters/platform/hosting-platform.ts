@@ -4,7 +4,7 @@
  * ships the simulated one (simulated-platform.ts). Every method must be idempotent:
  * Step Functions retries a step after a transient error.
  */
-import type { AppType } from '../../core/schemas';
+import type { AppType } from '../../core/schemas.js';
 
 export interface DeploymentTarget {
   orgId: string;

@@ -3,8 +3,8 @@
  * finds a local endpoint through the standard AWS_ENDPOINT_URL_SFN variable.
  */
 import { DescribeExecutionCommand, ExecutionAlreadyExists, ExecutionDoesNotExist, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import type { WorkflowInput } from '../../core/operations';
-import { config } from '../../lib/config';
+import type { WorkflowInput } from '../../core/operations.js';
+import { config } from '../../lib/config.js';
 
 const sfn = new SFNClient({});
 

@@ -1,0 +1,24 @@
+/**
+ * The project is ES modules; jest runs it in its fast CommonJS mode, with @swc/jest
+ * compiling each file (middy's ESM-only packages included) to CommonJS.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.[tj]sx?$': ['@swc/jest'] },
+  // middy publishes ES modules only: compile it too.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  moduleNameMapper: {
+    // Relative imports name the compiled `.js` file, as Node's ESM resolution wants; jest reads the `.ts`.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // middy's exports map offers only the `import` condition, which jest's CommonJS resolver does not take.
+    '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/helpers/global-setup.cjs',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.cjs',
+  setupFiles: ['<rootDir>/test/helpers/env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/after-env.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
