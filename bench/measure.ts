@@ -81,7 +81,10 @@ async function sample(c: Case, page: number): Promise<Sample> {
   const { value, reading, ms } = await metered(() => c.read(page));
   const reported = reading.unreported === 0 && reading.calls > 0;
   return {
-    ms, reading, returned: value.items.length, pagination: value.pagination,
+    ms,
+    reading,
+    returned: value.items.length,
+    pagination: value.pagination,
     units: reported ? reading.reportedUnits : reading.estimatedUnits,
     unitSource: reported ? 'reported' : 'estimated',
   };
@@ -91,15 +94,24 @@ function stats(page: number, samples: Sample[]): PageStats {
   const units = samples.map((s) => s.units);
   const r = samples[0]!;
   return {
-    page, samples,
+    page,
+    samples,
     medianMs: median(samples.map((s) => s.ms)),
-    p90Ms: quantile(samples.map((s) => s.ms), 0.9),
-    units: median(units), unitsMin: Math.min(...units), unitsMax: Math.max(...units),
+    p90Ms: quantile(
+      samples.map((s) => s.ms),
+      0.9,
+    ),
+    units: median(units),
+    unitsMin: Math.min(...units),
+    unitsMax: Math.max(...units),
     unitSource: samples.every((s) => s.unitSource === 'reported') ? 'reported' : 'estimated',
     itemsRead: median(samples.map((s) => s.reading.itemsRead)),
     itemsReturned: median(samples.map((s) => s.reading.itemsReturned)),
     returned: r.returned,
-    calls: r.reading.commands.length > 4 ? `${r.reading.commands[0]} + ${r.reading.commands.length - 1}× ${r.reading.commands[1]}` : r.reading.commands.join(' + '),
+    calls:
+      r.reading.commands.length > 4
+        ? `${r.reading.commands[0]} + ${r.reading.commands.length - 1}× ${r.reading.commands[1]}`
+        : r.reading.commands.join(' + '),
   };
 }
 
@@ -134,10 +146,18 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
   const cases: Case[] = [
     { key: 'ops', label: 'operations', gated: true, read: ops({}) },
     { key: 'type', label: `operations type=${type}`, gated: true, read: ops({ type }) },
-    { key: 'resource', label: `operations resource_id=<busiest, ${org.busiest.ops.toLocaleString('en-US')} ops>`, gated: true, read: ops({ resourceId: org.busiest.id }) },
+    {
+      key: 'resource',
+      label: `operations resource_id=<busiest, ${org.busiest.ops.toLocaleString('en-US')} ops>`,
+      gated: true,
+      read: ops({ resourceId: org.busiest.id }),
+    },
     { key: 'deps', label: 'deployments', gated: true, read: (page) => listDeployments(org.orgId, { page, per_page: PER_PAGE }) },
     {
-      key: 'status', label: 'operations status=succeeded', gated: false, note: 'offset-based by design (byOffset): informational',
+      key: 'status',
+      label: 'operations status=succeeded',
+      gated: false,
+      note: 'offset-based by design (byOffset): informational',
       // The last status page reads the whole status list (about a minute at 100,000 on
       // DynamoDB Local): one run, no warm-up, is enough to show it.
       ...(org.operations > 10_000 ? { runs: 1, warmups: 0 } : {}),
@@ -148,7 +168,9 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
   for (const c of cases) {
     const t0 = performance.now();
     const r = await measureCase(c, c.runs ?? runs, c.warmups ?? warmups);
-    console.log(`    ${c.label}: pages ${[r.first, ...r.deep].map((p) => p.page).join(', ')} × ${r.runs} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `    ${c.label}: pages ${[r.first, ...r.deep].map((p) => p.page).join(', ')} × ${r.runs} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     results.push(r);
   }
   return { size: org.operations, orgId: org.orgId, cases: results };

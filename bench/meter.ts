@@ -7,9 +7,19 @@ import { ddb } from '../functions/adapters/dynamo/client.js';
 
 /** Commands whose input takes ReturnConsumedCapacity. */
 const TAKES_CAPACITY = new Set([
-  'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'QueryCommand', 'ScanCommand',
-  'BatchGetItemCommand', 'BatchWriteItemCommand', 'TransactGetItemsCommand', 'TransactWriteItemsCommand',
-  'ExecuteStatementCommand', 'BatchExecuteStatementCommand', 'ExecuteTransactionCommand',
+  'GetItemCommand',
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'BatchGetItemCommand',
+  'BatchWriteItemCommand',
+  'TransactGetItemsCommand',
+  'TransactWriteItemsCommand',
+  'ExecuteStatementCommand',
+  'BatchExecuteStatementCommand',
+  'ExecuteTransactionCommand',
 ]);
 
 export interface Reading {
@@ -27,7 +37,15 @@ export interface Reading {
   commands: string[];
 }
 
-const empty = (): Reading => ({ reportedUnits: 0, unreported: 0, estimatedUnits: 0, itemsRead: 0, itemsReturned: 0, calls: 0, commands: [] });
+const empty = (): Reading => ({
+  reportedUnits: 0,
+  unreported: 0,
+  estimatedUnits: 0,
+  itemsRead: 0,
+  itemsReturned: 0,
+  calls: 0,
+  commands: [],
+});
 
 let current: Reading | undefined;
 
@@ -43,7 +61,8 @@ function valueSize(v: unknown): number {
   if (typeof v === 'string') return Buffer.byteLength(v);
   if (typeof v === 'number') return Math.ceil(String(Math.abs(v)).replace(/^0\.?0*|\./g, '').length / 2) + 1;
   if (Array.isArray(v)) return 3 + v.reduce((s: number, x) => s + 1 + valueSize(x), 0);
-  if (typeof v === 'object') return 3 + Object.entries(v as Record<string, unknown>).reduce((s, [k, x]) => s + 1 + Buffer.byteLength(k) + valueSize(x), 0);
+  if (typeof v === 'object')
+    return 3 + Object.entries(v as Record<string, unknown>).reduce((s, [k, x]) => s + 1 + Buffer.byteLength(k) + valueSize(x), 0);
   return 0;
 }
 

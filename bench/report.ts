@@ -10,7 +10,11 @@ const x = (r: number) => `${r.toFixed(2)}×`;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -19,24 +23,41 @@ const readsOnlyReturned = (p: PageStats) => p.samples.every((s) => s.reading.ite
 
 export function printReport(results: SizeResult[], info: { runs: number; warmups: number; seeding: string[]; totalMs: number }): boolean {
   const sources = new Set(results.flatMap((r) => r.cases.flatMap((c) => [c.first, ...c.deep].map((p) => p.unitSource))));
-  const rows: string[][] = [['operations', 'list', 'page', 'total', 'items', 'read/returned', 'read units', 'p50 ms', 'p90 ms', 'runs', 'calls']];
+  const rows: string[][] = [
+    ['operations', 'list', 'page', 'total', 'items', 'read/returned', 'read units', 'p50 ms', 'p90 ms', 'runs', 'calls'],
+  ];
   for (const r of results) {
     for (const c of r.cases) {
       for (const p of [c.first, ...c.deep]) {
         const which = p === c.first ? '' : p.page === c.pages ? ' (last)' : ' (deepest full)';
         rows.push([
-          fmt(r.size), `${c.label}${c.gated ? '' : ' *'}`, `${fmt(p.page)}${which}`, fmt(c.total), String(p.returned),
-          `${fmt(p.itemsRead)}/${fmt(p.itemsReturned)}`, ru(p), ms(p.medianMs), ms(p.p90Ms), String(p.samples.length), p.calls,
+          fmt(r.size),
+          `${c.label}${c.gated ? '' : ' *'}`,
+          `${fmt(p.page)}${which}`,
+          fmt(c.total),
+          String(p.returned),
+          `${fmt(p.itemsRead)}/${fmt(p.itemsReturned)}`,
+          ru(p),
+          ms(p.medianMs),
+          ms(p.p90Ms),
+          String(p.samples.length),
+          p.calls,
         ]);
       }
     }
   }
   console.log('');
-  console.log(`Results: per_page=${PER_PAGE}; each page run ${info.runs}× after ${info.warmups} warm-ups, pages interleaved run by run (status=succeeded at 100,000: 1 run).`);
-  console.log(sources.has('estimated')
-    ? 'Read units: ESTIMATED from item sizes (DynamoDB Local did not report ConsumedCapacity for every call): ceil(bytes/4 KB), halved for eventually consistent reads.'
-    : 'Read units: ConsumedCapacity.CapacityUnits as reported by DynamoDB Local (ReturnConsumedCapacity=TOTAL set on every call by a middleware on the shared client).');
-  console.log('read/returned: items the calls read (Query ScannedCount, GetItem 1) / items they returned; the GetItem is the org (or deployment) item holding the total.');
+  console.log(
+    `Results: per_page=${PER_PAGE}; each page run ${info.runs}× after ${info.warmups} warm-ups, pages interleaved run by run (status=succeeded at 100,000: 1 run).`,
+  );
+  console.log(
+    sources.has('estimated')
+      ? 'Read units: ESTIMATED from item sizes (DynamoDB Local did not report ConsumedCapacity for every call): ceil(bytes/4 KB), halved for eventually consistent reads.'
+      : 'Read units: ConsumedCapacity.CapacityUnits as reported by DynamoDB Local (ReturnConsumedCapacity=TOTAL set on every call by a middleware on the shared client).',
+  );
+  console.log(
+    'read/returned: items the calls read (Query ScannedCount, GetItem 1) / items they returned; the GetItem is the org (or deployment) item holding the total.',
+  );
   console.log('Latency: wall time of the repository call (listOperations / listDeployments), median (p50) and p90 over the runs.');
   console.log('* informational, not gated.');
   console.log('');
@@ -58,12 +79,16 @@ export function printReport(results: SizeResult[], info: { runs: number; warmups
         const l = ratio(d.medianMs, c.first.medianMs);
         const head = `${fmt(r.size)} ops · ${c.label}: page ${fmt(d.page)}${d.page === c.pages ? ' (last)' : ' (deepest full)'} vs page 1:`;
         if (!c.gated) {
-          note(`${head} ${x(u)} read units, ${x(l)} median latency; page 1 reads ${fmt(c.first.itemsRead)} items for ${c.first.returned}, page ${fmt(d.page)} reads ${fmt(d.itemsRead)} for ${d.returned} (${c.note})`);
+          note(
+            `${head} ${x(u)} read units, ${x(l)} median latency; page 1 reads ${fmt(c.first.itemsRead)} items for ${c.first.returned}, page ${fmt(d.page)} reads ${fmt(d.itemsRead)} for ${d.returned} (${c.note})`,
+          );
           continue;
         }
         const exact = readsOnlyReturned(c.first) && readsOnlyReturned(d);
-        verdict(u <= LIMIT && l <= LIMIT && exact,
-          `${head} ${x(u)} read units, ${x(l)} median latency; ${exact ? 'reads only the items it returns' : 'READS ITEMS IT DOES NOT RETURN'}`);
+        verdict(
+          u <= LIMIT && l <= LIMIT && exact,
+          `${head} ${x(u)} read units, ${x(l)} median latency; ${exact ? 'reads only the items it returns' : 'READS ITEMS IT DOES NOT RETURN'}`,
+        );
       }
     }
   }
@@ -76,7 +101,9 @@ export function printReport(results: SizeResult[], info: { runs: number; warmups
       const u = ratio(c.first.units, s.first.units);
       const head = `page 1 at ${fmt(large.size)} vs at ${fmt(small.size)} ops · ${c.label}: ${x(u)} read units, ${x(ratio(c.first.medianMs, s.first.medianMs))} median latency`;
       if (!c.gated || c.key === 'deps') {
-        note(`${head} (${c.key === 'deps' ? `page 1 holds ${c.first.returned} vs ${s.first.returned} deployments: not comparable` : c.note})`);
+        note(
+          `${head} (${c.key === 'deps' ? `page 1 holds ${c.first.returned} vs ${s.first.returned} deployments: not comparable` : c.note})`,
+        );
       } else if (c.first.returned !== s.first.returned) {
         verdict(false, `${head}: page 1 holds ${c.first.returned} vs ${s.first.returned} items, cannot compare`);
       } else {

@@ -78,9 +78,10 @@ async function main(): Promise<number> {
       await seedOrg(org);
       const t2 = performance.now();
       written += org.items.length + 1;
-      const line = `${fmt(n)} operations: ${fmt(org.items.length + 1)} items (${fmt(org.deployments)} deployments, `
-        + `${fmt(org.items.length - n - org.deployments)} name reservations, the org item) built in ${secs(t1 - t0)}, `
-        + `written in ${secs(t2 - t1)} (${fmt(Math.round((org.items.length + 1) / ((t2 - t1) / 1000)))} items/s)`;
+      const line =
+        `${fmt(n)} operations: ${fmt(org.items.length + 1)} items (${fmt(org.deployments)} deployments, ` +
+        `${fmt(org.items.length - n - org.deployments)} name reservations, the org item) built in ${secs(t1 - t0)}, ` +
+        `written in ${secs(t2 - t1)} (${fmt(Math.round((org.items.length + 1) / ((t2 - t1) / 1000)))} items/s)`;
       seeding.push(line);
       console.log(`seeded ${line}`);
       orgs.push(org);

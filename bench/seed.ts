@@ -21,7 +21,13 @@ import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } fro
 import { deploymentUrl, type DeploymentRecord } from '../functions/core/deployments.js';
 import { newOperationId, PHASE_MESSAGES, PHASES, type OperationRecord } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
-import { DEFAULT_ENVIRONMENT_ID, type AppType, type DeploymentStatus, type OperationStatus, type OperationType } from '../functions/core/schemas.js';
+import {
+  DEFAULT_ENVIRONMENT_ID,
+  type AppType,
+  type DeploymentStatus,
+  type OperationStatus,
+  type OperationType,
+} from '../functions/core/schemas.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
@@ -79,7 +85,10 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   // ---- plan: each deployment's fate and its number of operations ----------------
   const deps: PlannedDep[] = [];
   for (let i = 0; i < nDeps; i++) {
-    if (i === 0) { deps.push({ appType: 'airflow', createOk: true, destroyed: false, count: 1 }); continue; }
+    if (i === 0) {
+      deps.push({ appType: 'airflow', createOk: true, destroyed: false, count: 1 });
+      continue;
+    }
     const createOk = rnd() >= 0.04;
     deps.push({ appType: rnd() < 0.6 ? 'airflow' : 'superset', createOk, destroyed: rnd() < 0.3, count: 1 });
   }
@@ -95,7 +104,10 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
 
   // ---- each deployment's operations, placed on a shared timeline ----------------
   const planned: PlannedOp[] = [];
-  const middleEnding = (): Ending => { const r = rnd(); return r < 0.96 ? 'succeeded' : r < 0.99 ? 'failed' : 'canceled'; };
+  const middleEnding = (): Ending => {
+    const r = rnd();
+    return r < 0.96 ? 'succeeded' : r < 0.99 ? 'failed' : 'canceled';
+  };
   deps.forEach((d, i) => {
     const start = i === 0 ? 0 : rnd() * 0.95;
     const end = d.destroyed ? start + (1 - start) * (0.05 + 0.95 * rnd()) : 1;
@@ -119,7 +131,10 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   });
   // The hot deployment's newest operation is the organization's newest, and still running.
   const hotLast = planned.filter((p) => p.dep === 0).at(-1)!;
-  if (hotLast.local > 0) { hotLast.pos = 2; hotLast.ending = 'running'; }
+  if (hotLast.local > 0) {
+    hotLast.pos = 2;
+    hotLast.ending = 'running';
+  }
   planned.sort((a, b) => a.pos - b.pos || a.dep - b.dep || a.local - b.local);
 
   // ---- replay the history in sequence order, as the transactions would ------------
@@ -129,7 +144,9 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   const typeSeq: Record<string, number> = {};
   const nOp: Partial<Record<OperationStatus, number>> = { queued: 0 };
   const nDep: Partial<Record<DeploymentStatus, number>> = { provisioning: 0 };
-  const bump = <S extends string>(m: Partial<Record<S, number>>, s: S, by = 1) => { m[s] = (m[s] ?? 0) + by; };
+  const bump = <S extends string>(m: Partial<Record<S, number>>, s: S, by = 1) => {
+    m[s] = (m[s] ?? 0) + by;
+  };
   const moveDep = (r: { d: DeploymentRecord }, to: DeploymentStatus, at: string) => {
     bump(nDep, r.d.status, -1);
     bump(nDep, to);
@@ -149,8 +166,16 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     if (p.type === 'deployment.create') {
       const id = randomUUID();
       const d: DeploymentRecord = {
-        id, org_id: orgId, name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`, app_type: deps[p.dep]!.appType,
-        status: 'provisioning', environment_id: DEFAULT_ENVIRONMENT_ID, created_at: at, updated_at: at, last_operation_id: opId, op_count: 1,
+        id,
+        org_id: orgId,
+        name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`,
+        app_type: deps[p.dep]!.appType,
+        status: 'provisioning',
+        environment_id: DEFAULT_ENVIRONMENT_ID,
+        created_at: at,
+        updated_at: at,
+        last_operation_id: opId,
+        op_count: 1,
       };
       rec = { d, seq: records.length + 1, nameFreed: false };
       records.push(rec);
@@ -171,9 +196,17 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     const started = new Date(t + 1_000).toISOString();
     const ended = new Date(t + 20_000).toISOString();
     const op: OperationRecord = {
-      id: opId, org_id: orgId, type: p.type, status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!,
-      resource_id: d.id, requested_at: at,
-      ...(p.type === 'app_user.provision' ? { params: { username: `user${seq}`, email: `user${seq}@example.com`, role: pick(['admin', 'editor', 'viewer'] as const) } } : {}),
+      id: opId,
+      org_id: orgId,
+      type: p.type,
+      status: 'queued',
+      phase: 'queued',
+      message: PHASE_MESSAGES.queued!,
+      resource_id: d.id,
+      requested_at: at,
+      ...(p.type === 'app_user.provision'
+        ? { params: { username: `user${seq}`, email: `user${seq}@example.com`, role: pick(['admin', 'editor', 'viewer'] as const) } }
+        : {}),
     };
     // queued -> running (first phase)
     Object.assign(op, { status: 'running', phase: work[0], message: PHASE_MESSAGES[work[0]!], started_at: started });
@@ -181,10 +214,20 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     if (p.ending === 'succeeded') {
       const done = PHASES[p.type].done;
       Object.assign(op, { status: 'succeeded', phase: done, message: PHASE_MESSAGES[done], ended_at: ended });
-      if (p.type === 'deployment.create') { op.result = { url: deploymentUrl(d, APP_DOMAIN) }; moveDep(rec, 'ready', ended); }
-      if (p.type === 'deployment.destroy') { moveDep(rec, 'destroyed', ended); rec.nameFreed = true; }
+      if (p.type === 'deployment.create') {
+        op.result = { url: deploymentUrl(d, APP_DOMAIN) };
+        moveDep(rec, 'ready', ended);
+      }
+      if (p.type === 'deployment.destroy') {
+        moveDep(rec, 'destroyed', ended);
+        rec.nameFreed = true;
+      }
     } else if (p.ending === 'failed') {
-      Object.assign(op, { status: 'failed', ended_at: ended, error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' } });
+      Object.assign(op, {
+        status: 'failed',
+        ended_at: ended,
+        error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' },
+      });
       if (p.type === 'deployment.create' || p.type === 'deployment.destroy') moveDep(rec, 'failed', ended);
     } else if (p.ending === 'canceled') {
       Object.assign(op, { status: 'canceled', message: 'Canceled by request.', ended_at: ended });
@@ -221,7 +264,11 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
 
   const busiest = records.reduce((a, b) => (b.d.op_count > a.d.op_count ? b : a));
   return {
-    orgId, operations: n, deployments: records.length, items, org,
+    orgId,
+    operations: n,
+    deployments: records.length,
+    items,
+    org,
     busiest: { id: busiest.d.id, ops: busiest.d.op_count },
     opsByType: typeSeq,
     opsByStatus: Object.fromEntries(Object.entries(nOp).filter(([, v]) => v)),

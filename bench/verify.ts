@@ -25,10 +25,17 @@ async function count(index: IndexName, pk: string): Promise<number> {
   let n = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await ddb.send(new QueryCommand({
-      TableName: tableName(), IndexName: index, Select: 'COUNT', ExclusiveStartKey: start,
-      KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': `${index}pk` }, ExpressionAttributeValues: { ':pk': pk },
-    }));
+    const out = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index,
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': `${index}pk` },
+        ExpressionAttributeValues: { ':pk': pk },
+      }),
+    );
     n += out.Count ?? 0;
     start = out.LastEvaluatedKey;
   } while (start);
@@ -50,24 +57,44 @@ export async function verifyOrg(org: SeededOrg): Promise<string> {
   const partitions: [string, IndexName, string, number][] = [
     ['operations', 'gsi1', lists.operations(org.orgId), c('op_seq')],
     ['deployments', 'gsi1', lists.deployments(org.orgId), c('dep_seq')],
-    ...OPERATION_TYPES.map((t): [string, IndexName, string, number] => [`type=${t}`, 'gsi2', lists.operationsByType(org.orgId, t), c(typeSeqAttr(t))]),
-    ...OPERATION_STATUSES.map((s): [string, IndexName, string, number] => [`operations status=${s}`, 'gsi4', lists.operationsByStatus(org.orgId, s), c(opCounter(s))]),
-    ...DEPLOYMENT_STATUSES.map((s): [string, IndexName, string, number] => [`deployments status=${s}`, 'gsi4', lists.deploymentsByStatus(org.orgId, s), c(depCounter(s))]),
+    ...OPERATION_TYPES.map((t): [string, IndexName, string, number] => [
+      `type=${t}`,
+      'gsi2',
+      lists.operationsByType(org.orgId, t),
+      c(typeSeqAttr(t)),
+    ]),
+    ...OPERATION_STATUSES.map((s): [string, IndexName, string, number] => [
+      `operations status=${s}`,
+      'gsi4',
+      lists.operationsByStatus(org.orgId, s),
+      c(opCounter(s)),
+    ]),
+    ...DEPLOYMENT_STATUSES.map((s): [string, IndexName, string, number] => [
+      `deployments status=${s}`,
+      'gsi4',
+      lists.deploymentsByStatus(org.orgId, s),
+      c(depCounter(s)),
+    ]),
     ['busiest deployment', 'gsi3', lists.operationsByResource(org.orgId, org.busiest.id), org.busiest.ops],
   ];
   let counted = 0;
   let lists_ = 0;
   const skipped: string[] = [];
   for (const [what, index, pk, kept] of partitions) {
-    if (kept > COUNT_LIMIT) { skipped.push(what); continue; }
+    if (kept > COUNT_LIMIT) {
+      skipped.push(what);
+      continue;
+    }
     const n = await count(index, pk);
     counted += n;
     lists_++;
     if (n !== kept) problems.push(`${what}: counted ${n}, counter says ${kept}`);
   }
   if (problems.length) throw new Error(`Seeded organization ${org.orgId} is inconsistent:\n  ${problems.join('\n  ')}`);
-  return `org item as built, counters add up; ${lists_} lists counted in full (${counted.toLocaleString('en-US')} items) = their counters`
-    + (skipped.length ? `; not counted (too large to count quickly): ${skipped.join(', ')}` : '');
+  return (
+    `org item as built, counters add up; ${lists_} lists counted in full (${counted.toLocaleString('en-US')} items) = their counters` +
+    (skipped.length ? `; not counted (too large to count quickly): ${skipped.join(', ')}` : '')
+  );
 }
 
 /** DynamoDB Local's DescribeTable ItemCount, against what was written. */

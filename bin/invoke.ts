@@ -33,6 +33,9 @@ runInvoke(argv)
       process.exit(2);
     }
     // What Lambda reports for a handler that threw.
-    const error = e instanceof Error ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') } : { errorType: 'Error', errorMessage: String(e) };
+    const error =
+      e instanceof Error
+        ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }
+        : { errorType: 'Error', errorMessage: String(e) };
     print(error, 1);
   });

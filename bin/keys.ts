@@ -20,7 +20,10 @@ if (onAws && !process.env.TABLE_NAME) {
 }
 if (!onAws) applyLocalEnv(localSettings());
 
-runKeysCommand(args.filter((a) => a !== '--aws'), { out: (s) => process.stdout.write(s + '\n') })
+runKeysCommand(
+  args.filter((a) => a !== '--aws'),
+  { out: (s) => process.stdout.write(s + '\n') },
+)
   .then((code) => process.exit(code))
   .catch((e: unknown) => {
     if (e instanceof UsageError) {
@@ -28,9 +31,11 @@ runKeysCommand(args.filter((a) => a !== '--aws'), { out: (s) => process.stdout.w
       process.exit(2);
     }
     const refused = e instanceof Error && /ECONNREFUSED|connect/i.test(`${e.message} ${String((e as { cause?: unknown }).cause ?? '')}`);
-    process.stderr.write(refused
-      ? `Cannot reach DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}. Start the local stack first (npm start), with the same DYNAMODB_PORT.\n`
-      : `Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      refused
+        ? `Cannot reach DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}. Start the local stack first (npm start), with the same DYNAMODB_PORT.\n`
+        : `Error: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     process.exit(1);
   });
 

@@ -93,7 +93,8 @@ interface Run {
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of: ${allowed.join(', ')} (got "${value}")`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${flag} must be one of: ${allowed.join(', ')} (got "${value}")`);
   return value as T;
 }
 
@@ -129,17 +130,32 @@ function fields(pairs: [string, string | undefined | null][]): string {
   return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`).join('\n');
 }
 
-const showDeployment = (d: Deployment) => fields([
-  ['id', d.id], ['name', d.name], ['app_type', d.app_type], ['status', d.status], ['url', d.url],
-  ['environment', d.environment_id], ['created_at', d.created_at], ['operation', d.links.operation],
-]);
+const showDeployment = (d: Deployment) =>
+  fields([
+    ['id', d.id],
+    ['name', d.name],
+    ['app_type', d.app_type],
+    ['status', d.status],
+    ['url', d.url],
+    ['environment', d.environment_id],
+    ['created_at', d.created_at],
+    ['operation', d.links.operation],
+  ]);
 
-const showOperation = (o: Operation) => fields([
-  ['id', o.id], ['type', o.type], ['status', o.status], ['phase', o.progress.phase], ['message', o.progress.message],
-  ['resource', `${o.resource.type} ${o.resource.id}`], ['requested_at', o.requested_at], ['started_at', o.started_at], ['ended_at', o.ended_at],
-  ['error', o.error ? `${o.error.code}: ${o.error.message}` : undefined],
-  ['result', o.result ? JSON.stringify(o.result) : undefined],
-]);
+const showOperation = (o: Operation) =>
+  fields([
+    ['id', o.id],
+    ['type', o.type],
+    ['status', o.status],
+    ['phase', o.progress.phase],
+    ['message', o.progress.message],
+    ['resource', `${o.resource.type} ${o.resource.id}`],
+    ['requested_at', o.requested_at],
+    ['started_at', o.started_at],
+    ['ended_at', o.ended_at],
+    ['error', o.error ? `${o.error.code}: ${o.error.message}` : undefined],
+    ['result', o.result ? JSON.stringify(o.result) : undefined],
+  ]);
 
 /**
  * The live progress of a wait, on stderr: on a terminal a spinner line redrawn in place
@@ -153,7 +169,11 @@ class ProgressView {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly started: number;
 
-  constructor(private readonly ctx: CliContext, private readonly clock: Clock, private readonly label: string) {
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly clock: Clock,
+    private readonly label: string,
+  ) {
     this.started = clock.now();
     if (ctx.stderr.isTTY) {
       this.draw();
@@ -230,23 +250,34 @@ const LIST = ['page', 'per-page'] as const;
 
 const COMMANDS: Record<string, Command> = {
   'deployments list': {
-    args: [], options: [...LIST, 'status'],
+    args: [],
+    options: [...LIST, 'status'],
     async run({ api, values, ctx }) {
       const page = await api.listDeployments({
-        status: oneOf('status', values.status, DEPLOYMENT_STATUSES), page: positiveInt('page', values.page), per_page: positiveInt('per-page', values['per-page']),
+        status: oneOf('status', values.status, DEPLOYMENT_STATUSES),
+        page: positiveInt('page', values.page),
+        per_page: positiveInt('per-page', values['per-page']),
       });
       if (values.json) {
         json(ctx, page);
         return EXIT.ok;
       }
       if (page.items.length === 0) out(ctx, 'No deployments.');
-      else out(ctx, table([['ID', 'NAME', 'APP', 'STATUS', 'CREATED', 'URL'], ...page.items.map((d) => [d.id, d.name, d.app_type, d.status, d.created_at, d.url ?? ''])]));
+      else
+        out(
+          ctx,
+          table([
+            ['ID', 'NAME', 'APP', 'STATUS', 'CREATED', 'URL'],
+            ...page.items.map((d) => [d.id, d.name, d.app_type, d.status, d.created_at, d.url ?? '']),
+          ]),
+        );
       out(ctx, pageFooter(page.pagination));
       return EXIT.ok;
     },
   },
   'deployments get': {
-    args: ['deployment-id'], options: [],
+    args: ['deployment-id'],
+    options: [],
     async run({ api, args, values, ctx }) {
       const d = await api.getDeployment(args[0]!);
       if (values.json) json(ctx, d);
@@ -255,7 +286,8 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'deployments create': {
-    args: [], options: ['app-type', 'name', 'environment-id', 'idempotency-key', 'wait', 'timeout'],
+    args: [],
+    options: ['app-type', 'name', 'environment-id', 'idempotency-key', 'wait', 'timeout'],
     async run(r) {
       const { api, values, ctx } = r;
       const appType = oneOf('app-type', values['app-type'], APP_TYPES);
@@ -263,14 +295,18 @@ const COMMANDS: Record<string, Command> = {
       if (values.timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
       timeoutMs(values);
       const accepted = await api.createDeployment(
-        { app_type: appType, ...(values.name !== undefined ? { name: values.name } : {}), ...(values['environment-id'] !== undefined ? { environment_id: values['environment-id'] } : {}) },
+        {
+          app_type: appType,
+          ...(values.name !== undefined ? { name: values.name } : {}),
+          ...(values['environment-id'] !== undefined ? { environment_id: values['environment-id'] } : {}),
+        },
         { idempotencyKey: values['idempotency-key'] },
       );
       if (!values.wait) {
         if (values.json) {
-        json(ctx, accepted);
-        return EXIT.ok;
-      }
+          json(ctx, accepted);
+          return EXIT.ok;
+        }
         out(ctx, `Deployment ${accepted.deployment_id} is being created (operation ${accepted.operation_id}).`);
         out(ctx, `Follow it with: deployctl operations wait ${accepted.operation_id}`);
         return EXIT.ok;
@@ -279,12 +315,14 @@ const COMMANDS: Record<string, Command> = {
       const op = await follow(r, accepted.operation_id, `creating ${accepted.deployment_id}`);
       const deployment = await api.getDeployment(accepted.deployment_id);
       if (values.json) json(ctx, { deployment, operation: op });
-      else if (op.status === 'succeeded') out(ctx, `Deployment ${deployment.name} (${deployment.id}) is ${deployment.status}: ${deployment.url ?? '(no url)'}`);
+      else if (op.status === 'succeeded')
+        out(ctx, `Deployment ${deployment.name} (${deployment.id}) is ${deployment.status}: ${deployment.url ?? '(no url)'}`);
       return operationOutcome(r, op);
     },
   },
   'deployments delete': {
-    args: ['deployment-id'], options: ['wait', 'timeout'],
+    args: ['deployment-id'],
+    options: ['wait', 'timeout'],
     async run(r) {
       const { api, args, values, ctx } = r;
       if (values.timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
@@ -292,9 +330,9 @@ const COMMANDS: Record<string, Command> = {
       const accepted = await api.deleteDeployment(args[0]!);
       if (!values.wait) {
         if (values.json) {
-        json(ctx, accepted);
-        return EXIT.ok;
-      }
+          json(ctx, accepted);
+          return EXIT.ok;
+        }
         out(ctx, `Deployment ${accepted.deployment_id} is being destroyed (operation ${accepted.operation_id}).`);
         out(ctx, `Follow it with: deployctl operations wait ${accepted.operation_id}`);
         return EXIT.ok;
@@ -308,24 +346,36 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'operations list': {
-    args: [], options: [...LIST, 'status', 'type', 'resource-id'],
+    args: [],
+    options: [...LIST, 'status', 'type', 'resource-id'],
     async run({ api, values, ctx }) {
       const page = await api.listOperations({
-        status: oneOf('status', values.status, OPERATION_STATUSES), type: oneOf('type', values.type, OPERATION_TYPES),
-        resource_id: values['resource-id'], page: positiveInt('page', values.page), per_page: positiveInt('per-page', values['per-page']),
+        status: oneOf('status', values.status, OPERATION_STATUSES),
+        type: oneOf('type', values.type, OPERATION_TYPES),
+        resource_id: values['resource-id'],
+        page: positiveInt('page', values.page),
+        per_page: positiveInt('per-page', values['per-page']),
       });
       if (values.json) {
         json(ctx, page);
         return EXIT.ok;
       }
       if (page.items.length === 0) out(ctx, 'No operations.');
-      else out(ctx, table([['ID', 'TYPE', 'STATUS', 'PHASE', 'RESOURCE', 'REQUESTED'], ...page.items.map((o) => [o.id, o.type, o.status, o.progress.phase, o.resource.id, o.requested_at])]));
+      else
+        out(
+          ctx,
+          table([
+            ['ID', 'TYPE', 'STATUS', 'PHASE', 'RESOURCE', 'REQUESTED'],
+            ...page.items.map((o) => [o.id, o.type, o.status, o.progress.phase, o.resource.id, o.requested_at]),
+          ]),
+        );
       out(ctx, pageFooter(page.pagination));
       return EXIT.ok;
     },
   },
   'operations get': {
-    args: ['operation-id'], options: [],
+    args: ['operation-id'],
+    options: [],
     async run({ api, args, values, ctx }) {
       const o = await api.getOperation(args[0]!);
       if (values.json) json(ctx, o);
@@ -334,7 +384,8 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'operations wait': {
-    args: ['operation-id'], options: ['timeout'],
+    args: ['operation-id'],
+    options: ['timeout'],
     async run(r) {
       timeoutMs(r.values);
       const op = await follow(r, r.args[0]!, r.args[0]!);
@@ -344,7 +395,8 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'operations cancel': {
-    args: ['operation-id'], options: [],
+    args: ['operation-id'],
+    options: [],
     async run({ api, args, values, ctx }) {
       const o = await api.cancelOperation(args[0]!);
       if (values.json) json(ctx, o);
@@ -353,14 +405,24 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'environments list': {
-    args: [], options: [...LIST],
+    args: [],
+    options: [...LIST],
     async run({ api, values, ctx }) {
-      const page = await api.listEnvironments({ page: positiveInt('page', values.page), per_page: positiveInt('per-page', values['per-page']) });
+      const page = await api.listEnvironments({
+        page: positiveInt('page', values.page),
+        per_page: positiveInt('per-page', values['per-page']),
+      });
       if (values.json) {
         json(ctx, page);
         return EXIT.ok;
       }
-      out(ctx, table([['ID', 'NAME', 'DEFAULT', 'CREATED'], ...page.items.map((e: Environment) => [e.id, e.name, e.is_default ? 'yes' : 'no', e.created_at])]));
+      out(
+        ctx,
+        table([
+          ['ID', 'NAME', 'DEFAULT', 'CREATED'],
+          ...page.items.map((e: Environment) => [e.id, e.name, e.is_default ? 'yes' : 'no', e.created_at]),
+        ]),
+      );
       out(ctx, pageFooter(page.pagination));
       return EXIT.ok;
     },
@@ -369,7 +431,12 @@ const COMMANDS: Record<string, Command> = {
 
 function describeApiError(e: ApiError): string {
   const details = e.details?.length ? `\n${e.details.map((d) => `  ${d.field}: ${d.issue}`).join('\n')}` : '';
-  const extra = [`HTTP ${e.status}`, e.requestId ? `request ${e.requestId}` : '', e.operationId ? `operation ${e.operationId}` : '', e.retryAfter !== undefined ? `retry after ${e.retryAfter}s` : '']
+  const extra = [
+    `HTTP ${e.status}`,
+    e.requestId ? `request ${e.requestId}` : '',
+    e.operationId ? `operation ${e.operationId}` : '',
+    e.retryAfter !== undefined ? `retry after ${e.retryAfter}s` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `Error: ${e.code}: ${e.message} (${extra})${details}`;
@@ -380,7 +447,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   let values: Values;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }) as { values: Values; positionals: string[] });
+    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }) as {
+      values: Values;
+      positionals: string[];
+    });
   } catch (e) {
     err(ctx, `deployctl: ${(e as Error).message}\n\n${USAGE}`);
     return EXIT.usage;
@@ -395,14 +465,23 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     if (!command) throw new UsageError(`unknown command "${name}"`);
     const args = positionals.slice(2);
     if (args.length !== command.args.length) {
-      throw new UsageError(command.args.length ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ')}` : `${name} takes no arguments (got "${args.join(' ')}")`);
+      throw new UsageError(
+        command.args.length
+          ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ')}`
+          : `${name} takes no arguments (got "${args.join(' ')}")`,
+      );
     }
     const allowed = new Set<OptionName>([...command.options, 'json', 'help']);
     const extra = (Object.keys(values) as OptionName[]).filter((k) => !allowed.has(k));
     if (extra.length) throw new UsageError(`${name} does not take ${extra.map((k) => `--${k}`).join(', ')}`);
     const apiKey = ctx.env.DEPLOY_API_KEY;
     if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
-    const api = new DeploymentsClient({ baseUrl: ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL, apiKey, fetch: ctx.fetch, userAgent: 'deployctl' });
+    const api = new DeploymentsClient({
+      baseUrl: ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL,
+      apiKey,
+      fetch: ctx.fetch,
+      userAgent: 'deployctl',
+    });
     return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });
   } catch (e) {
     if (e instanceof UsageError) {

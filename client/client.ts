@@ -18,7 +18,9 @@ export type DataOf<K extends RouteId> = Routes[K]['success'] extends { readonly 
 /** A route's path parameters. */
 export type ParamsOf<K extends RouteId> = [Schema<K, 'params'>] extends [never] ? undefined : z.input<Schema<K, 'params'>>;
 /** A route's query parameters (numbers or strings; the API parses them). */
-export type QueryOf<K extends RouteId> = [Schema<K, 'query'>] extends [never] ? undefined : { [F in keyof z.input<Schema<K, 'query'>>]?: string | number };
+export type QueryOf<K extends RouteId> = [Schema<K, 'query'>] extends [never]
+  ? undefined
+  : { [F in keyof z.input<Schema<K, 'query'>>]?: string | number };
 /** A route's JSON body. */
 export type BodyOf<K extends RouteId> = [Schema<K, 'body'>] extends [never] ? undefined : z.input<Schema<K, 'body'>>;
 
@@ -96,7 +98,8 @@ export class DeploymentsClient {
       return encodeURIComponent(String(value));
     });
     const search = new URLSearchParams();
-    for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+    for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>))
+      if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
     const qs = search.toString();
     // The base URL ends with the API prefix; route paths are below it.
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
@@ -128,7 +131,9 @@ export class DeploymentsClient {
       text = await res.text();
     } catch (e) {
       if (input.signal?.aborted) throw input.signal.reason ?? e;
-      const why = timeout.aborted ? `no answer within ${this.requestTimeoutMs} ms` : ((e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message);
+      const why = timeout.aborted
+        ? `no answer within ${this.requestTimeoutMs} ms`
+        : ((e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message);
       throw new NetworkError(`${route.method} ${url} failed: ${why}`, why, { cause: e });
     }
     const requestId = res.headers.get('x-request-id') ?? undefined;
@@ -148,13 +153,23 @@ export class DeploymentsClient {
     }
     const envelope = json as { data?: unknown } | undefined;
     if (!envelope || typeof envelope !== 'object' || !('data' in envelope)) {
-      throw new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `${route.method} ${url}: the answer is not the {"data": ...} envelope`, requestId });
+      throw new ApiError({
+        status: res.status,
+        code: 'UNEXPECTED_RESPONSE',
+        message: `${route.method} ${url}: the answer is not the {"data": ...} envelope`,
+        requestId,
+      });
     }
     let data = envelope.data;
     if (this.validateResponses) {
       const parsed = route.success.data.safeParse(data);
       if (!parsed.success) {
-        throw new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `${route.method} ${url}: the answer does not match the schema: ${parsed.error.message}`, requestId });
+        throw new ApiError({
+          status: res.status,
+          code: 'UNEXPECTED_RESPONSE',
+          message: `${route.method} ${url}: the answer does not match the schema: ${parsed.error.message}`,
+          requestId,
+        });
       }
       data = parsed.data;
     }
@@ -176,7 +191,13 @@ export class DeploymentsClient {
       });
     }
     const snippet = text.trim().slice(0, 200);
-    return new ApiError({ status: res.status, code: 'UNEXPECTED_RESPONSE', message: `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`, requestId, retryAfter });
+    return new ApiError({
+      status: res.status,
+      code: 'UNEXPECTED_RESPONSE',
+      message: `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`,
+      requestId,
+      retryAfter,
+    });
   }
 
   private async data<K extends RouteId>(id: K, input?: CallInput<K>): Promise<DataOf<K>> {

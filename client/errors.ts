@@ -21,7 +21,15 @@ export class ApiError extends Error {
   /** Per-field problems of a 400 INVALID_REQUEST. */
   readonly details: FieldIssue[] | undefined;
 
-  constructor(init: { status: number; code: string; message: string; requestId?: string; operationId?: string; retryAfter?: number; details?: FieldIssue[] }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    requestId?: string;
+    operationId?: string;
+    retryAfter?: number;
+    details?: FieldIssue[];
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -55,7 +63,9 @@ export class OperationTimeoutError extends Error {
     readonly lastSeen: Operation | undefined,
   ) {
     const seen = lastSeen ? ` Last seen: ${lastSeen.status}, phase ${lastSeen.progress.phase}.` : '';
-    super(`Gave up waiting for operation ${operationId} after ${formatDuration(elapsedMs)}.${seen} It may still finish; check it with GET /api/v1/operations/${operationId}.`);
+    super(
+      `Gave up waiting for operation ${operationId} after ${formatDuration(elapsedMs)}.${seen} It may still finish; check it with GET /api/v1/operations/${operationId}.`,
+    );
   }
 }
 

@@ -72,7 +72,11 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60 * 1000;
  * OperationTimeoutError on timeout, and ApiError at once for answers a retry cannot fix
  * (404, 401, 403...).
  */
-export async function waitForOperation(client: Pick<DeploymentsClient, 'getOperation'>, operationId: string, opts: WaitOptions = {}): Promise<Operation> {
+export async function waitForOperation(
+  client: Pick<DeploymentsClient, 'getOperation'>,
+  operationId: string,
+  opts: WaitOptions = {},
+): Promise<Operation> {
   const clock = opts.clock ?? realClock;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const maxInterval = opts.maxIntervalMs ?? 5000;

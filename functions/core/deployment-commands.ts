@@ -17,11 +17,22 @@ import { findDeployment, findOperation } from './lookups.js';
 import { isKnownEnvironment } from './environments.js';
 import { ApiError, conflict, invalidRequest, OperationStartError } from './errors.js';
 import {
-  CANCELABLE_TYPES, isTerminal, operationPath, operationView, queuedOperation, workflowInput,
+  CANCELABLE_TYPES,
+  isTerminal,
+  operationPath,
+  operationView,
+  queuedOperation,
+  workflowInput,
   type OperationRecord,
 } from './operations.js';
 import type { Limits } from './rate-limits.js';
-import { DEFAULT_ENVIRONMENT_ID, type CreateAppUserBody, type CreateDeploymentBody, type Operation, type OperationType } from './schemas.js';
+import {
+  DEFAULT_ENVIRONMENT_ID,
+  type CreateAppUserBody,
+  type CreateDeploymentBody,
+  type Operation,
+  type OperationType,
+} from './schemas.js';
 
 export interface Accepted {
   status: 202;
@@ -33,7 +44,11 @@ export interface Accepted {
 export function accepted(deploymentId: string, operationId: string): Accepted {
   return {
     status: 202,
-    data: { deployment_id: deploymentId, operation_id: operationId, links: { deployment: deploymentPath(deploymentId), operation: operationPath(operationId) } },
+    data: {
+      deployment_id: deploymentId,
+      operation_id: operationId,
+      links: { deployment: deploymentPath(deploymentId), operation: operationPath(operationId) },
+    },
     headers: { Location: operationPath(operationId), 'Retry-After': '2' },
   };
 }
@@ -53,7 +68,9 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?:
   await applyTransition({
     operation: op,
     change: {
-      status: 'failed', ended_at: at, message: 'Failed: the workflow could not be started.',
+      status: 'failed',
+      ended_at: at,
+      message: 'Failed: the workflow could not be started.',
       error: { code: 'WORKFLOW_START_FAILED', message: 'The workflow for this operation could not be started.' },
     },
     deployment: deploymentMoveAfter('failed', op.type, deployment),
@@ -74,7 +91,9 @@ export interface CreateRequest {
 export async function createDeployment(req: CreateRequest): Promise<Accepted> {
   const environmentId = req.body.environment_id ?? DEFAULT_ENVIRONMENT_ID;
   if (!isKnownEnvironment(environmentId)) {
-    throw invalidRequest('Unknown environment_id.', [{ field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` }]);
+    throw invalidRequest('Unknown environment_id.', [
+      { field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` },
+    ]);
   }
   const { deployment, operation } = await withRetries(async () => {
     const name = req.body.name ?? autoName(req.body.app_type);
@@ -87,8 +106,16 @@ export async function createDeployment(req: CreateRequest): Promise<Accepted> {
           const id = randomUUID();
           const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
           const deployment: DeploymentRecord = {
-            id, org_id: req.orgId, name, app_type: req.body.app_type, status: 'provisioning',
-            environment_id: environmentId, created_at: at, updated_at: at, last_operation_id: operation.id, op_count: 1,
+            id,
+            org_id: req.orgId,
+            name,
+            app_type: req.body.app_type,
+            status: 'provisioning',
+            environment_id: environmentId,
+            created_at: at,
+            updated_at: at,
+            last_operation_id: operation.id,
+            op_count: 1,
           };
           return { deployment, operation };
         },
@@ -106,15 +133,14 @@ export async function createDeployment(req: CreateRequest): Promise<Accepted> {
 
 /** Decisions 11-12: DELETE cancels what is in flight and starts one destroy; repeated DELETEs join it. */
 export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Accepted> {
-  type Started =
-    | { joined: Accepted }
-    | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
+  type Started = { joined: Accepted } | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
   const started = await withRetries(async (): Promise<Started> => {
     const d = await findDeployment(orgId, id);
     if (d.status === 'destroyed') throw conflict('DEPLOYMENT_ALREADY_DESTROYED', `Deployment ${d.id} has already been destroyed.`);
     if (d.status === 'destroying' && d.last_operation_id) return { joined: accepted(d.id, d.last_operation_id) };
     const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
-    const cancel = inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
+    const cancel =
+      inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
     const operation = await insertOperation({
       deployment: d,
       build: (at) => queuedOperation({ org_id: orgId, type: 'deployment.destroy', resource_id: d.id, requested_at: at }),
@@ -138,7 +164,12 @@ export interface DeploymentOperationRequest {
 }
 
 /** Decision 20: DAG syncs and app users need a ready deployment. */
-async function startOnReadyDeployment(req: DeploymentOperationRequest, type: OperationType, check: (d: DeploymentRecord) => void, params?: Record<string, unknown>): Promise<Accepted> {
+async function startOnReadyDeployment(
+  req: DeploymentOperationRequest,
+  type: OperationType,
+  check: (d: DeploymentRecord) => void,
+  params?: Record<string, unknown>,
+): Promise<Accepted> {
   const { deployment, operation } = await withRetries(async () => {
     const d = await findDeployment(req.orgId, req.deploymentId);
     check(d);

@@ -57,10 +57,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const invalidRequest = (message: string, details?: FieldIssue[]) =>
   new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
-export const deploymentNotFound = (id: string) =>
-  new ApiError(404, 'DEPLOYMENT_NOT_FOUND', `Deployment ${id} was not found.`);
-export const operationNotFound = (id: string) =>
-  new ApiError(404, 'OPERATION_NOT_FOUND', `Operation ${id} was not found.`);
+export const deploymentNotFound = (id: string) => new ApiError(404, 'DEPLOYMENT_NOT_FOUND', `Deployment ${id} was not found.`);
+export const operationNotFound = (id: string) => new ApiError(404, 'OPERATION_NOT_FOUND', `Operation ${id} was not found.`);
 export const conflict = (code: string, message: string) => new ApiError(409, code, message);
 export const rateLimited = (message: string, headers: Record<string, string>) =>
   new ApiError(429, 'RATE_LIMIT_EXCEEDED', message, { headers });

@@ -94,6 +94,8 @@ export const workflowInput = (op: OperationRecord): WorkflowInput => {
 };
 
 /** A fresh operation, queued. */
-export function queuedOperation(fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params'>): OperationRecord {
+export function queuedOperation(
+  fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params'>,
+): OperationRecord {
   return { id: newOperationId(), status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!, ...fields };
 }

@@ -45,7 +45,9 @@ export const CreateDeploymentBody = z.strictObject({
 export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
 
 export const CreateAppUserBody = z.strictObject({
-  username: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit'),
+  username: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit'),
   email: z.email(),
   role: z.enum(USER_ROLES),
 });
@@ -159,8 +161,7 @@ export const Accepted = z.object({
 });
 export type Accepted = z.infer<typeof Accepted>;
 
-export const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), pagination: Pagination, links: ListLinks });
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pagination: Pagination, links: ListLinks });
 
 export const ErrorBody = z.object({
   error: z.object({

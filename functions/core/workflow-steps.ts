@@ -43,7 +43,12 @@ export async function runPhase(input: StepInput & { phase: string }, platform: H
     if (isTerminal(op.status)) throw new OperationEnded(op.id, op.status);
     if (op.status === 'running' && op.phase === input.phase) return loaded; // a retried step
     const at = now().toISOString();
-    const change = { status: 'running' as const, phase: input.phase, message: PHASE_MESSAGES[input.phase] ?? input.phase, started_at: op.started_at ?? at };
+    const change = {
+      status: 'running' as const,
+      phase: input.phase,
+      message: PHASE_MESSAGES[input.phase] ?? input.phase,
+      started_at: op.started_at ?? at,
+    };
     if (!(await applyTransition({ operation: op, change, at }))) throw new Retry();
     return loaded;
   });
@@ -61,11 +66,15 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     const at = now().toISOString();
     const done = PHASES[op.type].done;
     const change = {
-      status: 'succeeded' as const, phase: done, message: PHASE_MESSAGES[done] ?? done, ended_at: at,
+      status: 'succeeded' as const,
+      phase: done,
+      message: PHASE_MESSAGES[done] ?? done,
+      ended_at: at,
       started_at: op.started_at ?? at,
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
     };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('succeeded', op.type, deployment), at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('succeeded', op.type, deployment), at })))
+      throw new Retry();
   });
 }
 
@@ -87,20 +96,26 @@ function failureMessage(cause: string | undefined): string {
 }
 
 export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
-  const error = input.failure?.Error === 'States.Timeout'
-    ? { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' }
-    : undefined;
+  const error =
+    input.failure?.Error === 'States.Timeout'
+      ? { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' }
+      : undefined;
   await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure?.Cause) }, now);
 }
 
-async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => { code: string; message: string }, now: () => Date): Promise<boolean> {
+async function endFailed(
+  input: StepInput,
+  errorFor: (op: OperationRecord) => { code: string; message: string },
+  now: () => Date,
+): Promise<boolean> {
   return withRetries(async () => {
     const { op, deployment } = await load(input);
     if (isTerminal(op.status)) return false;
     const at = now().toISOString();
     const error = errorFor(op);
     const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('failed', op.type, deployment), at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('failed', op.type, deployment), at })))
+      throw new Retry();
     return true;
   });
 }
@@ -146,13 +161,24 @@ export async function reconcileOperations(opts: ReconcileOptions): Promise<Recon
     }
     let error: { code: string; message: string } | undefined;
     if (state !== 'RUNNING') {
-      error = { code: 'OPERATION_INTERRUPTED', message: `The workflow running this operation stopped unexpectedly (${state.toLowerCase()}).` };
+      error = {
+        code: 'OPERATION_INTERRUPTED',
+        message: `The workflow running this operation stopped unexpectedly (${state.toLowerCase()}).`,
+      };
     } else if (overdue) {
       await stopExecution(op.id, 'Operation timed out');
       error = { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' };
     }
     const input = { org_id: op.org_id, operation_id: op.id, deployment_id: op.resource_id };
-    if (error && (await endFailed(input, () => error, () => now))) out.ended.push(op.id);
+    if (
+      error &&
+      (await endFailed(
+        input,
+        () => error,
+        () => now,
+      ))
+    )
+      out.ended.push(op.id);
   }
   return out;
 }

@@ -4,4 +4,5 @@ import { httpHandler } from '../lib/http.js';
 import { routes } from '../routes.js';
 
 export const handler = httpHandler(routes.createDeployment, ({ caller, body, idempotency, now }) =>
-  createDeployment({ orgId: caller.orgId, body, idempotency, limits: config().limits, now }));
+  createDeployment({ orgId: caller.orgId, body, idempotency, limits: config().limits, now }),
+);

@@ -13,7 +13,10 @@ export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayPr
   const match = matchRoute(event.httpMethod, event.path);
   if (match.kind === 'method-not-allowed') {
     const allow = match.allow.join(', ');
-    return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${event.httpMethod} is not allowed here. Allowed: ${allow}.`, { headers: { Allow: allow } }), requestId);
+    return errorResponse(
+      new ApiError(405, 'METHOD_NOT_ALLOWED', `${event.httpMethod} is not allowed here. Allowed: ${allow}.`, { headers: { Allow: allow } }),
+      requestId,
+    );
   }
   return errorResponse(new ApiError(404, 'NOT_FOUND', `No endpoint at ${event.httpMethod} ${event.path}.`), requestId);
 }

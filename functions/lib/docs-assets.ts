@@ -34,8 +34,16 @@ const SECURITY_HEADERS = {
 
 /** Swagger UI sets inline styles, so style-src allows them; scripts are only our own files. */
 const PAGE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
 ].join('; ');
 
 export interface DocsResponse {
@@ -88,10 +96,12 @@ function loadAssets(): Map<string, Asset> {
   const dir = swaggerUiDir();
   const entries: [string, string][] = VENDOR_FILES.map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]);
   entries.push([INIT_SCRIPT, initScript]);
-  assets = new Map(entries.map(([name, body]) => [
-    name,
-    { body, contentType: docsAssetContentType(name), version: createHash('sha256').update(body).digest('hex').slice(0, 16) },
-  ]));
+  assets = new Map(
+    entries.map(([name, body]) => [
+      name,
+      { body, contentType: docsAssetContentType(name), version: createHash('sha256').update(body).digest('hex').slice(0, 16) },
+    ]),
+  );
   return assets;
 }
 

@@ -12,7 +12,12 @@ import { ApiError, IdempotencyRace, invalidRequest, type FieldIssue } from '../c
 import { rateLimitHeaders } from '../core/rate-limits.js';
 import type { Scope } from '../core/schemas.js';
 import { findKeyByHash } from '../adapters/dynamo/api-keys-repo.js';
-import { findIdempotencyRecord, rememberResponse, type IdempotencyClaim, type StoredResponse } from '../adapters/dynamo/idempotency-repo.js';
+import {
+  findIdempotencyRecord,
+  rememberResponse,
+  type IdempotencyClaim,
+  type StoredResponse,
+} from '../adapters/dynamo/idempotency-repo.js';
 import { consumeRequest } from '../adapters/dynamo/rate-limit-repo.js';
 import { recordUsage } from '../adapters/dynamo/usage-repo.js';
 import { API_PREFIX, type Route } from '../routes.js';
@@ -76,7 +81,10 @@ export function requestIdFrom(given: string | undefined): string {
 export const requestIdOf = (event: APIGatewayProxyEvent): string => requestIdFrom(headersOf(event)['x-request-id']);
 
 export function errorResponse(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): APIGatewayProxyResult {
-  const e = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred. Quote the request id if you contact support.');
+  const e =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred. Quote the request id if you contact support.');
   const body = {
     error: {
       code: e.code,
@@ -149,18 +157,30 @@ function parseBody(route: Route, event: APIGatewayProxyEvent, headers: Record<st
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-function idempotencyClaim(event: APIGatewayProxyEvent, headers: Record<string, string>, caller: Caller | undefined, body: unknown): IdempotencyClaim | undefined {
+function idempotencyClaim(
+  event: APIGatewayProxyEvent,
+  headers: Record<string, string>,
+  caller: Caller | undefined,
+  body: unknown,
+): IdempotencyClaim | undefined {
   const key = headers['idempotency-key'];
   if (key === undefined || event.httpMethod !== 'POST' || !caller) return undefined;
   if (key.length < 1 || key.length > 255) {
-    throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [{ field: 'Idempotency-Key', issue: 'must be 1-255 characters' }]);
+    throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [
+      { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
+    ]);
   }
-  const fingerprint = createHash('sha256').update(`${event.httpMethod} ${event.path} ${canonical(body ?? {})}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`${event.httpMethod} ${event.path} ${canonical(body ?? {})}`)
+    .digest('hex');
   return { orgId: caller.orgId, key, fingerprint };
 }
 
@@ -213,14 +233,21 @@ export function httpHandler<R extends Route>(route: R, intent: (ctx: RequestCont
     const routeTemplate = `${route.method} ${API_PREFIX}${route.path}`;
     if (caller) await logUsage(caller, event.httpMethod, route, response.statusCode, requestId, now);
     log.info('request', {
-      request_id: requestId, route: routeTemplate, status: response.statusCode, duration_ms: Date.now() - started,
+      request_id: requestId,
+      route: routeTemplate,
+      status: response.statusCode,
+      duration_ms: Date.now() - started,
       ...(caller ? { key_id: caller.keyId, org_id: caller.orgId } : {}),
     });
     return response;
   };
 }
 
-async function run<R extends Route>(intent: (ctx: RequestContext<R>) => Promise<HandlerResult>, ctx: RequestContext<R>, limitHeaders: Record<string, string>): Promise<APIGatewayProxyResult> {
+async function run<R extends Route>(
+  intent: (ctx: RequestContext<R>) => Promise<HandlerResult>,
+  ctx: RequestContext<R>,
+  limitHeaders: Record<string, string>,
+): Promise<APIGatewayProxyResult> {
   const claim = ctx.idempotency;
   if (claim) {
     const prior = await findIdempotencyRecord(claim.orgId, claim.key, ctx.now);
@@ -253,8 +280,13 @@ async function run<R extends Route>(intent: (ctx: RequestContext<R>) => Promise<
 async function logUsage(caller: Caller, method: string, route: Route, status: number, requestId: string, now: Date): Promise<void> {
   try {
     await recordUsage({
-      at: now.toISOString(), method, route: `${API_PREFIX}${route.path}`, status,
-      key_id: caller.keyId, org_id: caller.orgId, request_id: requestId,
+      at: now.toISOString(),
+      method,
+      route: `${API_PREFIX}${route.path}`,
+      status,
+      key_id: caller.keyId,
+      org_id: caller.orgId,
+      request_id: requestId,
     });
   } catch (e) {
     // The usage log must not turn a served request into a failure; the gap is logged.

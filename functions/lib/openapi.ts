@@ -4,7 +4,13 @@
  * from `routes.ts`, `core/schemas.ts` and `ERROR_STATUS`; what is written here by hand is
  * prose and examples. Built once per process (`openApiDocument()`).
  */
-import { OpenAPIRegistry, OpenApiGeneratorV31, zodToOpenAPIRegistry, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  zodToOpenAPIRegistry,
+  type RouteConfig,
+  type ZodContentObject,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import * as s from '../core/schemas.js';
@@ -17,17 +23,26 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 export const SECURITY_SCHEME = 'ApiKeyAuth';
 
 /** Error codes every route that needs a key can answer with, besides its own. */
-export const KEYED_ERRORS: readonly ErrorCode[] = ['MISSING_API_KEY', 'INVALID_API_KEY', 'API_KEY_REVOKED', 'API_KEY_EXPIRED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'];
+export const KEYED_ERRORS: readonly ErrorCode[] = [
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'API_KEY_REVOKED',
+  'API_KEY_EXPIRED',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+];
 /** ...and every route that needs a scope. */
 export const SCOPED_ERRORS: readonly ErrorCode[] = ['INSUFFICIENT_SCOPE'];
 
 /** The error codes a route can answer with, in status order. */
 export function errorCodesOf(route: Route): ErrorCode[] {
   const own = (route.errors ?? []).map((code) => {
-    if (!(code in ERROR_STATUS)) throw new Error(`Route ${route.method} ${route.path} lists error code ${code}, which has no status in ERROR_STATUS`);
+    if (!(code in ERROR_STATUS))
+      throw new Error(`Route ${route.method} ${route.path} lists error code ${code}, which has no status in ERROR_STATUS`);
     return code as ErrorCode;
   });
-  const common = route.access === 'public' ? ['INTERNAL_ERROR' as const] : [...KEYED_ERRORS, ...(route.access === 'key' ? [] : SCOPED_ERRORS)];
+  const common =
+    route.access === 'public' ? ['INTERNAL_ERROR' as const] : [...KEYED_ERRORS, ...(route.access === 'key' ? [] : SCOPED_ERRORS)];
   return [...new Set([...own, ...common])].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
 }
 
@@ -84,9 +99,18 @@ const ERROR_EXAMPLE_MESSAGE: Record<ErrorCode, string> = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  429: 'Too Many Requests', 500: 'Internal Server Error',
+  200: 'OK',
+  202: 'Accepted',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
 };
 
 const PARAM_DOCS: Record<string, string> = {
@@ -102,8 +126,16 @@ const PARAM_DOCS: Record<string, string> = {
 };
 
 const TAGS = [
-  { name: 'Deployments', description: 'Hosted airflow and superset instances. Creating and destroying them is asynchronous: the answer is `202` with an operation to poll.' },
-  { name: 'Operations', description: 'Asynchronous work (create, destroy, DAG sync, user provisioning). Poll `GET /api/v1/operations/{operation_id}` every 2-5 seconds, at most once per second, until `succeeded`, `failed` or `canceled`.' },
+  {
+    name: 'Deployments',
+    description:
+      'Hosted airflow and superset instances. Creating and destroying them is asynchronous: the answer is `202` with an operation to poll.',
+  },
+  {
+    name: 'Operations',
+    description:
+      'Asynchronous work (create, destroy, DAG sync, user provisioning). Poll `GET /api/v1/operations/{operation_id}` every 2-5 seconds, at most once per second, until `succeeded`, `failed` or `canceled`.',
+  },
   { name: 'Organization', description: 'The calling organization and API key.' },
   { name: 'Meta', description: 'This description and its interactive documentation. No key needed.' },
 ];
@@ -135,29 +167,62 @@ const OP_ID = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const REQUEST_ID = 'req_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
 
 const EXAMPLES = new Map<z.ZodType, unknown>([
-  [s.Deployment, {
-    id: DEP_ID, name: 'airflow-3fa9c2', app_type: 'airflow', status: 'ready', url: `https://airflow.${DEP_ID}.apps.example.com`,
-    environment_id: s.DEFAULT_ENVIRONMENT_ID, created_at: AT,
-    links: { self: `${API_PREFIX}/deployments/${DEP_ID}`, operation: `${API_PREFIX}/operations/${OP_ID}` },
-  } satisfies s.Deployment],
-  [s.Operation, {
-    id: OP_ID, type: 'deployment.create', status: 'running',
-    progress: { phase: 'provisioning_db', message: 'Provisioning the database.' },
-    resource: { type: 'deployment', id: DEP_ID }, requested_at: AT, started_at: '2026-11-22T06:40:01.000Z',
-    links: { self: `${API_PREFIX}/operations/${OP_ID}`, resource: `${API_PREFIX}/deployments/${DEP_ID}` },
-  } satisfies s.Operation],
-  [s.Environment, {
-    id: s.DEFAULT_ENVIRONMENT_ID, name: 'Default', is_default: true, created_at: AT,
-    links: { self: `${API_PREFIX}/environments/${s.DEFAULT_ENVIRONMENT_ID}` },
-  } satisfies s.Environment],
-  [s.ApiKeyInfo, {
-    id: 'key_1a2b3c4d5e6f7a8b9c0d', name: 'ci', org_id: 'org-1234', scopes: [...s.SCOPES], expires_at: null, created_at: AT,
-    hint: 'svc_sk_live_…abcd',
-  } satisfies s.ApiKeyInfo],
-  [s.Accepted, {
-    deployment_id: DEP_ID, operation_id: OP_ID,
-    links: { deployment: `${API_PREFIX}/deployments/${DEP_ID}`, operation: `${API_PREFIX}/operations/${OP_ID}` },
-  } satisfies s.Accepted],
+  [
+    s.Deployment,
+    {
+      id: DEP_ID,
+      name: 'airflow-3fa9c2',
+      app_type: 'airflow',
+      status: 'ready',
+      url: `https://airflow.${DEP_ID}.apps.example.com`,
+      environment_id: s.DEFAULT_ENVIRONMENT_ID,
+      created_at: AT,
+      links: { self: `${API_PREFIX}/deployments/${DEP_ID}`, operation: `${API_PREFIX}/operations/${OP_ID}` },
+    } satisfies s.Deployment,
+  ],
+  [
+    s.Operation,
+    {
+      id: OP_ID,
+      type: 'deployment.create',
+      status: 'running',
+      progress: { phase: 'provisioning_db', message: 'Provisioning the database.' },
+      resource: { type: 'deployment', id: DEP_ID },
+      requested_at: AT,
+      started_at: '2026-11-22T06:40:01.000Z',
+      links: { self: `${API_PREFIX}/operations/${OP_ID}`, resource: `${API_PREFIX}/deployments/${DEP_ID}` },
+    } satisfies s.Operation,
+  ],
+  [
+    s.Environment,
+    {
+      id: s.DEFAULT_ENVIRONMENT_ID,
+      name: 'Default',
+      is_default: true,
+      created_at: AT,
+      links: { self: `${API_PREFIX}/environments/${s.DEFAULT_ENVIRONMENT_ID}` },
+    } satisfies s.Environment,
+  ],
+  [
+    s.ApiKeyInfo,
+    {
+      id: 'key_1a2b3c4d5e6f7a8b9c0d',
+      name: 'ci',
+      org_id: 'org-1234',
+      scopes: [...s.SCOPES],
+      expires_at: null,
+      created_at: AT,
+      hint: 'svc_sk_live_…abcd',
+    } satisfies s.ApiKeyInfo,
+  ],
+  [
+    s.Accepted,
+    {
+      deployment_id: DEP_ID,
+      operation_id: OP_ID,
+      links: { deployment: `${API_PREFIX}/deployments/${DEP_ID}`, operation: `${API_PREFIX}/operations/${OP_ID}` },
+    } satisfies s.Accepted,
+  ],
   [s.CreateDeploymentBody, { app_type: 'airflow', name: 'analytics' } satisfies s.CreateDeploymentBody],
   [s.CreateAppUserBody, { username: 'ada', email: 'ada@example.com', role: 'editor' } satisfies s.CreateAppUserBody],
   [s.EmptyBody, {}],
@@ -185,15 +250,60 @@ function exampleOf(schema: z.ZodType | undefined, path: string): unknown {
 const ref = (kind: 'headers' | 'parameters' | 'schemas', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 const HEADERS = {
-  XRequestId: { name: 'X-Request-Id', required: true, schema: { type: 'string' }, description: 'The id of this request: the caller\'s X-Request-Id when it is a safe token, else a fresh one.' },
-  XRateLimitLimit: { name: 'X-RateLimit-Limit', required: true, schema: { type: 'integer' }, description: 'Requests allowed per key in the hourly window.' },
-  XRateLimitRemaining: { name: 'X-RateLimit-Remaining', required: true, schema: { type: 'integer' }, description: 'Requests left in the current hourly window (0 on a 429).' },
-  XRateLimitReset: { name: 'X-RateLimit-Reset', required: true, schema: { type: 'integer' }, description: 'Unix time (seconds) when the hourly window resets.' },
-  RateLimitPolicy: { name: 'RateLimit-Policy', required: false, schema: { type: 'string' }, description: 'The limits in IETF draft form (hourly, burst, creations).' },
-  RateLimit: { name: 'RateLimit', required: false, schema: { type: 'string' }, description: 'Remaining quota and seconds to reset per limit, in IETF draft form.' },
-  RetryAfter: { name: 'Retry-After', required: true, schema: { type: 'integer' }, description: 'Seconds to wait before the next request (on 202: before polling the operation).' },
-  Location: { name: 'Location', required: true, schema: { type: 'string' }, description: 'Path of the operation to poll: /api/v1/operations/<operation_id>.' },
-  IdempotentReplayed: { name: 'Idempotent-Replayed', required: false, schema: { type: 'string', enum: ['true'] }, description: 'Present when this is a replay of the first response to the same Idempotency-Key.' },
+  XRequestId: {
+    name: 'X-Request-Id',
+    required: true,
+    schema: { type: 'string' },
+    description: "The id of this request: the caller's X-Request-Id when it is a safe token, else a fresh one.",
+  },
+  XRateLimitLimit: {
+    name: 'X-RateLimit-Limit',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Requests allowed per key in the hourly window.',
+  },
+  XRateLimitRemaining: {
+    name: 'X-RateLimit-Remaining',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Requests left in the current hourly window (0 on a 429).',
+  },
+  XRateLimitReset: {
+    name: 'X-RateLimit-Reset',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Unix time (seconds) when the hourly window resets.',
+  },
+  RateLimitPolicy: {
+    name: 'RateLimit-Policy',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The limits in IETF draft form (hourly, burst, creations).',
+  },
+  RateLimit: {
+    name: 'RateLimit',
+    required: false,
+    schema: { type: 'string' },
+    description: 'Remaining quota and seconds to reset per limit, in IETF draft form.',
+  },
+  RetryAfter: {
+    name: 'Retry-After',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Seconds to wait before the next request (on 202: before polling the operation).',
+  },
+  Location: {
+    name: 'Location',
+    required: true,
+    schema: { type: 'string' },
+    description: 'Path of the operation to poll: /api/v1/operations/<operation_id>.',
+  },
+  IdempotentReplayed: {
+    name: 'Idempotent-Replayed',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+    description: 'Present when this is a replay of the first response to the same Idempotency-Key.',
+  },
   Allow: { name: 'Allow', required: true, schema: { type: 'string' }, description: 'The methods this path takes.' },
   CacheControl: { name: 'Cache-Control', required: true, schema: { type: 'string' }, description: 'How long the response may be cached.' },
 } as const;
@@ -253,16 +363,28 @@ function errorResponses(route: Route): RouteConfig['responses'] {
       headers: headers(['XRequestId', ...(limited ? RATE_LIMIT_HEADERS : []), ...(status === 429 ? ['RetryAfter' as const] : [])]),
       content: {
         'application/json': {
-          schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } }] },
-          examples: Object.fromEntries(codes.map((code) => [code, {
-            summary: ERROR_MEANING[code],
-            value: {
-              error: {
-                code, message: ERROR_EXAMPLE_MESSAGE[code], request_id: REQUEST_ID,
-                ...(code === 'INVALID_REQUEST' ? { details: [{ field: 'app_type', issue: 'must be one of: airflow, superset' }] } : {}),
+          schema: {
+            allOf: [
+              ref('schemas', 'Error'),
+              { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } },
+            ],
+          },
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              code,
+              {
+                summary: ERROR_MEANING[code],
+                value: {
+                  error: {
+                    code,
+                    message: ERROR_EXAMPLE_MESSAGE[code],
+                    request_id: REQUEST_ID,
+                    ...(code === 'INVALID_REQUEST' ? { details: [{ field: 'app_type', issue: 'must be one of: airflow, superset' }] } : {}),
+                  },
+                },
               },
-            },
-          }])),
+            ]),
+          ),
         },
       },
     };
@@ -282,7 +404,15 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
     const example = exampleOf(data, route.path);
     content = { 'application/json': { schema: z.object({ data }), ...(example !== undefined ? { example: { data: example } } : {}) } };
   } else if (id === 'getOpenApi') {
-    content = { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document (not wrapped in the data envelope).' } } };
+    content = {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          description: 'An OpenAPI 3.1 document (not wrapped in the data envelope).',
+        },
+      },
+    };
   } else if (id === 'getDocsAsset') {
     const types = [...new Set(DOCS_ASSET_NAMES.map(docsAssetContentType))];
     content = Object.fromEntries(types.map((t) => [t.split(';')[0]!, { schema: { type: 'string' } }]));
@@ -291,7 +421,8 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   }
   return {
     [status]: {
-      description: status === 202 ? 'Accepted: poll the operation in `data.operation_id` (also in Location).' : STATUS_TEXT[status] ?? 'Success',
+      description:
+        status === 202 ? 'Accepted: poll the operation in `data.operation_id` (also in Location).' : (STATUS_TEXT[status] ?? 'Success'),
       headers: headers(names),
       content,
     },
@@ -304,8 +435,10 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
   const visit = (t: z.ZodType): void => {
     if (found) return;
     if (t instanceof z.ZodNumber) found = t;
-    else if (t instanceof z.ZodPipe) { visit(t.in as z.ZodType); visit(t.out as z.ZodType); }
-    else if (t instanceof z.ZodOptional || t instanceof z.ZodDefault) visit(t.unwrap() as z.ZodType);
+    else if (t instanceof z.ZodPipe) {
+      visit(t.in as z.ZodType);
+      visit(t.out as z.ZodType);
+    } else if (t instanceof z.ZodOptional || t instanceof z.ZodDefault) visit(t.unwrap() as z.ZodType);
   };
   visit(field);
   if (!found) return undefined;
@@ -314,7 +447,12 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
   return { ...schema, ...(fallback.success && fallback.data !== undefined ? { default: fallback.data } : {}) };
 }
 
-interface GeneratedParameter { name: string; in: string; description?: string; schema?: Record<string, unknown> }
+interface GeneratedParameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
 
 function postProcessParameters(route: Route, params: GeneratedParameter[] | undefined): void {
   const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, z.ZodType>) : {};
@@ -332,19 +470,29 @@ function build(): OpenApiDocument {
   registerComponentSchemas();
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', SECURITY_SCHEME, {
-    type: 'apiKey', in: 'header', name: 'X-API-Key',
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
     description: 'An API key, `svc_sk_live_<token>`, from the dashboard (Organization > API Keys).',
   });
   for (const [name, { name: _n, schema, ...header }] of Object.entries(HEADERS)) {
     registry.registerComponent('headers', name, { ...header, schema: structuredClone(schema) as Record<string, unknown> });
   }
   registry.registerComponent('parameters', 'IdempotencyKey', {
-    name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
-    description: 'Makes the POST safe to retry: the same key within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with a different body is `409 IDEMPOTENCY_KEY_REUSED`.',
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    description:
+      'Makes the POST safe to retry: the same key within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with a different body is `409 IDEMPOTENCY_KEY_REUSED`.',
   });
   registry.registerComponent('parameters', 'RequestId', {
-    name: 'X-Request-Id', in: 'header', required: false, schema: { type: 'string', maxLength: 128 },
-    description: 'Your id for this request (up to 128 characters of `A-Za-z0-9._:-`), echoed in the X-Request-Id response header and in error bodies.',
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 128 },
+    description:
+      'Your id for this request (up to 128 characters of `A-Za-z0-9._:-`), echoed in the X-Request-Id response header and in error bodies.',
   });
 
   for (const [id, route] of Object.entries(routes) as [RouteId, Route][]) {
@@ -361,12 +509,16 @@ function build(): OpenApiDocument {
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query instanceof z.ZodObject ? { query: route.query } : {}),
-        ...(route.body ? {
-          body: {
-            required: !(route.body instanceof z.ZodObject && Object.keys(route.body.shape).length === 0),
-            content: { 'application/json': { schema: route.body, ...(EXAMPLES.has(route.body) ? { example: EXAMPLES.get(route.body) } : {}) } },
-          },
-        } : {}),
+        ...(route.body
+          ? {
+              body: {
+                required: !(route.body instanceof z.ZodObject && Object.keys(route.body.shape).length === 0),
+                content: {
+                  'application/json': { schema: route.body, ...(EXAMPLES.has(route.body) ? { example: EXAMPLES.get(route.body) } : {}) },
+                },
+              },
+            }
+          : {}),
       },
       responses: { ...successResponse(id, route), ...errorResponses(route) },
     });

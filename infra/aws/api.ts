@@ -42,19 +42,32 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: apigw.ResponseType.RESOURCE_NOT_FOUND, status: '404', code: 'NOT_FOUND', message: quoted('No endpoint at this path.') },
   // The stage throttle is per second, a backstop behind the per-key limits the handlers enforce.
   {
-    type: apigw.ResponseType.THROTTLED, status: '429', code: 'RATE_LIMIT_EXCEEDED',
-    message: quoted('The service is receiving too many requests. Retry after 1 second.'), headers: { 'Retry-After': '1' },
+    type: apigw.ResponseType.THROTTLED,
+    status: '429',
+    code: 'RATE_LIMIT_EXCEEDED',
+    message: quoted('The service is receiving too many requests. Retry after 1 second.'),
+    headers: { 'Retry-After': '1' },
   },
   // The web ACL (when enabled) has one rule, the per-address rate limit, so a WAF block is a rate limit.
   {
-    type: apigw.ResponseType.WAF_FILTERED, status: '429', code: 'RATE_LIMIT_EXCEEDED',
-    message: quoted('Too many requests from this address. Retry after 60 seconds.'), headers: { 'Retry-After': '60' },
+    type: apigw.ResponseType.WAF_FILTERED,
+    status: '429',
+    code: 'RATE_LIMIT_EXCEEDED',
+    message: quoted('Too many requests from this address. Retry after 60 seconds.'),
+    headers: { 'Retry-After': '60' },
   },
-  { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'PAYLOAD_TOO_LARGE', message: quoted('The request body is larger than 65536 bytes.') },
+  {
+    type: apigw.ResponseType.REQUEST_TOO_LARGE,
+    status: '413',
+    code: 'PAYLOAD_TOO_LARGE',
+    message: quoted('The request body is larger than 65536 bytes.'),
+  },
   { type: apigw.ResponseType.ACCESS_DENIED, status: '403', code: 'FORBIDDEN', message: quoted('The request was refused.') },
   { type: apigw.ResponseType.DEFAULT_4XX, code: 'INVALID_REQUEST', message: '$context.error.messageString' },
   {
-    type: apigw.ResponseType.DEFAULT_5XX, status: '500', code: 'INTERNAL_ERROR',
+    type: apigw.ResponseType.DEFAULT_5XX,
+    status: '500',
+    code: 'INTERNAL_ERROR',
     message: quoted('An internal error occurred. Quote the request id if you contact support.'),
   },
 ];
@@ -163,19 +176,22 @@ export class ServiceApi extends Construct {
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions-APIG4',
-        reason: 'Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract.',
+        reason:
+          'Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract.',
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: 'The API uses the service\'s own API keys (X-API-Key), not Cognito user pools; keys are validated in the Lambda middleware.',
+        reason: "The API uses the service's own API keys (X-API-Key), not Cognito user pools; keys are validated in the Lambda middleware.",
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: 'The account-level role API Gateway uses to write execution logs; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS defines for exactly that service role.',
+        reason:
+          'The account-level role API Gateway uses to write execution logs; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS defines for exactly that service role.',
       },
       {
         id: 'AwsSolutions-APIG2',
-        reason: 'Requests are validated in the Lambda middleware with the route table\'s zod schemas, so that invalid input gets the contract\'s 400 INVALID_REQUEST envelope with details.',
+        reason:
+          "Requests are validated in the Lambda middleware with the route table's zod schemas, so that invalid input gets the contract's 400 INVALID_REQUEST envelope with details.",
       },
     );
   }

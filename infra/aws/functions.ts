@@ -29,7 +29,11 @@ export type FunctionKind = 'http' | 'workflow';
 export const entryOf = (kind: FunctionKind, name: string): string => path.join(REPO_ROOT, 'functions', kind, `${name}.ts`);
 
 /** `create-deployment` → `CreateDeployment` (construct ids). */
-export const pascalCase = (kebab: string): string => kebab.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+export const pascalCase = (kebab: string): string =>
+  kebab
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * Files a function reads at run time that esbuild cannot follow, copied next to its
@@ -80,7 +84,11 @@ export interface ServiceFunction {
 export class FunctionFactory extends Construct {
   private readonly made = new Map<FunctionName, ServiceFunction>();
 
-  constructor(scope: Construct, id: string, private readonly props: FunctionFactoryProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: FunctionFactoryProps,
+  ) {
     super(scope, id);
   }
 
@@ -105,7 +113,10 @@ export class FunctionFactory extends Construct {
     if (!access) throw new Error(`${name} has no entry in FUNCTION_ACCESS (infra/aws/function-access.ts)`);
     if (access.states.length > 0 && !stateMachine) throw new Error(`${name} needs the state machine (it uses ${access.states.join(', ')})`);
     const entry = entryOf(kind, name);
-    if (!fs.existsSync(entry)) throw new Error(`handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${kind === 'http' ? 'functions/routes.ts' : 'the state machine'})`);
+    if (!fs.existsSync(entry))
+      throw new Error(
+        `handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${kind === 'http' ? 'functions/routes.ts' : 'the state machine'})`,
+      );
 
     const { settings, table } = this.props;
     const id = pascalCase(name);
@@ -119,10 +130,12 @@ export class FunctionFactory extends Construct {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs the ${name} function (${settings.stage})`,
     });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-      resources: [logGroup.logGroupArn],
-    }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
 
     const fn = new NodejsFunction(this, id, {
       entry,
@@ -164,7 +177,12 @@ export class FunctionFactory extends Construct {
           beforeInstall: () => [],
           beforeBundling: () => [],
           afterBundling: (_input: string, output: string) =>
-            files ? [`mkdir -p "${output}/${files.into}"`, ...files.files.map((f) => `cp "${path.join(files.from, f)}" "${output}/${files.into}/"`)] : [],
+            files
+              ? [
+                  `mkdir -p "${output}/${files.into}"`,
+                  ...files.files.map((f) => `cp "${path.join(files.from, f)}" "${output}/${files.into}/"`),
+                ]
+              : [],
         },
       },
     });
@@ -184,10 +202,12 @@ export class FunctionFactory extends Construct {
 /** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
 function grantAccess(role: iam.IRole, access: FunctionAccess, table: dynamodb.ITable, stateMachine?: sfn.StateMachine): void {
   if (access.items.length > 0) {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: access.items.map((a) => `dynamodb:${a}`),
-      resources: [table.tableArn],
-    }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.items.map((a) => `dynamodb:${a}`),
+        resources: [table.tableArn],
+      }),
+    );
   }
   const queryOn = [
     ...(access.query.table ? [table.tableArn] : []),
@@ -198,21 +218,26 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, table: dynamodb.IT
   }
   if (!stateMachine) return;
   if (access.states.includes('StartExecution')) {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['states:StartExecution'],
-      resources: [stateMachine.stateMachineArn],
-    }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['states:StartExecution'],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    );
   }
   const onExecutions = access.states.filter((a) => a !== 'StartExecution');
   if (onExecutions.length > 0) {
     const executions = executionArnPattern(stateMachine);
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: onExecutions.map((a) => `states:${a}`),
-      resources: [executions],
-    }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: onExecutions.map((a) => `states:${a}`),
+        resources: [executions],
+      }),
+    );
     Validations.of(role).acknowledge({
       id: iam5ResourceFinding(role, executions),
-      reason: 'Executions are named after operation ids, known only at run time; the pattern is limited to executions of this one state machine.',
+      reason:
+        'Executions are named after operation ids, known only at run time; the pattern is limited to executions of this one state machine.',
     });
   }
 }

@@ -37,7 +37,12 @@ export class Monitoring extends Construct {
     this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `Deployment API alarms (${settings.stage})`, enforceSSL: true });
     if (settings.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
     const action = new cwActions.SnsAction(this.topic);
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, description: string, opts: { threshold?: number; evaluationPeriods?: number; datapointsToAlarm?: number } = {}) => {
+    const alarm = (
+      alarmId: string,
+      metric: cloudwatch.IMetric,
+      description: string,
+      opts: { threshold?: number; evaluationPeriods?: number; datapointsToAlarm?: number } = {},
+    ) => {
       const a = new cloudwatch.Alarm(this, alarmId, {
         metric,
         threshold: opts.threshold ?? 1,
@@ -56,7 +61,9 @@ export class Monitoring extends Construct {
     // 5XXError's average is the share of requests answered with a 5xx.
     const api5xxRate = api.deploymentStage.metricServerError({ statistic: 'Average', period: PERIOD });
     alarm('Api5xxRate', api5xxRate, 'At least 5% of API requests answered 5xx in 2 of the last 3 five-minute periods', {
-      threshold: 0.05, evaluationPeriods: 3, datapointsToAlarm: 2,
+      threshold: 0.05,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
     });
 
     for (const f of functions) {

@@ -55,8 +55,17 @@ export interface Settings extends StageDefaults {
 
 /** Context keys this app reads; anything else in `-c` is left to the CDK. */
 export const CONTEXT_KEYS = [
-  'stage', 'appDomain', 'domainName', 'certificateArn', 'waf', 'wafRateLimit', 'alarmEmail',
-  'phaseDelayMs', 'rateLimitPerHour', 'rateLimitPerMinute', 'createLimitPerHour',
+  'stage',
+  'appDomain',
+  'domainName',
+  'certificateArn',
+  'waf',
+  'wafRateLimit',
+  'alarmEmail',
+  'phaseDelayMs',
+  'rateLimitPerHour',
+  'rateLimitPerMinute',
+  'createLimitPerHour',
 ] as const;
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
@@ -70,7 +79,8 @@ export function readSettings(lookup: Lookup): Settings {
   const str = (key: ContextKey): string | undefined => {
     const v = lookup(key);
     if (v === undefined || v === null || v === '') return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new Error(`context ${key} must be a string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      throw new Error(`context ${key} must be a string, got ${JSON.stringify(v)}`);
     return String(v);
   };
   const int = (key: ContextKey, fallback: number, min: number): number => {
@@ -89,7 +99,8 @@ export function readSettings(lookup: Lookup): Settings {
   };
 
   const stageRaw = str('stage') ?? 'dev';
-  if (!(STAGES as readonly string[]).includes(stageRaw)) throw new Error(`context stage must be one of ${STAGES.join(', ')}, got "${stageRaw}"`);
+  if (!(STAGES as readonly string[]).includes(stageRaw))
+    throw new Error(`context stage must be one of ${STAGES.join(', ')}, got "${stageRaw}"`);
   const stage = stageRaw as StageName;
   const defaults = STAGE_DEFAULTS[stage];
 
@@ -106,7 +117,8 @@ export function readSettings(lookup: Lookup): Settings {
     throw new Error(`context appDomain must be a lower-case DNS name, got "${appDomain}"`);
   }
   const alarmEmail = str('alarmEmail');
-  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)) throw new Error(`context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
+  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(alarmEmail))
+    throw new Error(`context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
 
   return {
     ...defaults,

@@ -86,7 +86,10 @@ export class DeploymentApiStack extends Stack {
         value: this.api.domain.domainNameAliasDomainName,
         description: `Point ${settings.customDomain?.domainName} here: a CNAME, or a Route 53 alias with CustomDomainHostedZoneId`,
       });
-      new CfnOutput(this, 'CustomDomainHostedZoneId', { value: this.api.domain.domainNameAliasHostedZoneId, description: 'Hosted zone id for a Route 53 alias record' });
+      new CfnOutput(this, 'CustomDomainHostedZoneId', {
+        value: this.api.domain.domainNameAliasHostedZoneId,
+        description: 'Hosted zone id for a Route 53 alias record',
+      });
     }
   }
 }

@@ -34,9 +34,11 @@ export function aslSteps(text: string): AslStep[] {
   for (const [, placeholder = ''] of text.matchAll(PLACEHOLDER)) {
     if (seen.has(placeholder)) continue;
     const m = FUNCTION_ARN.exec(placeholder);
-    if (!m?.[1]) throw new Error(`ASL placeholder \${${placeholder}} is not of the form \${<Step>FunctionArn}; the stack only fills function ARNs`);
+    if (!m?.[1])
+      throw new Error(`ASL placeholder \${${placeholder}} is not of the form \${<Step>FunctionArn}; the stack only fills function ARNs`);
     const name = m[1].replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-    if (!(name in FUNCTION_ACCESS)) throw new Error(`ASL placeholder \${${placeholder}} names functions/workflow/${name}.ts, which has no entry in FUNCTION_ACCESS`);
+    if (!(name in FUNCTION_ACCESS))
+      throw new Error(`ASL placeholder \${${placeholder}} names functions/workflow/${name}.ts, which has no entry in FUNCTION_ACCESS`);
     seen.set(placeholder, { placeholder, name: name as FunctionName });
   }
   return [...seen.values()];
@@ -46,7 +48,8 @@ export function aslSteps(text: string): AslStep[] {
 export function aslTimeoutSeconds(text: string): number {
   const parsed: unknown = JSON.parse(text);
   const t = typeof parsed === 'object' && parsed !== null && 'TimeoutSeconds' in parsed ? parsed.TimeoutSeconds : undefined;
-  if (typeof t !== 'number' || !Number.isInteger(t) || t <= 0) throw new Error('the operation ASL must set a positive integer TimeoutSeconds');
+  if (typeof t !== 'number' || !Number.isInteger(t) || t <= 0)
+    throw new Error('the operation ASL must set a positive integer TimeoutSeconds');
   return t;
 }
 

@@ -27,7 +27,12 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
   return p;
 }
 
-export function toEvent(req: http.IncomingMessage, body: Buffer, resource: string | null, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
+export function toEvent(
+  req: http.IncomingMessage,
+  body: Buffer,
+  resource: string | null,
+  pathParameters: Record<string, string> | null,
+): APIGatewayProxyEvent {
   const url = new URL(req.url ?? '/', 'http://localhost');
   // No prototype: a header or parameter named `constructor` or `__proto__` is just a name,
   // as it is in the event API Gateway sends (parsed from JSON, where such keys are own properties).
@@ -72,10 +77,21 @@ export function toEvent(req: http.IncomingMessage, body: Buffer, resource: strin
       resourceId: 'local',
       resourcePath: resource ?? '/{proxy+}',
       identity: {
-        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
-        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        user: null, userAgent: req.headers['user-agent'] ?? null, userArn: null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        user: null,
+        userAgent: req.headers['user-agent'] ?? null,
+        userArn: null,
       },
     },
   };

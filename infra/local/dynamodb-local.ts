@@ -6,7 +6,14 @@ import { createRequire } from 'node:module';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 
 export class JavaMissingError extends Error {}
@@ -34,7 +41,9 @@ function distribution(): string {
 function javaCommand(port: number, dbPath: string | null): { args: string[]; loopbackOnly: boolean } {
   const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (modules.error || modules.status !== 0) {
-    throw new JavaMissingError('DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install a JDK (e.g. `apt-get install openjdk-17-jdk-headless`) and try again.');
+    throw new JavaMissingError(
+      'DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install a JDK (e.g. `apt-get install openjdk-17-jdk-headless`) and try again.',
+    );
   }
   const dist = distribution();
   const engine = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory'])];
@@ -61,9 +70,14 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
   }
   const { args, loopbackOnly } = javaCommand(port, dbPath);
   if (!loopbackOnly) {
-    console.warn(`This Java has no compiler (a JRE): DynamoDB Local listens on every interface of port ${port}. Install a JDK to keep it on ${LOOPBACK}.`);
+    console.warn(
+      `This Java has no compiler (a JRE): DynamoDB Local listens on every interface of port ${port}. Install a JDK to keep it on ${LOOPBACK}.`,
+    );
   }
-  const child: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
+  const child: ChildProcess = spawn('java', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -89,7 +103,12 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
 }
 
 export function clientFor(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 }
 
 async function answers(client: DynamoDBClient): Promise<boolean> {
@@ -130,6 +149,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       })),
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
+  );
   client.destroy();
 }

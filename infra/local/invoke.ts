@@ -30,14 +30,17 @@ export function knownHandlers(): string[] {
   const names = KINDS.flatMap((kind) => {
     const dir = path.join(FUNCTIONS_DIR, kind);
     if (!existsSync(dir)) return [];
-    return readdirSync(dir).filter((f) => EXTENSIONS.includes(path.extname(f))).map((f) => path.basename(f, path.extname(f)));
+    return readdirSync(dir)
+      .filter((f) => EXTENSIONS.includes(path.extname(f)))
+      .map((f) => path.basename(f, path.extname(f)));
   });
   return [...new Set(names)].sort();
 }
 
 /** functions/http/<name>, else functions/workflow/<name>. */
 export function resolveHandler(name: string): ResolvedHandler {
-  if (!HANDLER_NAME.test(name)) throw new InvokeUsageError(`"${name}" is not a handler name; names are kebab-case, e.g. list-environments.`);
+  if (!HANDLER_NAME.test(name))
+    throw new InvokeUsageError(`"${name}" is not a handler name; names are kebab-case, e.g. list-environments.`);
   for (const kind of KINDS) {
     for (const ext of EXTENSIONS) {
       const file = path.join(FUNCTIONS_DIR, kind, name + ext);
@@ -89,7 +92,9 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 /** Calls the module's `handler` export as Lambda would and returns its result. */
 export async function invoke(target: ResolvedHandler, event: Record<string, unknown>): Promise<unknown> {
   if (target.kind === 'http' && (typeof event.httpMethod !== 'string' || typeof event.path !== 'string')) {
-    throw new InvokeUsageError(`${target.name} is an HTTP handler: the event must be an API Gateway REST (v1) proxy event with httpMethod and path (see test/events/).`);
+    throw new InvokeUsageError(
+      `${target.name} is an HTTP handler: the event must be an API Gateway REST (v1) proxy event with httpMethod and path (see test/events/).`,
+    );
   }
   const mod = (await import(target.file)) as { handler?: unknown };
   if (typeof mod.handler !== 'function') throw new Error(`${path.relative(process.cwd(), target.file)} exports no handler function.`);

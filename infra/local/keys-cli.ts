@@ -29,8 +29,14 @@ const required = (value: string | boolean | undefined, flag: string): string => 
 };
 
 const publicView = (r: ApiKeyRecord) => ({
-  id: r.id, org_id: r.org_id, name: r.name, scopes: r.scopes, hint: r.hint,
-  created_at: r.created_at, expires_at: r.expires_at, revoked_at: r.revoked_at,
+  id: r.id,
+  org_id: r.org_id,
+  name: r.name,
+  scopes: r.scopes,
+  hint: r.hint,
+  created_at: r.created_at,
+  expires_at: r.expires_at,
+  revoked_at: r.revoked_at,
 });
 
 function table(rows: Record<string, unknown>[], io: Io): void {
@@ -41,7 +47,11 @@ function table(rows: Record<string, unknown>[], io: Io): void {
   const cols = Object.keys(rows[0]!);
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   io.out(line(cols.map((c) => c.toUpperCase())));
   for (const r of rows) io.out(line(cols.map((c) => cell(r[c]))));
 }
@@ -50,14 +60,22 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
   const [command, ...rest] = argv;
   switch (command) {
     case 'create': {
-      const { values, positionals } = parse(rest, { org: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });
+      const { values, positionals } = parse(rest, {
+        org: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        'expires-at': { type: 'string' },
+      });
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       const orgId = required(values.org, '--org');
       if (!ORG_ID.test(orgId)) throw new UsageError('--org must be 1-64 letters, digits, "-" or "_"');
       const name = required(values.name, '--name');
       let scopes: Scope[] | undefined;
       if (values.scopes !== undefined) {
-        const list = String(values.scopes).split(',').map((s) => s.trim()).filter(Boolean);
+        const list = String(values.scopes)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const bad = list.filter((s) => !Scope.safeParse(s).success);
         if (bad.length || list.length === 0) throw new UsageError(`--scopes must be a comma-separated subset of: ${SCOPES.join(', ')}`);
         scopes = [...new Set(list)] as Scope[];
@@ -66,12 +84,21 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       if (values['expires-at'] !== undefined) {
         const raw = String(values['expires-at']);
         const t = Date.parse(raw);
-        if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(t)) throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
+        if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(t))
+          throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
         expiresAt = new Date(t).toISOString();
       }
       const { key, record } = generateKey({ orgId, name, scopes, expiresAt, now: now() });
       await saveKey(record);
-      const out = { id: record.id, key, org_id: record.org_id, name: record.name, scopes: record.scopes, expires_at: record.expires_at, created_at: record.created_at };
+      const out = {
+        id: record.id,
+        key,
+        org_id: record.org_id,
+        name: record.name,
+        scopes: record.scopes,
+        expires_at: record.expires_at,
+        created_at: record.created_at,
+      };
       if (values.json) io.out(JSON.stringify(out));
       else {
         table([{ id: out.id, org_id: out.org_id, name: out.name, scopes: out.scopes, expires_at: out.expires_at }], io);
@@ -98,7 +125,11 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       const keys = (await listKeys(required(values.org, '--org'))).map(publicView);
       if (values.json) io.out(JSON.stringify(keys));
-      else table(keys.map(({ id, name, hint, scopes, expires_at, revoked_at }) => ({ id, name, hint, scopes, expires_at, revoked_at })), io);
+      else
+        table(
+          keys.map(({ id, name, hint, scopes, expires_at, revoked_at }) => ({ id, name, hint, scopes, expires_at, revoked_at })),
+          io,
+        );
       return 0;
     }
     case 'usage': {
@@ -109,7 +140,11 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be an integer from 1 to 1000');
       const entries = await listUsage(id, limit);
       if (values.json) io.out(JSON.stringify(entries));
-      else table(entries.map(({ at, method, route, status, request_id }) => ({ at, method, route, status, request_id })), io);
+      else
+        table(
+          entries.map(({ at, method, route, status, request_id }) => ({ at, method, route, status, request_id })),
+          io,
+        );
       return 0;
     }
     default:

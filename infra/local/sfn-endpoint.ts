@@ -42,7 +42,10 @@ interface Machine {
 }
 
 class SfnError extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -60,7 +63,8 @@ function taskHandlers(definition: unknown, load: (handler: string) => TaskHandle
         out[name] = load(handler);
       }
       for (const inner of [state.ItemProcessor, state.Iterator, ...((state.Branches as unknown[]) ?? [])]) {
-        if (inner && typeof inner === 'object' && 'States' in inner) visit((inner as { States: Record<string, Record<string, unknown>> }).States);
+        if (inner && typeof inner === 'object' && 'States' in inner)
+          visit((inner as { States: Record<string, Record<string, unknown>> }).States);
       }
     }
   };
@@ -83,10 +87,12 @@ export class LocalStepFunctions {
     for (const f of stateMachineFiles()) {
       const values = Object.fromEntries(Object.entries(f.functions).map(([p, h]) => [p, localFunctionArn(h)]));
       const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
-      const load = (handler: string): TaskHandler => options.handlers?.[handler] ?? (async (input) => {
-        const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
-        return mod.handler(input);
-      });
+      const load = (handler: string): TaskHandler =>
+        options.handlers?.[handler] ??
+        (async (input) => {
+          const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
+          return mod.handler(input);
+        });
       const arn = localStateMachineArn(f.name);
       this.machines.set(arn, { arn, machine: new StateMachine(definition), handlers: taskHandlers(definition, load) });
     }
@@ -104,14 +110,21 @@ export class LocalStepFunctions {
       if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate };
       throw new SfnError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
-    const retryOverrides = this.options.retryIntervalMs === undefined ? undefined
-      : Object.fromEntries(Object.keys(m.handlers).map((s) => [s, this.options.retryIntervalMs!]));
+    const retryOverrides =
+      this.options.retryIntervalMs === undefined
+        ? undefined
+        : Object.fromEntries(Object.keys(m.handlers).map((s) => [s, this.options.retryIntervalMs!]));
     const run = m.machine.run(JSON.parse(input), {
       overrides: { taskResourceLocalHandlers: m.handlers as never, ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}) },
       noThrowOnAbort: true,
     });
     const execution: Execution = {
-      executionArn, stateMachineArn: m.arn, name, input, status: 'RUNNING', startDate: Date.now() / 1000,
+      executionArn,
+      stateMachineArn: m.arn,
+      name,
+      input,
+      status: 'RUNNING',
+      startDate: Date.now() / 1000,
       abort: () => run.abort(),
       done: Promise.resolve(),
     };
@@ -138,8 +151,12 @@ export class LocalStepFunctions {
   describe(body: { executionArn?: string }) {
     const e = this.find(body.executionArn);
     return {
-      executionArn: e.executionArn, stateMachineArn: e.stateMachineArn, name: e.name, status: e.status,
-      startDate: e.startDate, input: e.input,
+      executionArn: e.executionArn,
+      stateMachineArn: e.stateMachineArn,
+      name: e.name,
+      status: e.status,
+      startDate: e.startDate,
+      input: e.input,
       ...(e.stopDate ? { stopDate: e.stopDate } : {}),
       ...(e.output ? { output: e.output } : {}),
       ...(e.error ? { error: e.error } : {}),
@@ -208,9 +225,10 @@ export async function startSfnEndpoint(sfn: LocalStepFunctions, port = 0): Promi
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

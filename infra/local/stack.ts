@@ -31,7 +31,11 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   try {
     sfn = await startSfnEndpoint(stepFunctions);
     // The SDK clients and config read these lazily, at first use: set them before anything runs.
-    applyLocalEnv(settings, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, AWS_ENDPOINT_URL_SFN: sfn.endpoint, STATE_MACHINE_ARN: localStateMachineArn('operation') });
+    applyLocalEnv(settings, {
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_SFN: sfn.endpoint,
+      STATE_MACHINE_ARN: localStateMachineArn('operation'),
+    });
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
     reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds, resumeMissing: true });

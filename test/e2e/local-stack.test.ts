@@ -71,7 +71,8 @@ describe('npm start', () => {
       .map((a) => a!.address);
     for (const port of [Number(env.PORT), Number(env.DYNAMODB_PORT)]) {
       expect(await portIsOpen(port, '127.0.0.1')).toBe(true);
-      for (const address of external) expect({ address, port, open: await portIsOpen(port, address) }).toEqual({ address, port, open: false });
+      for (const address of external)
+        expect({ address, port, open: await portIsOpen(port, address) }).toEqual({ address, port, open: false });
     }
     expect(await portIsOpen(Number(env.PORT), '::1')).toBe(true);
   });

@@ -2,7 +2,11 @@
 import { call, type CallResult } from './fixtures.js';
 import { eventually } from './wait.js';
 
-export async function createDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }, headers: Record<string, string> = {}): Promise<CallResult> {
+export async function createDeployment(
+  key: string,
+  body: Record<string, unknown> = { app_type: 'airflow' },
+  headers: Record<string, string> = {},
+): Promise<CallResult> {
   return call('POST', '/deployments', { key, body, headers });
 }
 
@@ -18,10 +22,15 @@ export async function deployment(key: string, id: string) {
 
 /** Waits for an operation to reach one of the statuses. */
 export const operationReaches = (key: string, id: string, statuses: string[]) =>
-  eventually(async () => {
-    const op = await operation(key, id);
-    return statuses.includes(op.status) ? op : undefined;
-  }, `operation ${id} to reach ${statuses.join('/')}`, 30_000, 100);
+  eventually(
+    async () => {
+      const op = await operation(key, id);
+      return statuses.includes(op.status) ? op : undefined;
+    },
+    `operation ${id} to reach ${statuses.join('/')}`,
+    30_000,
+    100,
+  );
 
 /** A deployment that is ready, for tests of what needs one. */
 export async function readyDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }) {

@@ -10,16 +10,28 @@ import { type Browser, chromium } from 'playwright-core';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 // Headless, and nothing that phones home (the machine has no network to reach).
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function executablePath(): string {
   const chosen = process.env.CHROMIUM_PATH ?? (existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined);
   if (chosen) return chosen;
   // The package is ES modules only (import.meta.url), so a real Node process unpacks it, not jest.
-  return execFileSync(process.execPath, ['--input-type=module', '-e', "import c from '@sparticuz/chromium'; process.stdout.write(await c.executablePath())"], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', "import c from '@sparticuz/chromium'; process.stdout.write(await c.executablePath())"],
+    {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+    },
+  );
 }
 
 export function launchBrowser(): Promise<Browser> {

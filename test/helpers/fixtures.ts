@@ -19,8 +19,16 @@ export interface TestKey {
   record: ApiKeyRecord;
 }
 
-export async function createKey(opts: { orgId?: string; scopes?: Scope[]; expiresAt?: string | null; name?: string } = {}): Promise<TestKey> {
-  const made = generateKey({ orgId: opts.orgId ?? newOrgId(), name: opts.name ?? 'test', scopes: opts.scopes, expiresAt: opts.expiresAt ?? null, now: new Date() });
+export async function createKey(
+  opts: { orgId?: string; scopes?: Scope[]; expiresAt?: string | null; name?: string } = {},
+): Promise<TestKey> {
+  const made = generateKey({
+    orgId: opts.orgId ?? newOrgId(),
+    name: opts.name ?? 'test',
+    scopes: opts.scopes,
+    expiresAt: opts.expiresAt ?? null,
+    now: new Date(),
+  });
   await saveKey(made.record);
   return made;
 }

@@ -27,13 +27,21 @@ export interface LocalProcess {
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!/^(AWS_|TABLE_NAME$|STATE_MACHINE_ARN$|APP_DOMAIN$|PHASE_DELAY_MS$|SIMULATED_FAILURE$|RATE_LIMIT_|CREATE_LIMIT_|TEST_|JEST_)/.test(k)) env[k] = v;
+    if (
+      !/^(AWS_|TABLE_NAME$|STATE_MACHINE_ARN$|APP_DOMAIN$|PHASE_DELAY_MS$|SIMULATED_FAILURE$|RATE_LIMIT_|CREATE_LIMIT_|TEST_|JEST_)/.test(k)
+    )
+      env[k] = v;
   }
   return { ...env, ...extra };
 }
 
 export async function startNpm(env: Record<string, string>, timeoutMs = 90_000): Promise<LocalProcess> {
-  const child: ChildProcess = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: cleanEnv({ LOG_LEVEL: 'silent', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: cleanEnv({ LOG_LEVEL: 'silent', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -62,7 +70,12 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
       process.kill(child.pid!, signal);
       let timer: NodeJS.Timeout | undefined;
       try {
-        return await Promise.race([exited, new Promise<number | null>((_, reject) => (timer = setTimeout(() => reject(new Error(`npm start did not stop within 20 s:\n${out}`)), 20_000)))]);
+        return await Promise.race([
+          exited,
+          new Promise<number | null>(
+            (_, reject) => (timer = setTimeout(() => reject(new Error(`npm start did not stop within 20 s:\n${out}`)), 20_000)),
+          ),
+        ]);
       } finally {
         clearTimeout(timer);
       }
@@ -80,14 +93,22 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
 
 /** `npm run --silent keys -- …` against the same DynamoDB Local as a running stack. */
 export function keysCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npm', ['run', '--silent', 'keys', '--', ...args], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('npm', ['run', '--silent', 'keys', '--', ...args], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 export async function portIsOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, host);
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }

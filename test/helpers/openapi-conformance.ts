@@ -30,8 +30,14 @@ const addFormats = createRequire(import.meta.url)('ajv-formats') as typeof forma
 
 const DOC_ID = 'https://openapi.local/openapi.json';
 
-interface HeaderObject { required?: boolean; schema?: { type?: string; enum?: string[] } }
-interface ResponseObject { headers?: Record<string, HeaderObject | { $ref: string }>; content?: Record<string, { schema?: unknown }> }
+interface HeaderObject {
+  required?: boolean;
+  schema?: { type?: string; enum?: string[] };
+}
+interface ResponseObject {
+  headers?: Record<string, HeaderObject | { $ref: string }>;
+  content?: Record<string, { schema?: unknown }>;
+}
 
 interface State {
   doc: OpenApiDocument;
@@ -77,7 +83,8 @@ export function compileAllValidators(): void {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, { responses?: Record<string, ResponseObject> }>)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        if (response.content?.['application/json']?.schema) validatorAt(pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'));
+        if (response.content?.['application/json']?.schema)
+          validatorAt(pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'));
       }
     }
   }
@@ -85,7 +92,10 @@ export function compileAllValidators(): void {
 
 function resolve<T>(doc: OpenApiDocument, obj: T | { $ref: string }): T {
   if (obj && typeof obj === 'object' && '$ref' in obj) {
-    const parts = obj.$ref.replace(/^#\//, '').split('/').map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const parts = obj.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
     return parts.reduce<any>((node, key) => node?.[key], doc) as T;
   }
   return obj as T;
@@ -100,7 +110,11 @@ const show = (body: unknown) => {
 export function conformanceProblems(res: ObservedResponse): string[] {
   const { doc } = setup();
   const problems: string[] = [];
-  const headers = Object.fromEntries(Object.entries(res.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const headers = Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
   const path = res.path.split('?')[0]!;
   const contentType = headers['content-type'];
   if (!headers['x-request-id']) problems.push('the X-Request-Id header is missing');
@@ -109,11 +123,13 @@ export function conformanceProblems(res: ObservedResponse): string[] {
   if (match.kind !== 'route') {
     // Paths and methods no route takes: the catch-all answers (decision 33).
     const expected = match.kind === 'not-found' ? { status: 404, code: 'NOT_FOUND' } : { status: 405, code: 'METHOD_NOT_ALLOWED' };
-    if (res.status !== expected.status && res.status !== 500) problems.push(`no route takes ${res.method} ${path}, so the status must be ${expected.status}, not ${res.status}`);
+    if (res.status !== expected.status && res.status !== 500)
+      problems.push(`no route takes ${res.method} ${path}, so the status must be ${expected.status}, not ${res.status}`);
     if (match.kind === 'method-not-allowed' && res.status === 405 && !headers.allow) problems.push('a 405 must carry an Allow header');
     if (contentType !== JSON_CONTENT_TYPE) problems.push(`Content-Type is ${contentType ?? '(none)'}, expected ${JSON_CONTENT_TYPE}`);
     const v = validatorAt(pointer('components', 'schemas', 'Error'));
-    if (!v(res.body)) problems.push(`the body is not the error envelope: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ')}`);
+    if (!v(res.body))
+      problems.push(`the body is not the error envelope: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ')}`);
     return problems;
   }
 
@@ -125,7 +141,10 @@ export function conformanceProblems(res: ObservedResponse): string[] {
   const response = responses[String(res.status)];
   if (!response) {
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
-    return [...problems, `status ${res.status}${code ? ` (${code})` : ''} is not documented for ${method.toUpperCase()} ${opPath}; documented: ${Object.keys(responses).join(', ')}`];
+    return [
+      ...problems,
+      `status ${res.status}${code ? ` (${code})` : ''} is not documented for ${method.toUpperCase()} ${opPath}; documented: ${Object.keys(responses).join(', ')}`,
+    ];
   }
 
   for (const [name, h] of Object.entries(response.headers ?? {})) {
@@ -135,19 +154,25 @@ export function conformanceProblems(res: ObservedResponse): string[] {
       if (header.required) problems.push(`the ${name} header is documented as required but missing`);
       continue;
     }
-    if (header.schema?.type === 'integer' && !/^-?\d+$/.test(value)) problems.push(`the ${name} header should be an integer, got "${value}"`);
-    if (header.schema?.enum && !header.schema.enum.includes(value)) problems.push(`the ${name} header should be one of ${header.schema.enum.join(', ')}, got "${value}"`);
+    if (header.schema?.type === 'integer' && !/^-?\d+$/.test(value))
+      problems.push(`the ${name} header should be an integer, got "${value}"`);
+    if (header.schema?.enum && !header.schema.enum.includes(value))
+      problems.push(`the ${name} header should be one of ${header.schema.enum.join(', ')}, got "${value}"`);
   }
 
   const content = response.content ?? {};
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   if (!mediaType || !(mediaType in content)) {
-    problems.push(`Content-Type ${contentType ?? '(none)'} is not documented for status ${res.status}; documented: ${Object.keys(content).join(', ') || '(no body)'}`);
+    problems.push(
+      `Content-Type ${contentType ?? '(none)'} is not documented for status ${res.status}; documented: ${Object.keys(content).join(', ') || '(no body)'}`,
+    );
   } else if (mediaType === 'application/json') {
     if (contentType !== JSON_CONTENT_TYPE) problems.push(`Content-Type is "${contentType}", expected "${JSON_CONTENT_TYPE}"`);
     const v = validatorAt(pointer('paths', opPath, method, 'responses', String(res.status), 'content', 'application/json', 'schema'));
     if (!v(res.body)) {
-      problems.push(`the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`).join('; ')}`);
+      problems.push(
+        `the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`).join('; ')}`,
+      );
     }
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
     if (code && code in ERROR_STATUS && ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status) {
@@ -181,7 +206,9 @@ export function conformanceCheckingFetch(inner: typeof fetch = fetch): typeof fe
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const text = await res.clone().text();
     const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => { headers[k] = v; });
+    res.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     let body: unknown = text;
     if (headers['content-type']?.startsWith('application/json')) body = JSON.parse(text);
     assertConforms({ method, path: url.pathname, status: res.status, headers, body });

@@ -48,7 +48,11 @@ export function scriptedServer(clock: Clock, steps: Step[], repeatLast = false) 
       req.socket.destroy();
       return;
     }
-    res.writeHead(step.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': `req_${seen.length}`, ...step.headers });
+    res.writeHead(step.status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Request-Id': `req_${seen.length}`,
+      ...step.headers,
+    });
     res.end(JSON.stringify(step.body ?? {}));
   });
   return { server, seen };
@@ -57,7 +61,9 @@ export function scriptedServer(clock: Clock, steps: Step[], repeatLast = false) 
 export const OP_ID = `op_${randomUUID()}`;
 export const DEP_ID = randomUUID();
 export const operation = (status: Operation['status'], phase: string): Operation => ({
-  id: OP_ID, type: 'deployment.create', status,
+  id: OP_ID,
+  type: 'deployment.create',
+  status,
   progress: { phase, message: `Now ${phase}` },
   resource: { type: 'deployment', id: DEP_ID },
   requested_at: '2026-11-22T06:40:00.000Z',
@@ -67,4 +73,8 @@ export const operation = (status: Operation['status'], phase: string): Operation
   links: { self: `/api/v1/operations/${OP_ID}`, resource: `/api/v1/deployments/${DEP_ID}` },
 });
 export const ok = (op: Operation): Step => ({ status: 200, body: { data: op } });
-export const error = (status: number, code: string, headers?: Record<string, string>): Step => ({ status, body: { error: { code, message: code, request_id: 'req_x' } }, headers });
+export const error = (status: number, code: string, headers?: Record<string, string>): Step => ({
+  status,
+  body: { error: { code, message: code, request_id: 'req_x' } },
+  headers,
+});

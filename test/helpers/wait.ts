@@ -1,5 +1,10 @@
 /** Polls until `check` returns a value, with a deadline: never an open-ended sleep. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000, intervalMs = 25): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

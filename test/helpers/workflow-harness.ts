@@ -32,26 +32,47 @@ export function engineWith(platform: HostingPlatform) {
   return new LocalStepFunctions({
     retryIntervalMs: 1,
     handlers: {
-      'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; },
-      'complete-operation': async (input) => { await completeOperation(input as StepInput, 'apps.test.example'); return {}; },
-      'fail-operation': async (input) => { await failOperation(input as StepInput); return {}; },
+      'run-phase': async (input) => {
+        await runPhase(input as StepInput & { phase: string }, platform);
+        return {};
+      },
+      'complete-operation': async (input) => {
+        await completeOperation(input as StepInput, 'apps.test.example');
+        return {};
+      },
+      'fail-operation': async (input) => {
+        await failOperation(input as StepInput);
+        return {};
+      },
     },
   });
 }
 
 export async function newDeployment(orgId: string, status: DeploymentStatus = 'provisioning') {
-  const made = await withRetries(() => insertDeployment({
-    orgId, limits: LIMITS, now: new Date(),
-    build: (at) => {
-      const id = crypto.randomUUID();
-      const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-      const deployment: DeploymentRecord = {
-        id, org_id: orgId, name: `wf-${id.slice(0, 6)}`, app_type: 'airflow', status: 'provisioning', environment_id: 'env_default',
-        created_at: at, updated_at: at, last_operation_id: operation.id, op_count: 1,
-      };
-      return { deployment, operation };
-    },
-  }));
+  const made = await withRetries(() =>
+    insertDeployment({
+      orgId,
+      limits: LIMITS,
+      now: new Date(),
+      build: (at) => {
+        const id = crypto.randomUUID();
+        const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+        const deployment: DeploymentRecord = {
+          id,
+          org_id: orgId,
+          name: `wf-${id.slice(0, 6)}`,
+          app_type: 'airflow',
+          status: 'provisioning',
+          environment_id: 'env_default',
+          created_at: at,
+          updated_at: at,
+          last_operation_id: operation.id,
+          op_count: 1,
+        };
+        return { deployment, operation };
+      },
+    }),
+  );
   return { ...made, deployment: { ...made.deployment, status } };
 }
 
@@ -63,21 +84,26 @@ export async function recordsFor(type: OperationType): Promise<{ op: OperationRe
   // Finish the create first (a ready deployment), then add the operation under test.
   await completeOperation({ org_id: orgId, operation_id: operation.id, deployment_id: deployment.id }, 'apps.test.example');
   const ready = (await getDeployment(orgId, deployment.id, true))!;
-  const op = await withRetries(() => insertOperation({
-    deployment: ready, now: new Date(),
-    build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
-    ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
-  }));
+  const op = await withRetries(() =>
+    insertOperation({
+      deployment: ready,
+      now: new Date(),
+      build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
+      ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
+    }),
+  );
   return { op, deploymentId: deployment.id, orgId };
 }
 
 export async function run(engine: LocalStepFunctions, op: OperationRecord) {
-  const { executionArn } = engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
+  const { executionArn } = engine.start({
+    stateMachineArn: localStateMachineArn('operation'),
+    name: op.id,
+    input: JSON.stringify(workflowInput(op)),
+  });
   await engine.settled();
   return engine.describe({ executionArn });
 }
 
 export const startExecution = (engine: LocalStepFunctions, op: OperationRecord) =>
   engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
-
-

@@ -15,7 +15,12 @@ import { readSettings, type ContextKey } from '../../infra/aws/settings.js';
 import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine.js';
 
 const ROOT = path.join(import.meta.dirname, '../..');
-const moduleNames = (dir: string) => fs.readdirSync(path.join(ROOT, 'functions', dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+const moduleNames = (dir: string) =>
+  fs
+    .readdirSync(path.join(ROOT, 'functions', dir))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3))
+    .sort();
 
 describe('FUNCTION_ACCESS', () => {
   const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
@@ -32,7 +37,11 @@ describe('FUNCTION_ACCESS', () => {
   });
 
   it('gives the handlers that start or stop workflows exactly those Step Functions actions', () => {
-    const states = Object.fromEntries(Object.entries(FUNCTION_ACCESS).filter(([, a]) => a.states.length).map(([n, a]) => [n, [...a.states].sort()]));
+    const states = Object.fromEntries(
+      Object.entries(FUNCTION_ACCESS)
+        .filter(([, a]) => a.states.length)
+        .map(([n, a]) => [n, [...a.states].sort()]),
+    );
     expect(states).toEqual({
       'create-deployment': ['StartExecution'],
       'delete-deployment': ['StartExecution', 'StopExecution'],
@@ -46,20 +55,41 @@ describe('FUNCTION_ACCESS', () => {
 });
 
 describe('function environment', () => {
-  const sources = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [fs.readFileSync(path.join(dir, e.name), 'utf8')] : []);
+  const sources = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [fs.readFileSync(path.join(dir, e.name), 'utf8')] : [],
+      );
 
   it('uses only names the functions read (config.ts and friends), besides NODE_OPTIONS', () => {
     const code = sources(path.join(ROOT, 'functions')).join('\n');
-    const names: FunctionEnvName[] = ['TABLE_NAME', 'APP_DOMAIN', 'STATE_MACHINE_ARN', 'PHASE_DELAY_MS', 'RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR', 'OPERATION_TIMEOUT_SECONDS', 'SWAGGER_UI_DIST'];
+    const names: FunctionEnvName[] = [
+      'TABLE_NAME',
+      'APP_DOMAIN',
+      'STATE_MACHINE_ARN',
+      'PHASE_DELAY_MS',
+      'RATE_LIMIT_PER_HOUR',
+      'RATE_LIMIT_PER_MINUTE',
+      'CREATE_LIMIT_PER_HOUR',
+      'OPERATION_TIMEOUT_SECONDS',
+      'SWAGGER_UI_DIST',
+    ];
     for (const n of names) expect({ n, read: new RegExp(`\\b${n}\\b`).test(code) }).toEqual({ n, read: true });
     const config = fs.readFileSync(path.join(ROOT, 'functions/lib/config.ts'), 'utf8');
-    const env = functionEnv({ settings: readSettings(() => undefined), tableName: 't', stateMachineArn: 'arn', operationTimeoutSeconds: 60 });
+    const env = functionEnv({
+      settings: readSettings(() => undefined),
+      tableName: 't',
+      stateMachineArn: 'arn',
+      operationTimeoutSeconds: 60,
+    });
     for (const k of Object.keys(env).filter((k) => k !== 'NODE_OPTIONS')) expect(config).toMatch(new RegExp(`\\b${k}:`));
   });
 
   it('takes the operation timeout from the ASL itself', () => {
-    expect(aslTimeoutSeconds(fs.readFileSync(OPERATION_ASL, 'utf8'))).toBe(JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds);
+    expect(aslTimeoutSeconds(fs.readFileSync(OPERATION_ASL, 'utf8'))).toBe(
+      JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds,
+    );
   });
 });
 
@@ -82,7 +112,13 @@ describe('settings from context', () => {
   const from = (ctx: Partial<Record<ContextKey, string>>) => readSettings((k) => ctx[k]);
 
   it('defaults to dev: destroyable, a week of logs, no WAF', () => {
-    expect(from({})).toMatchObject({ stage: 'dev', removalPolicy: RemovalPolicy.DESTROY, tableDeletionProtection: false, waf: false, appDomain: 'apps.example.com' });
+    expect(from({})).toMatchObject({
+      stage: 'dev',
+      removalPolicy: RemovalPolicy.DESTROY,
+      tableDeletionProtection: false,
+      waf: false,
+      appDomain: 'apps.example.com',
+    });
   });
 
   it('makes prod retained and protected, with WAF on unless turned off', () => {

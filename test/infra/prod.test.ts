@@ -10,7 +10,13 @@ const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-
 
 let s: Synthesized;
 beforeAll(() => {
-  s = synth({ stage: 'prod', domainName: 'api.example.org', certificateArn: CERT, alarmEmail: 'oncall@example.org', appDomain: 'apps.example.org' });
+  s = synth({
+    stage: 'prod',
+    domainName: 'api.example.org',
+    certificateArn: CERT,
+    alarmEmail: 'oncall@example.org',
+    appDomain: 'apps.example.org',
+  });
 }, 120_000);
 afterAll(() => cleanup(s));
 
@@ -26,7 +32,10 @@ it('retains the table, with deletion protection', () => {
   s.template.hasResource('AWS::DynamoDB::Table', {
     DeletionPolicy: 'Retain',
     UpdateReplacePolicy: 'Retain',
-    Properties: Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+    Properties: Match.objectLike({
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    }),
   });
 });
 
@@ -48,7 +57,12 @@ it('protects the stage with a WAF web ACL whose one rule is a per-address rate l
   s.template.hasResourceProperties('AWS::WAFv2::WebACL', {
     Scope: 'REGIONAL',
     DefaultAction: { Allow: {} },
-    Rules: [Match.objectLike({ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 } } })],
+    Rules: [
+      Match.objectLike({
+        Action: { Block: {} },
+        Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 } },
+      }),
+    ],
   });
   const assocs = resourcesOfType(s.json, 'AWS::WAFv2::WebACLAssociation');
   expect(assocs).toHaveLength(1);

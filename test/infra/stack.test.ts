@@ -12,7 +12,16 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
 import { FUNCTION_ACCESS, usesTable, type FunctionName } from '../../infra/aws/function-access.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
-  actionsOf, cleanup, flatten, logicalId, resourcesOf, resourcesOfType, statementsOfRole, synth, type CfnTemplate, type Synthesized,
+  actionsOf,
+  cleanup,
+  flatten,
+  logicalId,
+  resourcesOf,
+  resourcesOfType,
+  statementsOfRole,
+  synth,
+  type CfnTemplate,
+  type Synthesized,
 } from './synth.js';
 
 let s: Synthesized;
@@ -62,7 +71,10 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  const workflowFiles = fs.readdirSync(path.join(import.meta.dirname, '../../functions/workflow')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const workflowFiles = fs
+    .readdirSync(path.join(import.meta.dirname, '../../functions/workflow'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   const expected = [...handlerNames, 'route-not-found', ...workflowFiles].sort();
 
   it('are one per handler module and workflow step, on Node.js 24, arm64, traced', () => {
@@ -70,7 +82,12 @@ describe('functions', () => {
     const fns = resourcesOfType(s.json, 'AWS::Lambda::Function');
     expect(fns).toHaveLength(expected.length);
     for (const [, fn] of fns) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+      });
     }
   });
 
@@ -103,7 +120,9 @@ describe('functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
       });
       expect(flatten(env.TABLE_NAME)).toBe(usesTable(f.access) ? `<Ref:${logicalId(s.stack.data.table)}>` : 'undefined');
-      expect(flatten(env.STATE_MACHINE_ARN)).toBe(f.access.states.length ? `<Ref:${logicalId(s.stack.workflow.stateMachine)}>` : 'undefined');
+      expect(flatten(env.STATE_MACHINE_ARN)).toBe(
+        f.access.states.length ? `<Ref:${logicalId(s.stack.workflow.stateMachine)}>` : 'undefined',
+      );
     }
   });
 });
@@ -119,14 +138,21 @@ describe('IAM, per function', () => {
       expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
 
       const dynamo = actions.filter((a) => a.startsWith('dynamodb:')).sort();
-      const wantDynamo = [...f.access.items, ...(f.access.query.table || f.access.query.indexes.length ? ['Query'] : [])].map((a) => `dynamodb:${a}`).sort();
+      const wantDynamo = [...f.access.items, ...(f.access.query.table || f.access.query.indexes.length ? ['Query'] : [])]
+        .map((a) => `dynamodb:${a}`)
+        .sort();
       expect({ fn: f.name, dynamo }).toEqual({ fn: f.name, dynamo: wantDynamo });
 
       const states = actions.filter((a) => a.startsWith('states:')).sort();
       expect({ fn: f.name, states }).toEqual({ fn: f.name, states: f.access.states.map((a) => `states:${a}`).sort() });
 
       // Nothing else but logging and tracing.
-      expect(actions.filter((a) => !/^(dynamodb|states):/.test(a)).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      expect(actions.filter((a) => !/^(dynamodb|states):/.test(a)).sort()).toEqual([
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ]);
     }
   });
 
@@ -138,17 +164,18 @@ describe('IAM, per function', () => {
         const actions = actionsOf(st);
         if (actions.includes('dynamodb:Query')) {
           expect(actions).toEqual(['dynamodb:Query']);
-          expect(resources.sort()).toEqual([
-            ...(f.access.query.table ? [tableArn()] : []),
-            ...f.access.query.indexes.map((i) => `${tableArn()}/index/${i}`),
-          ].sort());
+          expect(resources.sort()).toEqual(
+            [...(f.access.query.table ? [tableArn()] : []), ...f.access.query.indexes.map((i) => `${tableArn()}/index/${i}`)].sort(),
+          );
         } else if (actions.some((a) => a.startsWith('dynamodb:'))) {
           expect(resources).toEqual([tableArn()]);
         } else if (actions.includes('states:StartExecution')) {
           expect(resources).toEqual([`<Ref:${logicalId(s.stack.workflow.stateMachine)}>`]);
         } else if (actions.some((a) => a.startsWith('states:'))) {
           expect(resources).toHaveLength(1);
-          expect(resources[0]).toMatch(new RegExp(`^arn:<Ref:AWS::Partition>:states:<Ref:AWS::Region>:<Ref:AWS::AccountId>:execution:${escape(smName)}:\\*$`));
+          expect(resources[0]).toMatch(
+            new RegExp(`^arn:<Ref:AWS::Partition>:states:<Ref:AWS::Region>:<Ref:AWS::AccountId>:execution:${escape(smName)}:\\*$`),
+          );
         }
       }
     }
@@ -228,7 +255,9 @@ describe('REST API', () => {
   });
 
   it('keeps the error envelope for what API Gateway answers itself', () => {
-    const byType = new Map(resourcesOfType(s.json, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties?.ResponseType as string, r.Properties!]));
+    const byType = new Map(
+      resourcesOfType(s.json, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties?.ResponseType as string, r.Properties!]),
+    );
     const expectations: Record<string, [string | undefined, string]> = {
       MISSING_AUTHENTICATION_TOKEN: ['404', 'NOT_FOUND'],
       THROTTLED: ['429', 'RATE_LIMIT_EXCEEDED'],
@@ -241,37 +270,61 @@ describe('REST API', () => {
       expect(r?.StatusCode).toBe(status);
       expect(r?.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json; charset=utf-8'");
       // What API Gateway would send, with its variables filled in.
-      const body = JSON.parse(String(r?.ResponseTemplates['application/json']).replace('$context.requestId', 'abc').replace('$context.error.messageString', '"Bad"'));
+      const body = JSON.parse(
+        String(r?.ResponseTemplates['application/json'])
+          .replace('$context.requestId', 'abc')
+          .replace('$context.error.messageString', '"Bad"'),
+      );
       expect(body).toEqual({ error: { code, message: expect.any(String), request_id: 'abc' } });
     }
     expect(byType.get('THROTTLED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
     expect(byType.size).toBe(GATEWAY_RESPONSES.length);
-    for (const spec of GATEWAY_RESPONSES) expect(byType.get(spec.type.responseType)?.ResponseTemplates['application/json']).toBe(gatewayResponseBody(spec));
+    for (const spec of GATEWAY_RESPONSES)
+      expect(byType.get(spec.type.responseType)?.ResponseTemplates['application/json']).toBe(gatewayResponseBody(spec));
   });
 
   it('has a stage with throttling, X-Ray, error logging and JSON access logs', () => {
     s.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
       TracingEnabled: true,
-      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR', DataTraceEnabled: false })],
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 50,
+          ThrottlingBurstLimit: 100,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
+      ],
       AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
     const [, stage] = resourcesOfType(s.json, 'AWS::ApiGateway::Stage')[0]!;
     const format = String(stage.Properties?.AccessLogSetting.Format);
     // The format is JSON once API Gateway fills in its variables.
-    const line = format.replace(/\$context\.error\.messageString/g, '"x"').replace(/\$context\.status/g, '200').replace(/\$context\.[A-Za-z.]+/g, 'v');
+    const line = format
+      .replace(/\$context\.error\.messageString/g, '"x"')
+      .replace(/\$context\.status/g, '200')
+      .replace(/\$context\.[A-Za-z.]+/g, 'v');
     expect(JSON.parse(line)).toMatchObject({ requestId: 'v', status: 200, httpMethod: 'v', resourcePath: 'v' });
   });
 
   it('is regional, with no WAF in dev unless asked for, and no custom domain unless given', () => {
-    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'deployment-api-dev', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      Name: 'deployment-api-dev',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
     s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     s.template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
   });
 
   it('outputs ApiUrl ending in /api/v1, TableName and StateMachineArn', () => {
     const out = s.json.Outputs!;
-    expect(flatten(out.ApiUrl!.Value)).toMatch(new RegExp(`^https://<Ref:[A-Za-z0-9]+>\\.execute-api\\.<Ref:AWS::Region>\\.<Ref:AWS::URLSuffix>/<Ref:[A-Za-z0-9]+>${escape(API_PREFIX)}$`));
+    expect(flatten(out.ApiUrl!.Value)).toMatch(
+      new RegExp(
+        `^https://<Ref:[A-Za-z0-9]+>\\.execute-api\\.<Ref:AWS::Region>\\.<Ref:AWS::URLSuffix>/<Ref:[A-Za-z0-9]+>${escape(API_PREFIX)}$`,
+      ),
+    );
     expect(out.TableName!.Value).toEqual({ Ref: logicalId(s.stack.data.table) });
     expect(out.StateMachineArn!.Value).toEqual({ Ref: logicalId(s.stack.workflow.stateMachine) });
   });
@@ -325,20 +378,29 @@ describe('operations', () => {
   const alarms = () => resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
 
   it('alarms on the API 5xx rate', () => {
-    expect(alarms().filter((a) => a.MetricName === '5XXError' && a.Namespace === 'AWS/ApiGateway' && a.Statistic === 'Average' && a.Threshold === 0.05)).toHaveLength(1);
+    expect(
+      alarms().filter(
+        (a) => a.MetricName === '5XXError' && a.Namespace === 'AWS/ApiGateway' && a.Statistic === 'Average' && a.Threshold === 0.05,
+      ),
+    ).toHaveLength(1);
   });
 
   it('alarms on errors and throttles of every function', () => {
     for (const f of s.stack.functions.all) {
       for (const metric of ['Errors', 'Throttles']) {
-        const found = alarms().filter((a) => a.MetricName === metric && a.Namespace === 'AWS/Lambda' && a.Dimensions?.[0]?.Value?.Ref === fnId(f.name));
+        const found = alarms().filter(
+          (a) => a.MetricName === metric && a.Namespace === 'AWS/Lambda' && a.Dimensions?.[0]?.Value?.Ref === fnId(f.name),
+        );
         expect({ fn: f.name, metric, n: found.length }).toEqual({ fn: f.name, metric, n: 1 });
       }
     }
   });
 
   it('alarms on failed and timed-out workflow executions and on DynamoDB throttling', () => {
-    const names = alarms().filter((a) => a.Namespace === 'AWS/States').map((a) => a.MetricName).sort();
+    const names = alarms()
+      .filter((a) => a.Namespace === 'AWS/States')
+      .map((a) => a.MetricName)
+      .sort();
     expect(names).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
     const dynamo = alarms().filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.Namespace === 'AWS/DynamoDB'));
     expect(dynamo).toHaveLength(1);

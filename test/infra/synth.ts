@@ -30,7 +30,10 @@ export interface CfnTemplate {
 }
 
 interface ValidationReport {
-  pluginReports: { pluginName: string; violations: { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }[] }[];
+  pluginReports: {
+    pluginName: string;
+    violations: { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }[];
+  }[];
 }
 
 /** Throws (with cdk-nag's report) if any finding is neither fixed nor acknowledged. */
@@ -72,7 +75,11 @@ export function flatten(value: unknown): string {
 }
 
 /** Every IAM statement of the policies attached to a role. */
-export interface Statement { Action: string | string[]; Resource: unknown; Effect: string }
+export interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Effect: string;
+}
 
 export function statementsOfRole(json: CfnTemplate, roleLogicalId: string): Statement[] {
   return resourcesOfType(json, 'AWS::IAM::Policy')

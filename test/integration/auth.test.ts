@@ -139,7 +139,18 @@ describe('API_KEY_REVOKED and API_KEY_EXPIRED', () => {
     const inOneSecond = await createKey({ expiresAt: new Date(now.getTime() + 1000).toISOString() });
     jest.useFakeTimers({
       now,
-      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
     });
     const expired = await call('GET', '/key', { key: atNow.key });
     expectError(expired, 401, 'API_KEY_EXPIRED');
@@ -204,8 +215,13 @@ describe('GET /key and isolation between organizations', () => {
     const ra = await call('GET', '/key', { key: a.key });
     const rb = await call('GET', '/key', { key: b.key });
     expect(ra.body.data).toEqual({
-      id: a.record.id, name: 'alpha ci', org_id: a.record.org_id, scopes: a.record.scopes,
-      expires_at: '2099-01-01T00:00:00.000Z', created_at: a.record.created_at, hint: `svc_sk_live_…${a.key.slice(-4)}`,
+      id: a.record.id,
+      name: 'alpha ci',
+      org_id: a.record.org_id,
+      scopes: a.record.scopes,
+      expires_at: '2099-01-01T00:00:00.000Z',
+      created_at: a.record.created_at,
+      hint: `svc_sk_live_…${a.key.slice(-4)}`,
     });
     expect(rb.body.data).toMatchObject({ id: b.record.id, org_id: b.record.org_id, expires_at: null });
     expect(a.record.org_id).not.toBe(b.record.org_id);
@@ -288,6 +304,8 @@ describe('storage and logs hold no secret', () => {
     }
     expect(lines.length).toBeGreaterThanOrEqual(4);
     const token = key.slice(KEY_PREFIX.length);
-    expect(lines.filter((l) => l.includes(token.slice(0, 43)) || l.includes(mistype(key).slice(KEY_PREFIX.length, KEY_PREFIX.length + 43)))).toEqual([]);
+    expect(
+      lines.filter((l) => l.includes(token.slice(0, 43)) || l.includes(mistype(key).slice(KEY_PREFIX.length, KEY_PREFIX.length + 43))),
+    ).toEqual([]);
   });
 });

@@ -24,7 +24,17 @@ interface Ran {
 
 function sink(isTTY = false, columns?: number) {
   let text = '';
-  return { stream: { isTTY, columns, write: (s: string) => { text += s; return true; } }, text: () => text };
+  return {
+    stream: {
+      isTTY,
+      columns,
+      write: (s: string) => {
+        text += s;
+        return true;
+      },
+    },
+    text: () => text,
+  };
 }
 
 let server: http.Server;
@@ -36,7 +46,10 @@ beforeAll(async () => {
 });
 afterAll(() => close(server));
 
-async function deployctl(argv: string[], opts: { key?: string; url?: string; tty?: boolean; columns?: number; clock?: Clock } = {}): Promise<Ran> {
+async function deployctl(
+  argv: string[],
+  opts: { key?: string; url?: string; tty?: boolean; columns?: number; clock?: Clock } = {},
+): Promise<Ran> {
   const out = sink();
   const err = sink(opts.tty, opts.columns);
   let requests = 0;
@@ -66,7 +79,10 @@ describe('deployctl: arguments and exit codes', () => {
     expect(table.stdout).toContain('page 1 of 1, 1 in total');
     const json = await deployctl(['environments', 'list', '--json', '--per-page', '5'], { key });
     expect(json.code).toBe(EXIT.ok);
-    expect(JSON.parse(json.stdout)).toMatchObject({ items: [{ id: 'env_default' }], pagination: { page: 1, per_page: 5, total: 1, pages: 1 } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      items: [{ id: 'env_default' }],
+      pagination: { page: 1, per_page: 5, total: 1, pages: 1 },
+    });
   });
 
   it('prints usage with --help (exit 0) and with no command (exit 2)', async () => {
@@ -179,7 +195,11 @@ describe('deployctl: create and destroy through the local workflow', () => {
     expect(opId).toBeDefined();
     const waited = await deployctl(['operations', 'wait', opId!, '--json'], { key });
     expect(waited.code).toBe(EXIT.ok);
-    expect(JSON.parse(waited.stdout)).toMatchObject({ id: opId, status: 'succeeded', result: { url: expect.stringMatching(/^https:\/\/superset\./) } });
+    expect(JSON.parse(waited.stdout)).toMatchObject({
+      id: opId,
+      status: 'succeeded',
+      result: { url: expect.stringMatching(/^https:\/\/superset\./) },
+    });
   });
 });
 
@@ -196,7 +216,10 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
   }
 
   it('exits 1 when the operation failed, naming the error', async () => {
-    const failed = { ...operation('failed', 'provisioning_infrastructure'), error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' } };
+    const failed = {
+      ...operation('failed', 'provisioning_infrastructure'),
+      error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' },
+    };
     const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(failed)]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
     expect(res.code).toBe(EXIT.operationFailed);
@@ -211,7 +234,9 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
 
   it('exits 1 when it was canceled, and when --timeout runs out', async () => {
     const canceled = await scripted([ok(operation('canceled', 'provisioning_db'))]);
-    expect((await deployctl(['operations', 'wait', OP_ID], { key: 'k', url: canceled.url, clock: canceled.clock })).code).toBe(EXIT.operationFailed);
+    expect((await deployctl(['operations', 'wait', OP_ID], { key: 'k', url: canceled.url, clock: canceled.clock })).code).toBe(
+      EXIT.operationFailed,
+    );
     const slow = await scripted([ok(operation('running', 'provisioning_db'))], true);
     const res = await deployctl(['operations', 'wait', OP_ID, '--timeout', '60'], { key: 'k', url: slow.url, clock: slow.clock });
     expect(res.code).toBe(EXIT.operationFailed);
@@ -219,7 +244,12 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
   });
 
   it('keeps going through a 429, a 503 and a dropped connection, saying so', async () => {
-    const { clock, url } = await scripted([error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }), error(503, 'INTERNAL_ERROR'), 'drop', ok(operation('succeeded', 'ready'))]);
+    const { clock, url } = await scripted([
+      error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }),
+      error(503, 'INTERNAL_ERROR'),
+      'drop',
+      ok(operation('succeeded', 'ready')),
+    ]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
     expect(res.code).toBe(EXIT.ok);
     expect(res.stderr).toContain('retrying in 30s (429 RATE_LIMIT_EXCEEDED)');

@@ -14,7 +14,8 @@ import { DEP_ID, OP_ID, close, error, listen, ok, operation, scriptedServer, vir
 describe('DeploymentsClient against the local API', () => {
   let server: http.Server;
   let baseUrl: string;
-  const client = (apiKey?: string) => new DeploymentsClient({ baseUrl, apiKey, fetch: conformanceCheckingFetch(), validateResponses: true });
+  const client = (apiKey?: string) =>
+    new DeploymentsClient({ baseUrl, apiKey, fetch: conformanceCheckingFetch(), validateResponses: true });
 
   beforeAll(async () => {
     server = createApiServer();
@@ -24,7 +25,8 @@ describe('DeploymentsClient against the local API', () => {
 
   it('has a method for every route, named like the route', () => {
     const api = client('x');
-    for (const id of Object.keys(routes)) expect({ id, type: typeof (api as unknown as Record<string, unknown>)[id] }).toEqual({ id, type: 'function' });
+    for (const id of Object.keys(routes))
+      expect({ id, type: typeof (api as unknown as Record<string, unknown>)[id] }).toEqual({ id, type: 'function' });
   });
 
   it('lists environments and describes its key, typed by the route schemas', async () => {
@@ -46,18 +48,26 @@ describe('DeploymentsClient against the local API', () => {
   });
 
   it('throws ApiError with the envelope fields', async () => {
-    const bad = await client('svc_sk_live_notarealkey').listEnvironments().catch((e: unknown) => e);
+    const bad = await client('svc_sk_live_notarealkey')
+      .listEnvironments()
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(ApiError);
     expect(bad).toMatchObject({ status: 401, code: 'INVALID_API_KEY', requestId: expect.stringMatching(/^req_/) });
 
     const { key } = await createKey({ scopes: ['operations:read'] });
-    const scoped = await client(key).listEnvironments().catch((e: unknown) => e);
+    const scoped = await client(key)
+      .listEnvironments()
+      .catch((e: unknown) => e);
     expect(scoped).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE', message: expect.stringContaining('Required: org:read') });
 
     const { key: full } = await createKey();
-    const missing = await client(full).getEnvironment('env_nope').catch((e: unknown) => e);
+    const missing = await client(full)
+      .getEnvironment('env_nope')
+      .catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, code: 'ENVIRONMENT_NOT_FOUND' });
-    const invalid = await client(full).listEnvironments({ per_page: 1000 }).catch((e: unknown) => e);
+    const invalid = await client(full)
+      .listEnvironments({ per_page: 1000 })
+      .catch((e: unknown) => e);
     expect(invalid).toMatchObject({ status: 400, code: 'INVALID_REQUEST', details: [expect.objectContaining({ field: 'per_page' })] });
   });
 
@@ -73,7 +83,9 @@ describe('DeploymentsClient against the local API', () => {
 
   it('encodes path parameters', () => {
     expect(client('k').urlOf('getDeployment', { deployment_id: 'a/b?c' })).toBe(`${baseUrl}/deployments/a%2Fb%3Fc`);
-    expect(client('k').urlOf('listOperations', undefined, { status: 'running', page: 2, type: undefined })).toBe(`${baseUrl}/operations?status=running&page=2`);
+    expect(client('k').urlOf('listOperations', undefined, { status: 'running', page: 2, type: undefined })).toBe(
+      `${baseUrl}/operations?status=running&page=2`,
+    );
   });
 });
 
@@ -88,7 +100,11 @@ describe('waitForOperation', () => {
     const clock = virtualClock();
     const { server, seen } = scriptedServer(clock, steps, repeatLast);
     servers.push(server);
-    const api = new DeploymentsClient({ baseUrl: `${await listen(server)}${API_PREFIX}`, apiKey: 'svc_sk_live_test', validateResponses: true });
+    const api = new DeploymentsClient({
+      baseUrl: `${await listen(server)}${API_PREFIX}`,
+      apiKey: 'svc_sk_live_test',
+      validateResponses: true,
+    });
     return { clock, seen, api };
   }
 
@@ -128,8 +144,11 @@ describe('waitForOperation', () => {
     expect(seen.every((s) => s.path === `${API_PREFIX}/operations/${OP_ID}` && s.key === 'svc_sk_live_test')).toBe(true);
     expect(retries).toEqual(['ApiError:429 +7000', 'ApiError:503 +2000', 'NetworkError:network +4000']);
     expect(progress).toEqual([
-      '15000 queued/queued', '18000 running/provisioning_db', '22500 running/provisioning_infrastructure',
-      '27500 running/provisioning_infrastructure', '32500 succeeded/ready',
+      '15000 queued/queued',
+      '18000 running/provisioning_db',
+      '22500 running/provisioning_infrastructure',
+      '27500 running/provisioning_infrastructure',
+      '32500 succeeded/ready',
     ]);
   });
 
@@ -183,14 +202,21 @@ describe('waitForOperation', () => {
     await expect(waitForOperation(lastLook.api, OP_ID, { clock: lastLook.clock, timeoutMs: 12_000 })).rejects.toThrow(/after 12s/);
     expect(lastLook.seen.map((s) => s.at - start)).toEqual([2000, 5000, 9500, 12000]);
     const missing = await setup([error(404, 'OPERATION_NOT_FOUND')]);
-    await expect(waitForOperation(missing.api, OP_ID, { clock: missing.clock })).rejects.toMatchObject({ status: 404, code: 'OPERATION_NOT_FOUND' });
+    await expect(waitForOperation(missing.api, OP_ID, { clock: missing.clock })).rejects.toMatchObject({
+      status: 404,
+      code: 'OPERATION_NOT_FOUND',
+    });
     expect(missing.seen).toHaveLength(1);
   });
 
   it('stops when its signal is aborted', async () => {
     const { clock, api } = await setup([ok(operation('running', 'provisioning_db'))], true);
     const controller = new AbortController();
-    const err = waitForOperation(api, OP_ID, { clock, signal: controller.signal, onProgress: () => controller.abort(new Error('stopped by test')) });
+    const err = waitForOperation(api, OP_ID, {
+      clock,
+      signal: controller.signal,
+      onProgress: () => controller.abort(new Error('stopped by test')),
+    });
     await expect(err).rejects.toThrow('stopped by test');
   });
 });

@@ -134,7 +134,9 @@ describe('Idempotency-Key (decision 16)', () => {
 
   it('creates exactly one deployment for concurrent requests with one key', async () => {
     const { key } = await createKey();
-    const results = await Promise.all(Array.from({ length: 6 }, () => createDeployment(key, { app_type: 'airflow' }, { 'Idempotency-Key': 'burst' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => createDeployment(key, { app_type: 'airflow' }, { 'Idempotency-Key': 'burst' })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(202));
     expect(new Set(results.map((r) => r.body.data.deployment_id)).size).toBe(1);
     expect((await call('GET', '/deployments', { key })).body.data.pagination.total).toBe(1);
@@ -160,11 +162,15 @@ describe('Idempotency-Key (decision 16)', () => {
 });
 
 describe('GET /deployments/{id}', () => {
-  it('is 404 DEPLOYMENT_NOT_FOUND for unknown, malformed and other organizations\' ids', async () => {
+  it("is 404 DEPLOYMENT_NOT_FOUND for unknown, malformed and other organizations' ids", async () => {
     const a = await createKey();
     const b = await createKey();
     const created = await createDeployment(a.key);
-    for (const [key, id] of [[a.key, '00000000-0000-4000-8000-000000000000'], [a.key, 'not-a-uuid'], [b.key, created.body.data.deployment_id]] as const) {
+    for (const [key, id] of [
+      [a.key, '00000000-0000-4000-8000-000000000000'],
+      [a.key, 'not-a-uuid'],
+      [b.key, created.body.data.deployment_id],
+    ] as const) {
       const res = await call('GET', `/deployments/${id}`, { key });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
@@ -220,13 +226,15 @@ describe('GET /deployments', () => {
   });
 
   it.each(['page=0', 'page=-1', 'page=1.5', 'page=abc', 'per_page=0', 'per_page=101', 'per_page=x', 'status=running'])(
-    'refuses %s with 400 and details', async (q) => {
+    'refuses %s with 400 and details',
+    async (q) => {
       const { key } = await createKey();
       const res = await call('GET', `/deployments?${q}`, { key });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('INVALID_REQUEST');
       expect(res.body.error.details[0].field).toBe(q.split('=')[0]);
-    });
+    },
+  );
 
   it('ignores unknown query parameters and accepts per_page=100', async () => {
     const { key } = await createKey();
@@ -235,7 +243,7 @@ describe('GET /deployments', () => {
     expect(res.body.data.pagination.per_page).toBe(100);
   });
 
-  it('shows only the caller organization\'s deployments', async () => {
+  it("shows only the caller organization's deployments", async () => {
     const a = await createKey();
     const b = await createKey();
     await createDeployment(a.key);

@@ -55,15 +55,21 @@ describe('GET /api/v1/docs and its assets', () => {
     expect(init).toContain('validatorUrl: null');
   });
 
-  it.each(['index.html', 'swagger-initializer.js', 'package.json', '..%2Fpackage.json', '..%2F..%2Ffunctions%2Froutes.ts', '__proto__', 'constructor', 'swagger-ui.css.map'])(
-    'answers 404 NOT_FOUND for %s, which is not on the allow-list',
-    async (name) => {
-      const res = await call('GET', `/docs/${name}`);
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('NOT_FOUND');
-      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    },
-  );
+  it.each([
+    'index.html',
+    'swagger-initializer.js',
+    'package.json',
+    '..%2Fpackage.json',
+    '..%2F..%2Ffunctions%2Froutes.ts',
+    '__proto__',
+    'constructor',
+    'swagger-ui.css.map',
+  ])('answers 404 NOT_FOUND for %s, which is not on the allow-list', async (name) => {
+    const res = await call('GET', `/docs/${name}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
 });
 
 describe('the docs page in headless Chromium', () => {
@@ -104,9 +110,14 @@ describe('the docs page in headless Chromium', () => {
     expect(res?.status()).toBe(200);
     await page.locator('.opblock').first().waitFor();
 
-    const listed = await page.locator('.opblock').evaluateAll((blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
+    const listed = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (b) =>
+            `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
     const label = (r: Route) => `${r.method} ${API_PREFIX}${r.path}`;
     const all = Object.values(routes) as Route[];
     const expected = (Object.entries(routes) as [string, Route][])

@@ -45,10 +45,12 @@ describe('envelope', () => {
     const res = await call('GET', '/environments?page=0&per_page=abc', { key });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
-    expect(res.body.error.details).toEqual(expect.arrayContaining([
-      { field: 'page', issue: expect.any(String) },
-      { field: 'per_page', issue: expect.any(String) },
-    ]));
+    expect(res.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'page', issue: expect.any(String) },
+        { field: 'per_page', issue: expect.any(String) },
+      ]),
+    );
   });
 });
 

@@ -72,7 +72,15 @@ describe('invoke (in process)', () => {
     expect(result.headers['X-RateLimit-Limit']).toBe('1000');
     expect(JSON.parse(result.body)).toEqual({
       data: {
-        items: [{ id: 'env_default', name: 'Default', is_default: true, created_at: record.created_at, links: { self: '/api/v1/environments/env_default' } }],
+        items: [
+          {
+            id: 'env_default',
+            name: 'Default',
+            is_default: true,
+            created_at: record.created_at,
+            links: { self: '/api/v1/environments/env_default' },
+          },
+        ],
         pagination: { page: 1, per_page: 50, total: 1, pages: 1 },
         links: expect.objectContaining({ self: expect.stringContaining('/api/v1/environments') }),
       },
@@ -94,7 +102,10 @@ describe('invoke (in process)', () => {
   });
 
   it('finds HTTP handlers first, then workflow steps', () => {
-    expect(resolveHandler('list-environments')).toMatchObject({ kind: 'http', file: path.join(ROOT, 'functions/http/list-environments.ts') });
+    expect(resolveHandler('list-environments')).toMatchObject({
+      kind: 'http',
+      file: path.join(ROOT, 'functions/http/list-environments.ts'),
+    });
     expect(resolveHandler('run-phase')).toMatchObject({ kind: 'workflow', file: path.join(ROOT, 'functions/workflow/run-phase.ts') });
   });
 
@@ -128,7 +139,12 @@ describe('bin/invoke.ts as a process', () => {
   const run = promisify(execFile);
 
   async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_PORT: process.env.TEST_DYNAMODB_PORT, TABLE_NAME: 'deployments-test', LOG_LEVEL: 'info' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DYNAMODB_PORT: process.env.TEST_DYNAMODB_PORT,
+      TABLE_NAME: 'deployments-test',
+      LOG_LEVEL: 'info',
+    };
     delete env.AWS_ENDPOINT_URL_DYNAMODB;
     try {
       const { stdout, stderr } = await run('npx', ['tsx', 'bin/invoke.ts', ...argv], { cwd: ROOT, env, timeout: 30_000 });

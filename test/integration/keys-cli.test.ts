@@ -33,8 +33,13 @@ describe('keys create', () => {
     expect(code).toBe(0);
     expect(Object.keys(json)).toEqual(['id', 'key', 'org_id', 'name', 'scopes', 'expires_at', 'created_at']);
     expect(json).toEqual({
-      id: expect.stringMatching(/^key_[0-9a-f]{20}$/), key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{49}$/),
-      org_id: org, name: 'ci pipeline', scopes: [...SCOPES], expires_at: null, created_at: NOW.toISOString(),
+      id: expect.stringMatching(/^key_[0-9a-f]{20}$/),
+      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{49}$/),
+      org_id: org,
+      name: 'ci pipeline',
+      scopes: [...SCOPES],
+      expires_at: null,
+      created_at: NOW.toISOString(),
     });
     expect(isWellFormedKey(json.key)).toBe(true);
     const res = await call('GET', '/key', { key: json.key });
@@ -43,7 +48,16 @@ describe('keys create', () => {
   });
 
   it('--scopes restricts the key to a subset (duplicates dropped)', async () => {
-    const { json } = await keys('create', '--org', newOrgId(), '--name', 'reader', '--scopes', 'org:read, operations:read,org:read', '--json');
+    const { json } = await keys(
+      'create',
+      '--org',
+      newOrgId(),
+      '--name',
+      'reader',
+      '--scopes',
+      'org:read, operations:read,org:read',
+      '--json',
+    );
     expect(json.scopes).toEqual(['org:read', 'operations:read']);
     expect((await call('GET', '/environments', { key: json.key })).status).toBe(200);
   });
@@ -58,7 +72,9 @@ describe('keys create', () => {
     const { code, lines } = await keys('create', '--org', newOrgId(), '--name', 'human');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^ID\s+ORG_ID\s+NAME\s+SCOPES\s+EXPIRES_AT$/);
-    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toEqual([expect.stringMatching(/^\n?Key \(shown once, store it now\): svc_sk_live_/)]);
+    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toEqual([
+      expect.stringMatching(/^\n?Key \(shown once, store it now\): svc_sk_live_/),
+    ]);
   });
 
   it.each([
@@ -98,7 +114,10 @@ describe('keys list', () => {
     const { code, lines, json } = await keys('list', '--org', org, '--json');
     expect(code).toBe(0);
     expect(json).toHaveLength(2);
-    for (const [made, listed] of [[a, json.find((k: any) => k.id === a.id)], [b, json.find((k: any) => k.id === b.id)]]) {
+    for (const [made, listed] of [
+      [a, json.find((k: any) => k.id === a.id)],
+      [b, json.find((k: any) => k.id === b.id)],
+    ]) {
       expect(Object.keys(listed).sort()).toEqual(['created_at', 'expires_at', 'hint', 'id', 'name', 'org_id', 'revoked_at', 'scopes']);
       expect(listed.hint).toBe(`svc_sk_live_…${made.key.slice(-4)}`);
       expect(listed.hint).toMatch(/^svc_sk_live_…[0-9A-Za-z]{4}$/);
@@ -156,7 +175,14 @@ describe('keys usage', () => {
     ];
     const { json } = await keys('usage', made.id, '--limit', '2', '--json');
     expect(json).toEqual([
-      expect.objectContaining({ request_id: 'latest-call', method: 'GET', route: '/api/v1/environments', status: 403, key_id: made.id, org_id: made.org_id }),
+      expect.objectContaining({
+        request_id: 'latest-call',
+        method: 'GET',
+        route: '/api/v1/environments',
+        status: 403,
+        key_id: made.id,
+        org_id: made.org_id,
+      }),
       expect.objectContaining({ request_id: sent[1]!.headers['x-request-id'], status: 403 }),
     ]);
     expect((await keys('usage', made.id, '--json')).json).toHaveLength(3);

@@ -11,11 +11,18 @@ type Operation = {
   'x-required-scopes'?: string[];
   parameters?: ({ name: string; in: string; schema?: Record<string, unknown> } | { $ref: string })[];
   requestBody?: { content: Record<string, { example?: unknown }> };
-  responses: Record<string, { headers?: Record<string, { $ref: string }>; content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, { $ref: string }>;
+      content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+    }
+  >;
 };
 
 const doc = openApiDocument();
-const opOf = (route: Route) => (doc.paths as Record<string, Record<string, Operation>>)[API_PREFIX + route.path]?.[route.method.toLowerCase()];
+const opOf = (route: Route) =>
+  (doc.paths as Record<string, Record<string, Operation>>)[API_PREFIX + route.path]?.[route.method.toLowerCase()];
 const ptr = (...parts: string[]) => `#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 
 describe('the OpenAPI document', () => {
@@ -28,7 +35,11 @@ describe('the OpenAPI document', () => {
       const validator = new Validator();
       const result = await validator.validate(JSON.parse(text));
       console.log(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors }));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: openApiJson(), encoding: 'utf8', cwd: process.cwd() });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      input: openApiJson(),
+      encoding: 'utf8',
+      cwd: process.cwd(),
+    });
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout) as { valid: boolean; version: string; errors?: unknown };
     expect(result).toEqual({ valid: true, version: '3.1' });
@@ -49,28 +60,47 @@ describe('the OpenAPI document', () => {
       }
       if (route.access !== 'public') {
         for (const status of ['401', '429', '500']) expect({ id, status, has: !!op!.responses[status] }).toEqual({ id, status, has: true });
-        expect(Object.keys(op!.responses['429']!.headers!)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
-        expect(Object.keys(op!.responses[String(route.success.status)]!.headers!)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+        expect(Object.keys(op!.responses['429']!.headers!)).toEqual(
+          expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+        );
+        expect(Object.keys(op!.responses[String(route.success.status)]!.headers!)).toEqual(
+          expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+        );
       }
-      if (route.success.status === 202) expect(Object.keys(op!.responses['202']!.headers!)).toEqual(expect.arrayContaining(['Location', 'Retry-After']));
+      if (route.success.status === 202)
+        expect(Object.keys(op!.responses['202']!.headers!)).toEqual(expect.arrayContaining(['Location', 'Retry-After']));
       const params = op!.parameters ?? [];
-      for (const name of Object.keys(route.params?.shape ?? {})) expect(params).toContainEqual(expect.objectContaining({ name, in: 'path' }));
+      for (const name of Object.keys(route.params?.shape ?? {}))
+        expect(params).toContainEqual(expect.objectContaining({ name, in: 'path' }));
       if (route.method === 'POST') expect(params).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
       if (route.body) expect(op!.requestBody?.content['application/json']).toBeDefined();
     }
     // Nothing in the document that is not in the route table.
-    const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(documented.sort()).toEqual(routeList.map((r) => `${r.method} ${API_PREFIX}${r.path}`).sort());
   });
 
   it('documents the X-API-Key scheme, paging bounds and the error map', () => {
-    expect(doc.components?.securitySchemes?.ApiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
+    expect(doc.components?.securitySchemes?.ApiKeyAuth).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    );
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     const list = opOf(routes.listDeployments)!.parameters!;
-    expect(list).toContainEqual(expect.objectContaining({ name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }));
-    expect(list).toContainEqual(expect.objectContaining({ name: 'page', in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }) }));
+    expect(list).toContainEqual(
+      expect.objectContaining({ name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }),
+    );
+    expect(list).toContainEqual(
+      expect.objectContaining({ name: 'page', in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }) }),
+    );
     const errors = opOf(routes.createDeployment)!.responses;
-    const codesAt = (status: string) => (errors[status]!.content!['application/json']! as { schema: { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] } }).schema.allOf[1].properties.error.properties.code.enum;
+    const codesAt = (status: string) =>
+      (
+        errors[status]!.content!['application/json']! as {
+          schema: { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] };
+        }
+      ).schema.allOf[1].properties.error.properties.code.enum;
     expect([...codesAt('401')].sort()).toEqual(['API_KEY_EXPIRED', 'API_KEY_REVOKED', 'INVALID_API_KEY', 'MISSING_API_KEY']);
     expect([...codesAt('409')].sort()).toEqual(['DEPLOYMENT_NAME_TAKEN', 'IDEMPOTENCY_KEY_REUSED']);
     expect(codesAt('415')).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
@@ -86,9 +116,17 @@ describe('the OpenAPI document', () => {
         const media = response.content?.['application/json'];
         if (!media) continue;
         const v = validatorAt(ptr('paths', ...base, 'responses', status, 'content', 'application/json', 'schema'));
-        const examples = [...(media.example !== undefined ? [media.example] : []), ...Object.values(media.examples ?? {}).map((e) => e.value)];
+        const examples = [
+          ...(media.example !== undefined ? [media.example] : []),
+          ...Object.values(media.examples ?? {}).map((e) => e.value),
+        ];
         for (const example of examples) {
-          expect({ route: `${route.method} ${route.path}`, status, ok: v(example), errors: v.errors ?? null }).toEqual({ route: `${route.method} ${route.path}`, status, ok: true, errors: null });
+          expect({ route: `${route.method} ${route.path}`, status, ok: v(example), errors: v.errors ?? null }).toEqual({
+            route: `${route.method} ${route.path}`,
+            status,
+            ok: true,
+            errors: null,
+          });
           checked++;
         }
       }
@@ -133,31 +171,71 @@ describe('GET /api/v1/openapi.json', () => {
 });
 
 describe('the conformance check', () => {
-  const good = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req_1', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999', 'x-ratelimit-reset': '1790000000' };
-  const envList = { items: [], pagination: { page: 1, per_page: 50, total: 0, pages: 0 }, links: { self: '/x', first: '/x', last: '/x', next: null, prev: null } };
+  const good = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': 'req_1',
+    'x-ratelimit-limit': '1000',
+    'x-ratelimit-remaining': '999',
+    'x-ratelimit-reset': '1790000000',
+  };
+  const envList = {
+    items: [],
+    pagination: { page: 1, per_page: 50, total: 0, pages: 0 },
+    links: { self: '/x', first: '/x', last: '/x', next: null, prev: null },
+  };
 
   it('accepts a documented response', () => {
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: good, body: { data: envList } })).toEqual([]);
+    expect(
+      conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: good, body: { data: envList } }),
+    ).toEqual([]);
   });
 
   it('refuses an undocumented status, a missing header, a wrong body, a wrong content type and a misplaced code', () => {
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 418, headers: good, body: {} })[0]).toMatch(/status 418 is not documented/);
+    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 418, headers: good, body: {} })[0]).toMatch(
+      /status 418 is not documented/,
+    );
     const { 'x-ratelimit-remaining': _r, ...noRemaining } = good;
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: noRemaining, body: { data: envList } })).toEqual([
-      'the X-RateLimit-Remaining header is documented as required but missing',
-    ]);
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: good, body: { data: { items: 'no' } } }).join('\n')).toMatch(/does not match the schema/);
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: { ...good, 'content-type': 'application/json' }, body: { data: envList } })).toEqual([
-      'Content-Type is "application/json", expected "application/json; charset=utf-8"',
-    ]);
+    expect(
+      conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: noRemaining, body: { data: envList } }),
+    ).toEqual(['the X-RateLimit-Remaining header is documented as required but missing']);
+    expect(
+      conformanceProblems({
+        method: 'GET',
+        path: '/api/v1/environments',
+        status: 200,
+        headers: good,
+        body: { data: { items: 'no' } },
+      }).join('\n'),
+    ).toMatch(/does not match the schema/);
+    expect(
+      conformanceProblems({
+        method: 'GET',
+        path: '/api/v1/environments',
+        status: 200,
+        headers: { ...good, 'content-type': 'application/json' },
+        body: { data: envList },
+      }),
+    ).toEqual(['Content-Type is "application/json", expected "application/json; charset=utf-8"']);
     const notFound = { error: { code: 'DEPLOYMENT_NOT_FOUND', message: 'x', request_id: 'r' } };
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments/env_x', status: 404, headers: good, body: notFound }).join('\n')).toMatch(/code must be equal to one of the allowed values \(ENVIRONMENT_NOT_FOUND\)/);
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/environments', status: 200, headers: { ...good, 'x-request-id': undefined }, body: { data: envList } })).toContain('the X-Request-Id header is missing');
+    expect(
+      conformanceProblems({ method: 'GET', path: '/api/v1/environments/env_x', status: 404, headers: good, body: notFound }).join('\n'),
+    ).toMatch(/code must be equal to one of the allowed values \(ENVIRONMENT_NOT_FOUND\)/);
+    expect(
+      conformanceProblems({
+        method: 'GET',
+        path: '/api/v1/environments',
+        status: 200,
+        headers: { ...good, 'x-request-id': undefined },
+        body: { data: envList },
+      }),
+    ).toContain('the X-Request-Id header is missing');
   });
 
   it('checks the catch-all answers for unknown paths and methods', async () => {
     expect((await call('GET', '/nothing-here')).status).toBe(404);
     expect((await call('PUT', '/environments')).status).toBe(405);
-    expect(conformanceProblems({ method: 'GET', path: '/api/v1/nothing', status: 200, headers: good, body: {} }).join('\n')).toMatch(/must be 404/);
+    expect(conformanceProblems({ method: 'GET', path: '/api/v1/nothing', status: 200, headers: good, body: {} }).join('\n')).toMatch(
+      /must be 404/,
+    );
   });
 });

@@ -19,11 +19,20 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const gates = new Map<string, () => void>();
 const opened = (key: string) => new Promise<void>((resolve) => gates.set(key, resolve));
 const simulated = simulatedPlatform({ phaseDelayMs: 600, simulatedFailure: '' });
-const platform = platformOf((phase) => async (t) =>
-  t.name.startsWith('stepwise') ? opened(`${t.deploymentId}:${phase}`) : simulated[PHASE_CALLS[phase]](t, { username: 'u', email: 'u@example.com', role: 'viewer' }));
+const platform = platformOf(
+  (phase) => async (t) =>
+    t.name.startsWith('stepwise')
+      ? opened(`${t.deploymentId}:${phase}`)
+      : simulated[PHASE_CALLS[phase]](t, { username: 'u', email: 'u@example.com', role: 'viewer' }),
+);
 const engine = new LocalStepFunctions({
   retryIntervalMs: 5,
-  handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, platform); return {}; } },
+  handlers: {
+    'run-phase': async (input) => {
+      await runPhase(input as StepInput & { phase: string }, platform);
+      return {};
+    },
+  },
 });
 let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
 
@@ -90,7 +99,10 @@ describe('DELETE /deployments/{id}', () => {
     const d = await readyDeployment(key);
     const del = await call('DELETE', `/deployments/${d.id}`, { key });
     expect(del.status).toBe(202);
-    expect(del.body.data).toMatchObject({ operation_id: expect.stringMatching(/^op_/), links: { operation: `/api/v1/operations/${del.body.data.operation_id}`, deployment: `/api/v1/deployments/${d.id}` } });
+    expect(del.body.data).toMatchObject({
+      operation_id: expect.stringMatching(/^op_/),
+      links: { operation: `/api/v1/operations/${del.body.data.operation_id}`, deployment: `/api/v1/deployments/${d.id}` },
+    });
     expect(del.headers.location).toBe(`/api/v1/operations/${del.body.data.operation_id}`);
     expect(del.headers['retry-after']).toBe('2');
     expect((await deployment(key, d.id)).status).toBe('destroying');
@@ -132,11 +144,13 @@ describe('DELETE /deployments/{id}', () => {
     expect((await deployment(key, created.body.data.deployment_id)).status).toBe('destroyed');
   });
 
-  it('is 404 for an unknown or another organization\'s deployment', async () => {
+  it("is 404 for an unknown or another organization's deployment", async () => {
     const a = await createKey();
     const b = await createKey();
     const created = await createDeployment(a.key);
-    expect((await call('DELETE', `/deployments/${created.body.data.deployment_id}`, { key: b.key })).body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    expect((await call('DELETE', `/deployments/${created.body.data.deployment_id}`, { key: b.key })).body.error.code).toBe(
+      'DEPLOYMENT_NOT_FOUND',
+    );
     expect((await call('DELETE', '/deployments/0d5f5b0e-0000-4000-8000-000000000000', { key: a.key })).status).toBe(404);
   });
 
@@ -183,7 +197,10 @@ describe('DAG syncs and app users (decision 20)', () => {
     const notReady = await call('POST', `/deployments/${provisioning.body.data.deployment_id}/dag-syncs`, { key });
     expect(notReady.status).toBe(409);
     expect(notReady.body.error.code).toBe('DEPLOYMENT_NOT_READY');
-    const user = await call('POST', `/deployments/${provisioning.body.data.deployment_id}/users`, { key, body: { username: 'ann', email: 'ann@example.com', role: 'viewer' } });
+    const user = await call('POST', `/deployments/${provisioning.body.data.deployment_id}/users`, {
+      key,
+      body: { username: 'ann', email: 'ann@example.com', role: 'viewer' },
+    });
     expect(user.status).toBe(409);
     expect((await call('POST', '/deployments/00000000-0000-4000-8000-000000000000/dag-syncs', { key })).status).toBe(404);
   });
@@ -191,7 +208,10 @@ describe('DAG syncs and app users (decision 20)', () => {
   it('provisions an app user with a valid body, and validates it', async () => {
     const { key } = await createKey();
     const d = await readyDeployment(key, { app_type: 'superset' });
-    const res = await call('POST', `/deployments/${d.id}/users`, { key, body: { username: 'ann', email: 'ann@example.com', role: 'editor' } });
+    const res = await call('POST', `/deployments/${d.id}/users`, {
+      key,
+      body: { username: 'ann', email: 'ann@example.com', role: 'editor' },
+    });
     expect(res.status).toBe(202);
     const op = await operationReaches(key, res.body.data.operation_id, ['succeeded']);
     expect(op).toMatchObject({ type: 'app_user.provision', progress: { phase: 'provisioned' } });
@@ -207,7 +227,11 @@ describe('POST /operations/{id}/cancel (decision 22)', () => {
     const created = await createDeployment(key);
     const res = await call('POST', `/operations/${created.body.data.operation_id}/cancel`, { key });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: created.body.data.operation_id, status: 'canceled', ended_at: expect.stringMatching(ISO_MS) });
+    expect(res.body.data).toMatchObject({
+      id: created.body.data.operation_id,
+      status: 'canceled',
+      ended_at: expect.stringMatching(ISO_MS),
+    });
     const d = await deployment(key, created.body.data.deployment_id);
     expect(d.status).toBe('failed');
     const again = await call('POST', `/operations/${created.body.data.operation_id}/cancel`, { key });
@@ -226,7 +250,10 @@ describe('POST /operations/{id}/cancel (decision 22)', () => {
     const res = await call('POST', `/operations/${sync.body.data.operation_id}/cancel`, { key });
     expect(res.body.data.status).toBe('canceled');
     expect((await deployment(key, d.id)).status).toBe('ready');
-    const user = await call('POST', `/deployments/${d.id}/users`, { key, body: { username: 'ann', email: 'ann@example.com', role: 'admin' } });
+    const user = await call('POST', `/deployments/${d.id}/users`, {
+      key,
+      body: { username: 'ann', email: 'ann@example.com', role: 'admin' },
+    });
     const canceled = await call('POST', `/operations/${user.body.data.operation_id}/cancel`, { key });
     expect(canceled.body.data).toMatchObject({ type: 'app_user.provision', status: 'canceled' });
     expect((await deployment(key, d.id)).status).toBe('ready');
@@ -265,7 +292,11 @@ describe('GET /operations', () => {
     await operationReaches(key, sync.body.data.operation_id, ['succeeded']);
     const all = await call('GET', '/operations', { key });
     expect(all.body.data.pagination.total).toBe(3);
-    expect(all.body.data.items.map((o: { type: string }) => o.type)).toEqual(['dag_sync.trigger', 'deployment.create', 'deployment.create']);
+    expect(all.body.data.items.map((o: { type: string }) => o.type)).toEqual([
+      'dag_sync.trigger',
+      'deployment.create',
+      'deployment.create',
+    ]);
     const times = all.body.data.items.map((o: { requested_at: string }) => o.requested_at);
     expect([...times].sort().reverse()).toEqual(times);
 
@@ -288,14 +319,17 @@ describe('GET /operations', () => {
     expect(unknownRes.body.data).toMatchObject({ items: [], pagination: { total: 0, pages: 0 } });
   });
 
-  it.each(['status=done', 'type=deployment.update', 'page=0', 'per_page=101'])('refuses %s with 400 INVALID_REQUEST and details', async (q) => {
-    const { key } = await createKey();
-    const res = await call('GET', `/operations?${q}`, { key });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].field).toBe(q.split('=')[0]);
-  });
+  it.each(['status=done', 'type=deployment.update', 'page=0', 'per_page=101'])(
+    'refuses %s with 400 INVALID_REQUEST and details',
+    async (q) => {
+      const { key } = await createKey();
+      const res = await call('GET', `/operations?${q}`, { key });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].field).toBe(q.split('=')[0]);
+    },
+  );
 
-  it('keeps organizations apart: another organization\'s operation is 404 and absent from lists', async () => {
+  it("keeps organizations apart: another organization's operation is 404 and absent from lists", async () => {
     const a = await createKey();
     const b = await createKey();
     const created = await createDeployment(a.key);

@@ -48,7 +48,9 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 }
 
 async function storedCounts(keyId: string, hourStartIso: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: rateWindowKey(keyId, epoch(hourStartIso)), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: rateWindowKey(keyId, epoch(hourStartIso)), ConsistentRead: true }),
+  );
   return Item;
 }
 
@@ -132,7 +134,12 @@ describe('consumeRequest: counting', () => {
       expect(h.RateLimit).toBe(`"hourly";r=${9 - i};t=3111, "burst";r=${3 - i};t=51`);
     }
     const reset = String(epoch('2031-05-06T08:00:00.000Z'));
-    expect(seen).toEqual([['10', '9', reset], ['10', '8', reset], ['10', '7', reset], ['10', '6', reset]]);
+    expect(seen).toEqual([
+      ['10', '9', reset],
+      ['10', '8', reset],
+      ['10', '7', reset],
+      ['10', '6', reset],
+    ]);
   });
 
   it('the next minute resets the burst but not the hour; the next hour resets both', async () => {
@@ -200,10 +207,15 @@ describe('through the middleware, with the default limits', () => {
     const refused = res.filter((r) => r.status === 429);
     expect([ok.length, refused.length]).toEqual([100, 10]);
 
-    expect(ok.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((a, b) => a - b))
-      .toEqual(Array.from({ length: 100 }, (_, i) => 900 + i));
+    expect(ok.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, i) => 900 + i),
+    );
     for (const r of refused) {
-      expect(r.body.error).toEqual({ code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/100 requests per minute/), request_id: r.headers['x-request-id'] });
+      expect(r.body.error).toEqual({
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: expect.stringMatching(/100 requests per minute/),
+        request_id: r.headers['x-request-id'],
+      });
       expect(r.headers['x-ratelimit-remaining']).toBe('0');
       expect(r.headers['x-ratelimit-limit']).toBe('1000');
       expect(r.headers['x-ratelimit-reset']).toMatch(/^\d{10}$/);

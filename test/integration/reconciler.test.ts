@@ -20,7 +20,12 @@ let release!: () => void;
 const gate = new Promise<void>((r) => (release = r));
 const held = platformOf(() => () => gate);
 const stepFunctions = new LocalStepFunctions({
-  handlers: { 'run-phase': async (input) => { await runPhase(input as StepInput & { phase: string }, held); return {}; } },
+  handlers: {
+    'run-phase': async (input) => {
+      await runPhase(input as StepInput & { phase: string }, held);
+      return {};
+    },
+  },
 });
 let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
 
@@ -56,16 +61,30 @@ describe('reconcileOperations', () => {
 
     // Past the timeout: stopped and failed, and its deployment with it.
     const overdue = new Date(Date.now() + 7_200_000);
-    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [running.opId], resumed: [] });
-    expect((await getOperation(running.orgId, running.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_TIMED_OUT' } });
+    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({
+      ended: [running.opId],
+      resumed: [],
+    });
+    expect((await getOperation(running.orgId, running.opId, true))!).toMatchObject({
+      status: 'failed',
+      error: { code: 'OPERATION_TIMED_OUT' },
+    });
     expect((await getDeployment(running.orgId, running.deploymentId, true))!.status).toBe('failed');
-    expect(stepFunctions.describe({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${running.opId}` }).status).toBe('ABORTED');
+    expect(
+      stepFunctions.describe({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${running.opId}` }).status,
+    ).toBe('ABORTED');
 
     // An orphan: its workflow stopped without recording an end.
     const orphan = await newCreate();
     stepFunctions.stop({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${orphan.opId}` });
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({ ended: [orphan.opId], resumed: [] });
-    expect((await getOperation(orphan.orgId, orphan.opId, true))!).toMatchObject({ status: 'failed', error: { code: 'OPERATION_INTERRUPTED' } });
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600 })).toEqual({
+      ended: [orphan.opId],
+      resumed: [],
+    });
+    expect((await getOperation(orphan.orgId, orphan.opId, true))!).toMatchObject({
+      status: 'failed',
+      error: { code: 'OPERATION_INTERRUPTED' },
+    });
     expect((await getDeployment(orphan.orgId, orphan.deploymentId, true))!.status).toBe('failed');
     // Nothing is left for a second pass.
     expect(await reconcileOperations({ now: overdue, graceSeconds: 0, timeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
@@ -78,9 +97,15 @@ describe('reconcileOperations', () => {
     const arn = `arn:aws:states:us-east-1:000000000000:execution:operation:${lost.opId}`;
     stepFunctions.forget(arn);
     const later = new Date(Date.now() + 120_000);
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600, resumeMissing: true })).toEqual({ ended: [], resumed: [lost.opId] });
+    expect(await reconcileOperations({ now: later, graceSeconds: 60, timeoutSeconds: 3600, resumeMissing: true })).toEqual({
+      ended: [],
+      resumed: [lost.opId],
+    });
     expect(stepFunctions.describe({ executionArn: arn })).toMatchObject({ status: 'RUNNING' });
-    expect(JSON.parse(stepFunctions.describe({ executionArn: arn }).input).phases).toEqual(['provisioning_db', 'provisioning_infrastructure']);
+    expect(JSON.parse(stepFunctions.describe({ executionArn: arn }).input).phases).toEqual([
+      'provisioning_db',
+      'provisioning_infrastructure',
+    ]);
     expect((await getOperation(lost.orgId, lost.opId, true))!.status).toBe('running');
   });
 });

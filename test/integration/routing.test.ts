@@ -15,7 +15,11 @@ describe('unknown paths', () => {
       const { key } = await createKey();
       for (const res of [await call('GET', path), await call('GET', path, { key })]) {
         expect(res.status).toBe(404);
-        expect(res.body.error).toEqual({ code: 'NOT_FOUND', message: expect.stringContaining(path), request_id: res.headers['x-request-id'] });
+        expect(res.body.error).toEqual({
+          code: 'NOT_FOUND',
+          message: expect.stringContaining(path),
+          request_id: res.headers['x-request-id'],
+        });
         expect(res.headers.allow).toBeUndefined();
       }
     },
@@ -36,7 +40,11 @@ describe('known paths, other methods', () => {
     const res = await call(method, path);
     expect(res.status).toBe(405);
     expect(res.headers.allow?.split(', ').sort()).toEqual(allow.split(', ').sort());
-    expect(res.body.error).toEqual({ code: 'METHOD_NOT_ALLOWED', message: expect.stringContaining(method), request_id: res.headers['x-request-id'] });
+    expect(res.body.error).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      message: expect.stringContaining(method),
+      request_id: res.headers['x-request-id'],
+    });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 });
@@ -72,7 +80,12 @@ describe('through the local HTTP server (npm start)', () => {
     expect(((await ok.json()) as { data: { id: string } }).data.id).toBe(record.id);
 
     const list = await fetch(`${base}/environments?per_page=1`, { headers: { 'x-api-key': key } });
-    expect(((await list.json()) as { data: { pagination: unknown } }).data.pagination).toEqual({ page: 1, per_page: 1, total: 1, pages: 1 });
+    expect(((await list.json()) as { data: { pagination: unknown } }).data.pagination).toEqual({
+      page: 1,
+      per_page: 1,
+      total: 1,
+      pages: 1,
+    });
 
     const missing = await fetch(`${base}/missing`);
     expect(missing.status).toBe(404);

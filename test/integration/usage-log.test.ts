@@ -56,10 +56,22 @@ describe('usage log', () => {
     expect(rExp.body.error.code).toBe('API_KEY_EXPIRED');
 
     expect(await listUsage(narrow.record.id, 10)).toEqual([
-      expect.objectContaining({ route: '/api/v1/environments', status: 403, org_id: narrow.record.org_id, request_id: r403.headers['x-request-id'] }),
+      expect.objectContaining({
+        route: '/api/v1/environments',
+        status: 403,
+        org_id: narrow.record.org_id,
+        request_id: r403.headers['x-request-id'],
+      }),
     ]);
     expect(await listUsage(revoked.record.id, 10)).toEqual([
-      expect.objectContaining({ method: 'GET', route: '/api/v1/key', status: 401, key_id: revoked.record.id, org_id: revoked.record.org_id, request_id: 'revoked-call-1' }),
+      expect.objectContaining({
+        method: 'GET',
+        route: '/api/v1/key',
+        status: 401,
+        key_id: revoked.record.id,
+        org_id: revoked.record.org_id,
+        request_id: 'revoked-call-1',
+      }),
     ]);
     expect(await listUsage(expired.record.id, 10)).toEqual([expect.objectContaining({ status: 401, key_id: expired.record.id })]);
   });

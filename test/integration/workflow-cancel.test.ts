@@ -44,4 +44,3 @@ describe('cancel mid-way', () => {
     expect(calls).toEqual(['provisioning_db', 'provisioning_infrastructure']);
   });
 });
-

@@ -21,7 +21,9 @@ describe('statemachines/*.asl.json', () => {
     const files = stateMachineFiles();
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {
-      const values = Object.fromEntries(Object.keys(f.functions).map((p) => [p, `arn:aws:lambda:us-east-1:123456789012:function:${f.functions[p]}`]));
+      const values = Object.fromEntries(
+        Object.keys(f.functions).map((p) => [p, `arn:aws:lambda:us-east-1:123456789012:function:${f.functions[p]}`]),
+      );
       const { isValid, errorsText } = aslValidator(JSON.parse(substitute(f.text, values)));
       expect({ file: f.file, errors: isValid ? '' : errorsText('\n') }).toEqual({ file: f.file, errors: '' });
     }
@@ -37,10 +39,16 @@ describe('statemachines/*.asl.json', () => {
 });
 
 const FINAL: Record<OperationType, DeploymentStatus> = {
-  'deployment.create': 'ready', 'deployment.destroy': 'destroyed', 'dag_sync.trigger': 'ready', 'app_user.provision': 'ready',
+  'deployment.create': 'ready',
+  'deployment.destroy': 'destroyed',
+  'dag_sync.trigger': 'ready',
+  'app_user.provision': 'ready',
 };
 const ON_FAILURE: Record<OperationType, DeploymentStatus> = {
-  'deployment.create': 'failed', 'deployment.destroy': 'failed', 'dag_sync.trigger': 'ready', 'app_user.provision': 'ready',
+  'deployment.create': 'failed',
+  'deployment.destroy': 'failed',
+  'dag_sync.trigger': 'ready',
+  'app_user.provision': 'ready',
 };
 
 describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) => {
@@ -51,7 +59,12 @@ describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) 
     expect(execution.status).toBe('SUCCEEDED');
     expect(calls).toEqual(PHASES[type].work);
     const done = (await getOperation(orgId, op.id, true))!;
-    expect(done).toMatchObject({ status: 'succeeded', phase: PHASES[type].done, started_at: expect.any(String), ended_at: expect.any(String) });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      phase: PHASES[type].done,
+      started_at: expect.any(String),
+      ended_at: expect.any(String),
+    });
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe(FINAL[type]);
     if (type === 'deployment.create') expect(done.result).toEqual({ url: `https://airflow.${deploymentId}.apps.test.example` });
   });
@@ -64,7 +77,12 @@ describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) 
     expect(calls.at(-1)).toBe(phase);
     expect(calls.filter((c) => c === phase)).toHaveLength(1); // permanent errors are not retried
     const failed = (await getOperation(orgId, op.id, true))!;
-    expect(failed).toMatchObject({ status: 'failed', phase, error: { code: `${phase.toUpperCase()}_FAILED`, message: `boom in ${phase}` }, ended_at: expect.any(String) });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      phase,
+      error: { code: `${phase.toUpperCase()}_FAILED`, message: `boom in ${phase}` },
+      ended_at: expect.any(String),
+    });
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe(ON_FAILURE[type]);
   });
 });
@@ -72,7 +90,9 @@ describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) 
 describe('retries', () => {
   it('retries a transient platform error with backoff and then succeeds', async () => {
     const { op, orgId } = await recordsFor('deployment.create');
-    const { platform, calls } = testPlatform((p, n) => (p === 'provisioning_db' && n <= 2 ? new TransientPlatformError('flaky') : undefined));
+    const { platform, calls } = testPlatform((p, n) =>
+      p === 'provisioning_db' && n <= 2 ? new TransientPlatformError('flaky') : undefined,
+    );
     expect((await run(engineWith(platform), op)).status).toBe('SUCCEEDED');
     expect(calls).toEqual(['provisioning_db', 'provisioning_db', 'provisioning_db', 'provisioning_infrastructure']);
     expect((await getOperation(orgId, op.id, true))!.status).toBe('succeeded');
@@ -83,7 +103,10 @@ describe('retries', () => {
     const { platform, calls } = testPlatform((p) => (p === 'provisioning_db' ? new TransientPlatformError('still down') : undefined));
     expect((await run(engineWith(platform), op)).status).toBe('FAILED');
     expect(calls).toEqual(Array(4).fill('provisioning_db'));
-    expect((await getOperation(orgId, op.id, true))!).toMatchObject({ status: 'failed', error: { code: 'PROVISIONING_DB_FAILED', message: 'still down' } });
+    expect((await getOperation(orgId, op.id, true))!).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVISIONING_DB_FAILED', message: 'still down' },
+    });
   });
 });
 

@@ -21,8 +21,13 @@ describe('phases', () => {
 
 describe('deployment status machine (decision 10)', () => {
   const allowed: [DeploymentStatus, DeploymentStatus][] = [
-    ['provisioning', 'ready'], ['provisioning', 'failed'], ['provisioning', 'destroying'],
-    ['ready', 'destroying'], ['failed', 'destroying'], ['destroying', 'destroyed'], ['destroying', 'failed'],
+    ['provisioning', 'ready'],
+    ['provisioning', 'failed'],
+    ['provisioning', 'destroying'],
+    ['ready', 'destroying'],
+    ['failed', 'destroying'],
+    ['destroying', 'destroyed'],
+    ['destroying', 'failed'],
   ];
   it.each(DEPLOYMENT_STATUSES.flatMap((from) => DEPLOYMENT_STATUSES.map((to) => [from, to] as const)))('%s → %s', (from, to) => {
     expect(canTransition(from, to)).toBe(allowed.some(([f, t]) => f === from && t === to));

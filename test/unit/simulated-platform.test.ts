@@ -6,11 +6,16 @@ const target = { orgId: 'o', deploymentId: 'd', appType: 'airflow' as const, nam
 describe('the simulated platform', () => {
   it('succeeds in every phase when no failure is configured', async () => {
     const p = simulatedPlatform({ phaseDelayMs: 0, simulatedFailure: '' });
-    await expect(Promise.all([
-      p.provisionDatabase(target), p.provisionInfrastructure(target), p.syncDags(target),
-      p.provisionAppUser(target, { username: 'u', email: 'u@example.com', role: 'viewer' }),
-      p.destroyInfrastructure(target), p.destroyDatabase(target),
-    ])).resolves.toBeDefined();
+    await expect(
+      Promise.all([
+        p.provisionDatabase(target),
+        p.provisionInfrastructure(target),
+        p.syncDags(target),
+        p.provisionAppUser(target, { username: 'u', email: 'u@example.com', role: 'viewer' }),
+        p.destroyInfrastructure(target),
+        p.destroyDatabase(target),
+      ]),
+    ).resolves.toBeDefined();
   });
 
   it('fails exactly the configured phase, permanently, naming it', async () => {

@@ -9,7 +9,18 @@ import { depCounter } from './lifecycle-repo.js';
 import { byOffset, byRange } from './list-query.js';
 import { counter, getOrg } from './orgs-repo.js';
 
-const FIELDS = ['id', 'org_id', 'name', 'app_type', 'status', 'environment_id', 'created_at', 'updated_at', 'last_operation_id', 'op_count'] as const;
+const FIELDS = [
+  'id',
+  'org_id',
+  'name',
+  'app_type',
+  'status',
+  'environment_id',
+  'created_at',
+  'updated_at',
+  'last_operation_id',
+  'op_count',
+] as const;
 
 export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
   return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as DeploymentRecord;
@@ -20,7 +31,10 @@ export async function getDeployment(orgId: string, id: string, consistent = fals
   return Item ? toDeployment(Item) : undefined;
 }
 
-export async function listDeployments(orgId: string, req: PageRequest & { status?: DeploymentStatus }): Promise<{ items: DeploymentRecord[]; pagination: Pagination }> {
+export async function listDeployments(
+  orgId: string,
+  req: PageRequest & { status?: DeploymentStatus },
+): Promise<{ items: DeploymentRecord[]; pagination: Pagination }> {
   const org = await getOrg(orgId, true);
   const page = req.status
     ? await byOffset('gsi4', lists.deploymentsByStatus(orgId, req.status), counter(org, depCounter(req.status)), req)

@@ -70,8 +70,10 @@ export function deploymentItem(d: DeploymentRecord, seq: number): Item {
     ...deploymentKey(d.org_id, d.id),
     ...d,
     seq,
-    gsi1pk: lists.deployments(d.org_id), gsi1sk: seqKey(seq),
-    gsi4pk: lists.deploymentsByStatus(d.org_id, d.status), gsi4sk: seqKey(seq),
+    gsi1pk: lists.deployments(d.org_id),
+    gsi1sk: seqKey(seq),
+    gsi4pk: lists.deploymentsByStatus(d.org_id, d.status),
+    gsi4sk: seqKey(seq),
   };
 }
 
@@ -86,10 +88,14 @@ export function operationItem(op: OperationRecord, s: OperationSeqs): Item {
     ...operationKey(op.org_id, op.id),
     ...op,
     seq: s.seq,
-    gsi1pk: lists.operations(op.org_id), gsi1sk: seqKey(s.seq),
-    gsi2pk: lists.operationsByType(op.org_id, op.type), gsi2sk: seqKey(s.typeSeq),
-    gsi3pk: lists.operationsByResource(op.org_id, op.resource_id), gsi3sk: seqKey(s.resourceSeq),
-    gsi4pk: lists.operationsByStatus(op.org_id, op.status), gsi4sk: seqKey(s.seq),
+    gsi1pk: lists.operations(op.org_id),
+    gsi1sk: seqKey(s.seq),
+    gsi2pk: lists.operationsByType(op.org_id, op.type),
+    gsi2sk: seqKey(s.typeSeq),
+    gsi3pk: lists.operationsByResource(op.org_id, op.resource_id),
+    gsi3sk: seqKey(s.resourceSeq),
+    gsi4pk: lists.operationsByStatus(op.org_id, op.status),
+    gsi4sk: seqKey(s.seq),
     ...(isTerminal(op.status) ? {} : { gsi5pk: ACTIVE_OPERATIONS, gsi5sk: `${op.requested_at}#${op.id}` }),
   };
 }
@@ -128,9 +134,18 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
   const idem = req.idempotency?.(deployment, operation);
   const items: TransactItem[] = [
-    orgUpdate(req.orgId, snap, {
-      dep_seq: depSeq, op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq, create_hour: hour, create_count: created + 1,
-    }, deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1])),
+    orgUpdate(
+      req.orgId,
+      snap,
+      {
+        dep_seq: depSeq,
+        op_seq: opSeq,
+        [typeSeqAttr(operation.type)]: typeSeq,
+        create_hour: hour,
+        create_count: created + 1,
+      },
+      deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1]),
+    ),
     put(deploymentItem(deployment, depSeq)),
     put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
     put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
@@ -174,14 +189,20 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   if (req.cancel) counters.push([opCounter(req.cancel.operation.status), -1], [opCounter('canceled'), 1]);
 
   const depSet: Item = { op_count: d.op_count + 1, last_operation_id: operation.id, updated_at: snap.at };
-  if (req.deploymentStatus) Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
+  if (req.deploymentStatus)
+    Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
   const items: TransactItem[] = [
     orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq }, deltas(...counters)),
     {
       Update: {
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
-        ...withCondition(updateParts(depSet), '#st = :expected AND #oc = :count', { '#st': 'status', '#oc': 'op_count' }, { ':expected': d.status, ':count': d.op_count }),
+        ...withCondition(
+          updateParts(depSet),
+          '#st = :expected AND #oc = :count',
+          { '#st': 'status', '#oc': 'op_count' },
+          { ':expected': d.status, ':count': d.op_count },
+        ),
       },
     },
     put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
@@ -201,7 +222,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
 
 // ---- moving an operation (and its deployment) ---------------------------------------
 
-export type OperationChange = Partial<Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result'>>;
+export type OperationChange = Partial<
+  Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result'>
+>;
 
 /** The update of one operation, conditional on the status it was read in. */
 function operationUpdate(op: OperationRecord, change: OperationChange): TransactItem {
@@ -246,7 +269,9 @@ export async function applyTransition(t: Transition): Promise<boolean> {
         Key: deploymentKey(d.org_id, d.id),
         ...withCondition(
           updateParts({ status: to, gsi4pk: lists.deploymentsByStatus(d.org_id, to), updated_at: t.at }),
-          '#st = :from', { '#st': 'status' }, { ':from': d.status },
+          '#st = :from',
+          { '#st': 'status' },
+          { ':from': d.status },
         ),
       },
     });
@@ -254,8 +279,10 @@ export async function applyTransition(t: Transition): Promise<boolean> {
     if (to === 'destroyed') {
       items.push({
         Delete: {
-          TableName: tableName(), Key: nameKey(d.org_id, d.name),
-          ConditionExpression: 'attribute_not_exists(pk) OR deployment_id = :id', ExpressionAttributeValues: { ':id': d.id },
+          TableName: tableName(),
+          Key: nameKey(d.org_id, d.name),
+          ConditionExpression: 'attribute_not_exists(pk) OR deployment_id = :id',
+          ExpressionAttributeValues: { ':id': d.id },
         },
       });
     }

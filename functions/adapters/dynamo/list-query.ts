@@ -75,11 +75,20 @@ export async function byOffset(index: IndexName, pk: string, total: number, req:
   return { items, pagination: w.pagination };
 }
 
-export async function byFilter(index: IndexName, pk: string, filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> }, req: PageRequest): Promise<Page> {
+export async function byFilter(
+  index: IndexName,
+  pk: string,
+  filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  req: PageRequest,
+): Promise<Page> {
   const skip = (req.page - 1) * req.per_page;
   const items: Item[] = [];
   let total = 0;
-  for await (const item of newestFirst(index, pk, { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names, ExpressionAttributeValues: filter.values })) {
+  for await (const item of newestFirst(index, pk, {
+    FilterExpression: filter.expression,
+    ExpressionAttributeNames: filter.names,
+    ExpressionAttributeValues: filter.values,
+  })) {
     if (total >= skip && items.length < req.per_page) items.push(item);
     total++;
   }

@@ -10,7 +10,21 @@ import { byFilter, byOffset, byRange, type Page } from './list-query.js';
 import { counter, getOrg } from './orgs-repo.js';
 import { getDeployment } from './deployments-repo.js';
 
-const FIELDS = ['id', 'org_id', 'type', 'status', 'phase', 'message', 'resource_id', 'requested_at', 'started_at', 'ended_at', 'error', 'result', 'params'] as const;
+const FIELDS = [
+  'id',
+  'org_id',
+  'type',
+  'status',
+  'phase',
+  'message',
+  'resource_id',
+  'requested_at',
+  'started_at',
+  'ended_at',
+  'error',
+  'result',
+  'params',
+] as const;
 
 export function toOperation(item: Record<string, unknown>): OperationRecord {
   return Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])) as unknown as OperationRecord;
@@ -31,14 +45,26 @@ export interface OperationFilters {
  * One filter reads its own dense list (type, resource) or status list; several filters
  * read the narrowest list (resource, then type) and filter the rest.
  */
-export async function listOperations(orgId: string, f: OperationFilters, req: PageRequest): Promise<{ items: OperationRecord[]; pagination: Pagination }> {
+export async function listOperations(
+  orgId: string,
+  f: OperationFilters,
+  req: PageRequest,
+): Promise<{ items: OperationRecord[]; pagination: Pagination }> {
   /** A FilterExpression for the filters the chosen list does not already apply. */
   const rest = (applied: 'type' | 'none') => {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const terms: string[] = [];
-    if (f.status) { names['#st'] = 'status'; values[':st'] = f.status; terms.push('#st = :st'); }
-    if (f.type && applied !== 'type') { names['#ty'] = 'type'; values[':ty'] = f.type; terms.push('#ty = :ty'); }
+    if (f.status) {
+      names['#st'] = 'status';
+      values[':st'] = f.status;
+      terms.push('#st = :st');
+    }
+    if (f.type && applied !== 'type') {
+      names['#ty'] = 'type';
+      values[':ty'] = f.type;
+      terms.push('#ty = :ty');
+    }
     return terms.length ? { expression: terms.join(' AND '), names, values } : undefined;
   };
   let page: Page;

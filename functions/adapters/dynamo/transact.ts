@@ -10,7 +10,10 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 
 /** The transaction was refused; `failed` holds the indexes of the items whose conditions failed. */
 export class TransactionRefused extends Error {
-  constructor(readonly failed: number[], readonly conflict: boolean) {
+  constructor(
+    readonly failed: number[],
+    readonly conflict: boolean,
+  ) {
     super(conflict ? 'transaction conflict' : `condition failed on item(s) ${failed.join(', ')}`);
     this.name = 'TransactionRefused';
   }
@@ -65,14 +68,18 @@ export function updateParts(set: Record<string, unknown>, add: Record<string, nu
     if (value !== undefined) values[`:v${i}`] = value;
     return { name: `#a${i}`, value: `:v${i}` };
   };
-  const sets = Object.entries(set).filter(([, v]) => v !== undefined).map(([attr, v]) => {
-    const p = placeholder(attr, v);
-    return `${p.name} = ${p.value}`;
-  });
-  const adds = Object.entries(add).filter(([, v]) => v !== 0).map(([attr, v]) => {
-    const p = placeholder(attr, v);
-    return `${p.name} ${p.value}`;
-  });
+  const sets = Object.entries(set)
+    .filter(([, v]) => v !== undefined)
+    .map(([attr, v]) => {
+      const p = placeholder(attr, v);
+      return `${p.name} = ${p.value}`;
+    });
+  const adds = Object.entries(add)
+    .filter(([, v]) => v !== 0)
+    .map(([attr, v]) => {
+      const p = placeholder(attr, v);
+      return `${p.name} ${p.value}`;
+    });
   const removes = remove.map((attr) => placeholder(attr).name);
   if (sets.length) clauses.push(`SET ${sets.join(', ')}`);
   if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);

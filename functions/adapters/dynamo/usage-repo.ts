@@ -40,7 +40,16 @@ export async function listUsage(keyId: string, limit: number): Promise<UsageEntr
       Limit: limit,
     }),
   );
-  return Items.map(({ at, method, route, status, key_id, org_id, request_id }) => ({
-    at, method, route, status, key_id, org_id, request_id,
-  }) as UsageEntry);
+  return Items.map(
+    ({ at, method, route, status, key_id, org_id, request_id }) =>
+      ({
+        at,
+        method,
+        route,
+        status,
+        key_id,
+        org_id,
+        request_id,
+      }) as UsageEntry,
+  );
 }

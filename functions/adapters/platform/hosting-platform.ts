@@ -42,7 +42,9 @@ export type WorkPhase = keyof typeof PHASE_CALLS;
 
 /** A platform whose every call is `step(phase)`: the shape of simulated and test drivers. */
 export function platformOf(step: (phase: WorkPhase) => (target: DeploymentTarget) => Promise<void>): HostingPlatform {
-  return Object.fromEntries(Object.entries(PHASE_CALLS).map(([phase, method]) => [method, step(phase as WorkPhase)])) as unknown as HostingPlatform;
+  return Object.fromEntries(
+    Object.entries(PHASE_CALLS).map(([phase, method]) => [method, step(phase as WorkPhase)]),
+  ) as unknown as HostingPlatform;
 }
 
 /** A failure the workflow retries with backoff (ASL Retry on this error name). */

@@ -2,7 +2,14 @@
  * Step Functions executions, one per operation and named after it. The one SFN client
  * finds a local endpoint through the standard AWS_ENDPOINT_URL_SFN variable.
  */
-import { DescribeExecutionCommand, ExecutionAlreadyExists, ExecutionDoesNotExist, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import type { WorkflowInput } from '../../core/operations.js';
 import { config } from '../../lib/config.js';
 
@@ -15,7 +22,9 @@ export const executionArn = (operationId: string): string =>
 /** Starts the operation's workflow; starting it twice is harmless (same name, same input). */
 export async function startExecution(input: WorkflowInput): Promise<void> {
   try {
-    await sfn.send(new StartExecutionCommand({ stateMachineArn: config().stateMachineArn, name: input.operation_id, input: JSON.stringify(input) }));
+    await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: config().stateMachineArn, name: input.operation_id, input: JSON.stringify(input) }),
+    );
   } catch (e) {
     if (!(e instanceof ExecutionAlreadyExists)) throw e;
   }
