@@ -1,5 +1,5 @@
 /** The results table and the verdicts; returns whether every gated check passed. */
-import { PER_PAGE, type PageStats, type SizeResult } from './measure.js';
+import { type PageStats, PER_PAGE, type SizeResult } from './measure.js';
 
 const LIMIT = 2;
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -7,11 +7,11 @@
  * See docs/benchmark.md.
  */
 import { createServer } from 'node:net';
-import { ensureTable, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local.js';
-import { installMeter } from './meter.js';
+import { ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { measureSize, type SizeResult } from './measure.js';
+import { installMeter } from './meter.js';
 import { printReport } from './report.js';
-import { buildOrg, seedOrg, type SeededOrg } from './seed.js';
+import { buildOrg, type SeededOrg, seedOrg } from './seed.js';
 import { verifyOrg, verifyTable } from './verify.js';
 
 /** BENCH_SIZES / BENCH_RUNS / BENCH_WARMUPS override the defaults (for trying the benchmark out quickly). */

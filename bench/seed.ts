@@ -18,12 +18,12 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { nameKey, orgKey } from '../functions/adapters/dynamo/keys.js';
 import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo.js';
-import { deploymentUrl, type DeploymentRecord } from '../functions/core/deployments.js';
-import { newOperationId, PHASE_MESSAGES, PHASES, type OperationRecord } from '../functions/core/operations.js';
+import { type DeploymentRecord, deploymentUrl } from '../functions/core/deployments.js';
+import { newOperationId, type OperationRecord, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
-  DEFAULT_ENVIRONMENT_ID,
   type AppType,
+  DEFAULT_ENVIRONMENT_ID,
   type DeploymentStatus,
   type OperationStatus,
   type OperationType,

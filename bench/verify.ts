@@ -11,12 +11,12 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { clientFor } from '../infra/local/dynamodb-local.js';
 import { lists } from '../functions/adapters/dynamo/keys.js';
 import { depCounter, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/orgs-repo.js';
 import type { IndexName } from '../functions/adapters/dynamo/table.js';
 import { DEPLOYMENT_STATUSES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
+import { clientFor } from '../infra/local/dynamodb-local.js';
 import type { SeededOrg } from './seed.js';
 
 const COUNT_LIMIT = 25_000;

@@ -22,7 +22,7 @@ if (!onAws) applyLocalEnv(localSettings());
 
 runKeysCommand(
   args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(s + '\n') },
+  { out: (s) => process.stdout.write(`${s}\n`) },
 )
   .then((code) => process.exit(code))
   .catch((e: unknown) => {

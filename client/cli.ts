@@ -5,9 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import { APP_TYPES, DEPLOYMENT_STATUSES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
-import { DEFAULT_BASE_URL, DeploymentsClient, type Deployment, type Environment, type Operation } from './client.js';
-import { ApiError, NetworkError, OperationTimeoutError, formatDuration } from './errors.js';
-import { DEFAULT_WAIT_TIMEOUT_MS, realClock, waitForOperation, type Clock, type RetryInfo } from './wait.js';
+import { DEFAULT_BASE_URL, type Deployment, DeploymentsClient, type Environment, type Operation } from './client.js';
+import { ApiError, formatDuration, NetworkError, OperationTimeoutError } from './errors.js';
+import { type Clock, DEFAULT_WAIT_TIMEOUT_MS, type RetryInfo, realClock, waitForOperation } from './wait.js';
 
 export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, interrupted: 130 } as const;
 

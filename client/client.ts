@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type * as s from '../functions/core/schemas.js';
-import { API_PREFIX, routes, type Route, type RouteId } from '../functions/routes.js';
+import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
 import { ApiError, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;

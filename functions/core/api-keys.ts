@@ -29,12 +29,9 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
-function base62(n: number, width: number): string {
+function base62(value: number, width: number): string {
   let out = '';
-  for (let i = 0; i < width; i++) {
-    out = ALPHABET[n % 62] + out;
-    n = Math.floor(n / 62);
-  }
+  for (let i = 0, n = value; i < width; i++, n = Math.floor(n / 62)) out = ALPHABET[n % 62] + out;
   return out;
 }
 

@@ -7,29 +7,29 @@
 import { randomUUID } from 'node:crypto';
 import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
 import { forgetIdempotencyRecord, type IdempotencyClaim } from '../adapters/dynamo/idempotency-repo.js';
-import { applyTransition, insertDeployment, insertOperation, type Idempotent } from '../adapters/dynamo/lifecycle-repo.js';
+import { applyTransition, type Idempotent, insertDeployment, insertOperation } from '../adapters/dynamo/lifecycle-repo.js';
 import { getOperation } from '../adapters/dynamo/operations-repo.js';
 import { Retry, withRetries } from '../adapters/dynamo/transact.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { errorFields, log } from '../lib/log.js';
-import { autoName, deploymentMoveAfter, deploymentPath, type DeploymentRecord } from './deployments.js';
-import { findDeployment, findOperation } from './lookups.js';
+import { autoName, type DeploymentRecord, deploymentMoveAfter, deploymentPath } from './deployments.js';
 import { isKnownEnvironment } from './environments.js';
 import { ApiError, conflict, invalidRequest, OperationStartError } from './errors.js';
+import { findDeployment, findOperation } from './lookups.js';
 import {
   CANCELABLE_TYPES,
   isTerminal,
+  type OperationRecord,
   operationPath,
   operationView,
   queuedOperation,
   workflowInput,
-  type OperationRecord,
 } from './operations.js';
 import type { Limits } from './rate-limits.js';
 import {
-  DEFAULT_ENVIRONMENT_ID,
   type CreateAppUserBody,
   type CreateDeploymentBody,
+  DEFAULT_ENVIRONMENT_ID,
   type Operation,
   type OperationType,
 } from './schemas.js';

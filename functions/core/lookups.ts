@@ -5,7 +5,7 @@
  */
 import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
 import { getOperation } from '../adapters/dynamo/operations-repo.js';
-import { UUID, type DeploymentRecord } from './deployments.js';
+import { type DeploymentRecord, UUID } from './deployments.js';
 import { deploymentNotFound, operationNotFound } from './errors.js';
 import { OPERATION_ID, type OperationRecord } from './operations.js';
 

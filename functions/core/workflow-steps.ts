@@ -7,10 +7,10 @@ import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
 import { applyTransition } from '../adapters/dynamo/lifecycle-repo.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo.js';
 import { Retry, withRetries } from '../adapters/dynamo/transact.js';
-import { PHASE_CALLS, type DeploymentTarget, type HostingPlatform, type WorkPhase } from '../adapters/platform/hosting-platform.js';
+import { type DeploymentTarget, type HostingPlatform, PHASE_CALLS, type WorkPhase } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { deploymentMoveAfter, deploymentUrl, type DeploymentRecord } from './deployments.js';
-import { isTerminal, PHASE_MESSAGES, PHASES, workflowInput, type OperationRecord } from './operations.js';
+import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from './deployments.js';
+import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from './operations.js';
 
 export interface StepInput {
   org_id: string;

@@ -1,6 +1,6 @@
-import { ApiError } from '../core/errors.js';
-import { environmentsOf } from '../core/environments.js';
 import { getOrg } from '../adapters/dynamo/orgs-repo.js';
+import { environmentsOf } from '../core/environments.js';
+import { ApiError } from '../core/errors.js';
 import { httpHandler } from '../lib/http.js';
 import { routes } from '../routes.js';
 

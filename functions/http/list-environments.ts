@@ -1,6 +1,6 @@
+import { getOrg } from '../adapters/dynamo/orgs-repo.js';
 import { environmentsOf } from '../core/environments.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
-import { getOrg } from '../adapters/dynamo/orgs-repo.js';
 import { httpHandler } from '../lib/http.js';
 import { routes } from '../routes.js';
 

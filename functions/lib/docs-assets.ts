@@ -7,9 +7,10 @@
  * Bundling note: the vendor files are read from the installed `swagger-ui-dist` package
  * (or from the directory in SWAGGER_UI_DIST, when a bundler copies them elsewhere).
  */
-import { createRequire } from 'node:module';
+
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { API_PREFIX } from '../routes.js';
 

@@ -7,19 +7,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { z } from 'zod';
-import * as apiKeys from '../core/api-keys.js';
-import { ApiError, IdempotencyRace, invalidRequest, type FieldIssue } from '../core/errors.js';
-import { rateLimitHeaders } from '../core/rate-limits.js';
-import type { Scope } from '../core/schemas.js';
 import { findKeyByHash } from '../adapters/dynamo/api-keys-repo.js';
 import {
   findIdempotencyRecord,
-  rememberResponse,
   type IdempotencyClaim,
+  rememberResponse,
   type StoredResponse,
 } from '../adapters/dynamo/idempotency-repo.js';
 import { consumeRequest } from '../adapters/dynamo/rate-limit-repo.js';
 import { recordUsage } from '../adapters/dynamo/usage-repo.js';
+import * as apiKeys from '../core/api-keys.js';
+import { ApiError, type FieldIssue, IdempotencyRace, invalidRequest } from '../core/errors.js';
+import { rateLimitHeaders } from '../core/rate-limits.js';
+import type { Scope } from '../core/schemas.js';
 import { API_PREFIX, type Route } from '../routes.js';
 import { config } from './config.js';
 import { errorFields, log } from './log.js';
@@ -137,7 +137,7 @@ function parseBody(route: Route, event: APIGatewayProxyEvent, headers: Record<st
   const contentType = headers['content-type'];
   const takesNoBody = route.body instanceof z.ZodObject && Object.keys(route.body.shape).length === 0;
   if (contentType === undefined && raw === '' && takesNoBody) return parse(route.body, {}, 'request body');
-  if (!contentType || contentType.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.');
   }
   if (raw.trim() === '' && takesNoBody) return parse(route.body, {}, 'request body');
@@ -191,7 +191,7 @@ function replay(stored: StoredResponse, claim: IdempotencyClaim, fingerprint: st
   return { status: stored.status, data: stored.data, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
 }
 
-async function authenticate(headers: Record<string, string>, now: Date): Promise<Caller> {
+async function authenticate(headers: Record<string, string>, _now: Date): Promise<Caller> {
   const key = headers['x-api-key'];
   if (key === undefined || key === '') throw apiKeys.missingKey(/^bearer\s/i.test(headers.authorization ?? ''));
   if (!apiKeys.isWellFormedKey(key)) throw apiKeys.invalidKey();

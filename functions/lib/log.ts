@@ -9,7 +9,7 @@ const quiet = () => process.env.LOG_LEVEL === 'silent';
 function write(level: Level, message: string, fields: Record<string, unknown>): void {
   if (quiet()) return;
   const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 export const log = {

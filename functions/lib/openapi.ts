@@ -7,14 +7,14 @@
 import {
   OpenAPIRegistry,
   OpenApiGeneratorV31,
-  zodToOpenAPIRegistry,
   type RouteConfig,
   type ZodContentObject,
+  zodToOpenAPIRegistry,
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import * as s from '../core/schemas.js';
-import { API_PREFIX, routes, type Access, type Route, type RouteId } from '../routes.js';
+import { type Access, API_PREFIX, type Route, type RouteId, routes } from '../routes.js';
 import { config } from './config.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 

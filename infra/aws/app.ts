@@ -3,9 +3,9 @@
  * Solutions checks as a synth-time validation: an unacknowledged finding fails synth.
  * Used by bin/app.ts and by test/infra.
  */
-import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { settingsFromNode, stackName, type Settings } from './settings.js';
+import { type Settings, settingsFromNode, stackName } from './settings.js';
 import { DeploymentApiStack } from './stack.js';
 
 export interface BuildOptions {

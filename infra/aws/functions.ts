@@ -4,8 +4,9 @@
  * own log group and its own role. The role's only data permissions are the ones
  * FUNCTION_ACCESS declares for the function.
  */
-import { createRequire } from 'node:module';
+
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -15,9 +16,9 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { FUNCTION_ACCESS, usesTable, type FunctionAccess, type FunctionName } from './function-access.js';
 import { DOCS_ASSET_NAMES } from '../../functions/lib/docs-assets.js';
-import { functionEnv, type FunctionEnvName } from './function-env.js';
+import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } from './function-access.js';
+import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { iam5ResourceFinding } from './nag.js';
 import type { Settings } from './settings.js';
 

@@ -4,14 +4,14 @@
  * reconciler's schedule, the REST API, and the alarms.
  */
 import fs from 'node:fs';
-import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
-import { SCHEDULED_FUNCTION, type FunctionName, type HttpHandlerName } from './function-access.js';
+import { type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import type { Settings } from './settings.js';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '../../functions/core/errors.js';
-import { errorResponse, requestIdFrom, type LambdaHandler } from '../../functions/lib/http.js';
+import { errorResponse, type LambdaHandler, requestIdFrom } from '../../functions/lib/http.js';
 import { matchRoute } from '../../functions/lib/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 
@@ -42,13 +42,13 @@ export function toEvent(
     const name = req.rawHeaders[i] as string;
     const value = req.rawHeaders[i + 1] as string;
     headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
   }
   const query: Record<string, string> = Object.create(null);
   const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) {
     query[k] = v;
-    (multiQuery[k] ??= []).push(v);
+    multiQuery[k] = [...(multiQuery[k] ?? []), v];
   }
   const hasQuery = Object.keys(query).length > 0;
   const now = Date.now();

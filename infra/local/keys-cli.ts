@@ -1,9 +1,9 @@
 /** The key admin commands (bin/keys.ts), separate from process concerns so tests can call them. */
 import { parseArgs } from 'node:util';
-import { generateKey, type ApiKeyRecord } from '../../functions/core/api-keys.js';
-import { Scope, SCOPES } from '../../functions/core/schemas.js';
 import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
+import { type ApiKeyRecord, generateKey } from '../../functions/core/api-keys.js';
+import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export class UsageError extends Error {}
 

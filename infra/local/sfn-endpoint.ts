@@ -6,8 +6,8 @@
  * AWS_ENDPOINT_URL_SFN, so their code path is the one that runs on AWS.
  */
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { stateMachineFiles, substitute } from '../state-machines.js';
 

@@ -1,13 +1,13 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { reconcileOperations, type Reconciled } from '../../functions/core/workflow-steps.js';
+import { type Reconciled, reconcileOperations } from '../../functions/core/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from './api-server.js';
-import { ensureTable, startDynamoLocal, type RunningDynamo } from './dynamodb-local.js';
+import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings } from './env.js';
-import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type SfnEndpointOptions } from './sfn-endpoint.js';
+import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 
 export interface RunningStack {
   baseUrl: string;

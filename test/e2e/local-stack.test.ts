@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, keysCli, portIsOpen, startNpm, type LocalProcess } from '../helpers/local-process.js';
+import { freePort, keysCli, type LocalProcess, portIsOpen, startNpm } from '../helpers/local-process.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 
 /** Every answer of the real server is checked against the OpenAPI document too. */

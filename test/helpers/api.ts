@@ -1,5 +1,5 @@
 /** Small conveniences over call() for the deployment and operation tests. */
-import { call, type CallResult } from './fixtures.js';
+import { type CallResult, call } from './fixtures.js';
 import { eventually } from './wait.js';
 
 export async function createDeployment(

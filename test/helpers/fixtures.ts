@@ -1,9 +1,9 @@
 /** Test fixtures: fresh organizations and keys in DynamoDB Local, and handler invocation. */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { generateKey, type ApiKeyRecord } from '../../functions/core/api-keys.js';
-import type { Scope } from '../../functions/core/schemas.js';
 import { saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { type ApiKeyRecord, generateKey } from '../../functions/core/api-keys.js';
+import type { Scope } from '../../functions/core/schemas.js';
 import { matchRoute } from '../../functions/lib/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { loadHandler } from '../../infra/local/api-server.js';

@@ -1,5 +1,5 @@
 /** Runs `npm start` as a real child process on free ports, as a user would. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 

@@ -5,12 +5,13 @@
  * Schema 2020-12, the dialect of OpenAPI 3.1). `call()` in fixtures.ts runs it on every
  * response, so each HTTP-level test also tests the document.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
 import { createRequire } from 'node:module';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
 import { JSON_CONTENT_TYPE } from '../../functions/lib/http.js';
-import { openApiDocument, type OpenApiDocument } from '../../functions/lib/openapi.js';
+import { type OpenApiDocument, openApiDocument } from '../../functions/lib/openapi.js';
 import { matchRoute } from '../../functions/lib/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 

@@ -5,9 +5,9 @@
 import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
 import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo.js';
 import { withRetries } from '../../functions/adapters/dynamo/transact.js';
-import { platformOf, type HostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
+import { type HostingPlatform, platformOf } from '../../functions/adapters/platform/hosting-platform.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
-import { queuedOperation, workflowInput, type OperationRecord } from '../../functions/core/operations.js';
+import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
 import { LocalStepFunctions, localStateMachineArn } from '../../infra/local/sfn-endpoint.js';

@@ -9,9 +9,9 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
 import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
-import { functionEnv, type FunctionEnvName } from '../../infra/aws/function-env.js';
+import { type FunctionEnvName, functionEnv } from '../../infra/aws/function-env.js';
 import { entryOf } from '../../infra/aws/functions.js';
-import { readSettings, type ContextKey } from '../../infra/aws/settings.js';
+import { type ContextKey, readSettings } from '../../infra/aws/settings.js';
 import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine.js';
 
 const ROOT = path.join(import.meta.dirname, '../..');

@@ -4,7 +4,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { API_PREFIX } from '../../functions/routes.js';
-import { cleanup, flatten, logicalId, resourcesOfType, synth, type Synthesized } from './synth.js';
+import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth } from './synth.js';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
 

@@ -9,19 +9,19 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
-import { FUNCTION_ACCESS, usesTable, type FunctionName } from '../../infra/aws/function-access.js';
+import { type FunctionName, usesTable } from '../../infra/aws/function-access.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
   actionsOf,
+  type CfnTemplate,
   cleanup,
   flatten,
   logicalId,
   resourcesOf,
   resourcesOfType,
+  type Synthesized,
   statementsOfRole,
   synth,
-  type CfnTemplate,
-  type Synthesized,
 } from './synth.js';
 
 let s: Synthesized;
@@ -174,7 +174,7 @@ describe('IAM, per function', () => {
         } else if (actions.some((a) => a.startsWith('states:'))) {
           expect(resources).toHaveLength(1);
           expect(resources[0]).toMatch(
-            new RegExp(`^arn:<Ref:AWS::Partition>:states:<Ref:AWS::Region>:<Ref:AWS::AccountId>:execution:${escape(smName)}:\\*$`),
+            new RegExp(`^arn:<Ref:AWS::Partition>:states:<Ref:AWS::Region>:<Ref:AWS::AccountId>:execution:${escapeRegExp(smName)}:\\*$`),
           );
         }
       }
@@ -195,7 +195,7 @@ describe('IAM, per function', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -322,7 +322,7 @@ describe('REST API', () => {
     const out = s.json.Outputs!;
     expect(flatten(out.ApiUrl!.Value)).toMatch(
       new RegExp(
-        `^https://<Ref:[A-Za-z0-9]+>\\.execute-api\\.<Ref:AWS::Region>\\.<Ref:AWS::URLSuffix>/<Ref:[A-Za-z0-9]+>${escape(API_PREFIX)}$`,
+        `^https://<Ref:[A-Za-z0-9]+>\\.execute-api\\.<Ref:AWS::Region>\\.<Ref:AWS::URLSuffix>/<Ref:[A-Za-z0-9]+>${escapeRegExp(API_PREFIX)}$`,
       ),
     );
     expect(out.TableName!.Value).toEqual({ Ref: logicalId(s.stack.data.table) });

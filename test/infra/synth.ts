@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Stack, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { buildApp, type BuiltApp } from '../../infra/aws/app.js';
+import { type BuiltApp, buildApp } from '../../infra/aws/app.js';
 
 export interface Synthesized extends BuiltApp {
   template: Template;
@@ -83,7 +83,7 @@ export interface Statement {
 
 export function statementsOfRole(json: CfnTemplate, roleLogicalId: string): Statement[] {
   return resourcesOfType(json, 'AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties?.Roles as unknown[]).some((r) => flatten(r) === `<Ref:${roleLogicalId}>`))
+    .filter(([, p]) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => flatten(r) === `<Ref:${roleLogicalId}>`))
     .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement);
 }
 

@@ -5,11 +5,11 @@
  * between organizations, and keys stored only as hashes.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
 import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { call, createKey, newOrgId, type CallResult } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -18,8 +18,12 @@ function expectError(res: CallResult, status: number, code: string): void {
   expect(res.body).toEqual({ error: { code, message: expect.any(String), request_id: res.headers['x-request-id'] } });
 }
 
-const expectNoRateHeaders = (res: CallResult) => RATE_HEADERS.forEach((h) => expect(res.headers[h]).toBeUndefined());
-const expectRateHeaders = (res: CallResult) => RATE_HEADERS.forEach((h) => expect(res.headers[h]).toMatch(/^\d+$/));
+const expectNoRateHeaders = (res: CallResult) => {
+  for (const h of RATE_HEADERS) expect(res.headers[h]).toBeUndefined();
+};
+const expectRateHeaders = (res: CallResult) => {
+  for (const h of RATE_HEADERS) expect(res.headers[h]).toMatch(/^\d+$/);
+};
 
 /** The same key with one character of its random part changed, so the checksum no longer matches. */
 function mistype(key: string): string {
@@ -250,8 +254,13 @@ describe('GET /key and isolation between organizations', () => {
 describe('storage and logs hold no secret', () => {
   function strings(value: unknown, out: string[] = []): string[] {
     if (typeof value === 'string') out.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
-    else if (value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => (out.push(k), strings(v, out)));
+    else if (Array.isArray(value)) for (const v of value) strings(v, out);
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        out.push(k);
+        strings(v, out);
+      }
+    }
     return out;
   }
 
@@ -288,7 +297,10 @@ describe('storage and logs hold no secret', () => {
   it('log lines never contain a key, whatever the outcome', async () => {
     const { key, record } = await createKey({ scopes: ['deployments:read'] });
     const lines: string[] = [];
-    const capture = (chunk: unknown) => (lines.push(String(chunk)), true);
+    const capture = (chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
+    };
     const previous = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'info';
     jest.spyOn(process.stdout, 'write').mockImplementation(capture);

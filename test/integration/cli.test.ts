@@ -7,13 +7,13 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
-import { EXIT, runCli, type CliContext } from '../../client/cli.js';
+import { type CliContext, EXIT, runCli } from '../../client/cli.js';
 import type { Clock } from '../../client/index.js';
-import { createApiServer } from '../../infra/local/api-server.js';
 import { API_PREFIX } from '../../functions/routes.js';
+import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
-import { OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api.js';
+import { close, error, listen, OP_ID, ok, operation, type Step, scriptedServer, virtualClock } from '../helpers/scripted-api.js';
 
 interface Ran {
   code: number;
@@ -225,7 +225,7 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     expect(res.code).toBe(EXIT.operationFailed);
     expect(res.stderr).toContain(`Operation ${OP_ID} failed in phase provisioning_infrastructure: PLATFORM_ERROR: The platform refused.`);
     expect(res.stderr.split('\n').filter((l) => /^\[/.test(l))).toEqual([
-      '[    0s] ' + OP_ID + ': waiting',
+      `[    0s] ${OP_ID}: waiting`,
       '[    2s] running provisioning_db: Now provisioning_db',
       '[    5s] failed provisioning_infrastructure: Now provisioning_infrastructure',
     ]);
@@ -261,7 +261,8 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(operation('succeeded', 'ready'))]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock, tty: true });
     expect(res.code).toBe(EXIT.ok);
-    expect(res.stderr).toMatch(/\r\x1b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(2s\)/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the spinner's ANSI erase-line sequence is what is tested
+    expect(res.stderr).toMatch(/\r\u001b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(2s\)/);
     expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
     expect(res.stderr).not.toContain('\n');
   });

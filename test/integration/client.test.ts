@@ -5,11 +5,11 @@
  */
 import http from 'node:http';
 import { ApiError, DeploymentsClient, NetworkError, OperationTimeoutError, waitForOperation } from '../../client/index.js';
-import { createApiServer } from '../../infra/local/api-server.js';
 import { API_PREFIX, routes } from '../../functions/routes.js';
+import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
-import { DEP_ID, OP_ID, close, error, listen, ok, operation, scriptedServer, virtualClock, type Step } from '../helpers/scripted-api.js';
+import { close, DEP_ID, error, listen, OP_ID, ok, operation, type Step, scriptedServer, virtualClock } from '../helpers/scripted-api.js';
 
 describe('DeploymentsClient against the local API', () => {
   let server: http.Server;

@@ -1,5 +1,5 @@
-import { call, createKey } from '../helpers/fixtures.js';
 import { createDeployment } from '../helpers/api.js';
+import { call, createKey } from '../helpers/fixtures.js';
 
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
 

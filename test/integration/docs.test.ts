@@ -6,8 +6,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
-import { API_PREFIX, routes, type Route } from '../../functions/routes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { call, createKey } from '../helpers/fixtures.js';
 

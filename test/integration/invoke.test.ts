@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { matchRoute } from '../../functions/lib/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { invoke, InvokeUsageError, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
+import { InvokeUsageError, invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
 import { createKey } from '../helpers/fixtures.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -5,9 +5,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { findKeyById } from '../../functions/adapters/dynamo/api-keys-repo.js';
 import { isWellFormedKey } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
-import { findKeyById } from '../../functions/adapters/dynamo/api-keys-repo.js';
 import { runKeysCommand, UsageError } from '../../infra/local/keys-cli.js';
 import { call, newOrgId } from '../helpers/fixtures.js';
 

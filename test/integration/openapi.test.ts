@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { openApiDocument, openApiJson, errorCodesOf } from '../../functions/lib/openapi.js';
-import { API_PREFIX, routeList, routes, type Route } from '../../functions/routes.js';
+import { errorCodesOf, openApiDocument, openApiJson } from '../../functions/lib/openapi.js';
+import { API_PREFIX, type Route, routeList, routes } from '../../functions/routes.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { conformanceProblems, validatorAt } from '../helpers/openapi-conformance.js';
 

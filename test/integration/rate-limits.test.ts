@@ -7,14 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '../../functions/core/errors.js';
-import { rateLimitHeaders, type Limits, type Usage } from '../../functions/core/rate-limits.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { rateWindowKey } from '../../functions/adapters/dynamo/keys.js';
-import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
 import { consumeRequest } from '../../functions/adapters/dynamo/rate-limit-repo.js';
+import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
+import { ApiError } from '../../functions/core/errors.js';
+import { type Limits, rateLimitHeaders, type Usage } from '../../functions/core/rate-limits.js';
 import { config } from '../../functions/lib/config.js';
-import { call, createKey, type CallResult } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey } from '../helpers/fixtures.js';
 
 // The middleware tests check the documented defaults; config() reads the env on first use.
 for (const name of ['RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR']) delete process.env[name];

@@ -4,11 +4,10 @@
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
 import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
-import { createDeployment as create } from '../../functions/core/deployment-commands.js';
-import { reconcileOperations } from '../../functions/core/workflow-steps.js';
-import { ensureTable } from '../../infra/local/dynamodb-local.js';
-import { runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
 import { platformOf } from '../../functions/adapters/platform/hosting-platform.js';
+import { createDeployment as create } from '../../functions/core/deployment-commands.js';
+import { reconcileOperations, runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
+import { ensureTable } from '../../infra/local/dynamodb-local.js';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';

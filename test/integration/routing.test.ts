@@ -3,8 +3,9 @@
  * METHOD_NOT_ALLOWED with Allow for a known path, both through the route table and the
  * fallback handler, in-process and through the local HTTP server.
  */
-import type { AddressInfo } from 'node:net';
+
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { call, createKey } from '../helpers/fixtures.js';
 

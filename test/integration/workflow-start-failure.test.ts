@@ -2,8 +2,9 @@
  * Fault injection with real parts: the workflow cannot start because the state machine
  * this process is configured with does not exist on the (real, local) endpoint.
  */
-import { call, createKey } from '../helpers/fixtures.js';
+
 import { createDeployment, deployment, operation } from '../helpers/api.js';
+import { call, createKey } from '../helpers/fixtures.js';
 
 process.env.STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:missing';
 

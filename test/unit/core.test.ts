@@ -1,7 +1,7 @@
 /** The pure core: no DynamoDB, no HTTP. */
 import { PHASE_CALLS } from '../../functions/adapters/platform/hosting-platform.js';
 import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
-import { canTransition, deploymentMoveAfter, type DeploymentRecord } from '../../functions/core/deployments.js';
+import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
 import { secondsUntil, windowsAt } from '../../functions/core/rate-limits.js';

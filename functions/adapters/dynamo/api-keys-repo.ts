@@ -1,6 +1,7 @@
 /** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
 import { apiKeyKey, lists, orgKey } from './keys.js';

@@ -16,12 +16,12 @@ import type { DeploymentRecord } from '../../core/deployments.js';
 import { ApiError, IdempotencyRace } from '../../core/errors.js';
 import type { OperationRecord } from '../../core/operations.js';
 import { isTerminal } from '../../core/operations.js';
-import { limitExceeded, windowsAt, type Limits } from '../../core/rate-limits.js';
+import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { idempotencyPut, type IdempotencyClaim, type StoredResponse } from './idempotency-repo.js';
+import { type IdempotencyClaim, idempotencyPut, type StoredResponse } from './idempotency-repo.js';
 import { ACTIVE_OPERATIONS, deploymentKey, lists, nameKey, operationKey, orgKey, seqKey } from './keys.js';
-import { Retry, TransactionRefused, transact, updateParts, withCondition, withRetries, type TransactItem } from './transact.js';
+import { Retry, type TransactItem, TransactionRefused, transact, updateParts, withCondition, withRetries } from './transact.js';
 
 export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
 export const opCounter = (s: OperationStatus) => `n_op_${s}`;

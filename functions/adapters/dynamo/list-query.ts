@@ -7,7 +7,7 @@
  *  - byFilter: combined filters read the narrowest list and filter it, counting as it goes.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { pageWindow, type PageRequest } from '../../core/pagination.js';
+import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { seqKey } from './keys.js';

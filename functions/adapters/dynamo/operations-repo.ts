@@ -4,11 +4,11 @@ import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
 import type { OperationStatus, OperationType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
+import { getDeployment } from './deployments-repo.js';
 import { ACTIVE_OPERATIONS, lists, operationKey } from './keys.js';
 import { opCounter, typeSeqAttr } from './lifecycle-repo.js';
 import { byFilter, byOffset, byRange, type Page } from './list-query.js';
 import { counter, getOrg } from './orgs-repo.js';
-import { getDeployment } from './deployments-repo.js';
 
 const FIELDS = [
   'id',

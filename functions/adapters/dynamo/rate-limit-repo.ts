@@ -8,7 +8,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { limitExceeded, windowsAt, type Limits, type Usage } from '../../core/rate-limits.js';
+import { type Limits, limitExceeded, type Usage, windowsAt } from '../../core/rate-limits.js';
 import { ddb, tableName } from './client.js';
 import { rateWindowKey } from './keys.js';
 
