@@ -3,8 +3,8 @@
  * listDeployments: what the handlers call), page 1 against the last page, each run
  * metered for read units and items read.
  */
-import { listDeployments } from '../functions/adapters/dynamo/deployments-repo.js';
-import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operations-repo.js';
+import { listDeployments } from '../functions/adapters/dynamo/deployment-reads.js';
+import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operation-reads.js';
 import type { Pagination } from '../functions/core/schemas.js';
 import { metered, type Reading } from './meter.js';
 import type { SeededOrg } from './seed.js';

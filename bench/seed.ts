@@ -16,8 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { nameKey, orgKey } from '../functions/adapters/dynamo/keys.js';
-import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo.js';
+import { nameKey, orgKey } from '../functions/adapters/dynamo/item-keys.js';
+import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { type DeploymentRecord, deploymentUrl } from '../functions/core/deployments.js';
 import { newOperationId, type OperationRecord, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';

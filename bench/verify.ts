@@ -11,9 +11,9 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { lists } from '../functions/adapters/dynamo/keys.js';
-import { depCounter, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-repo.js';
-import { counter, getOrg } from '../functions/adapters/dynamo/orgs-repo.js';
+import { lists } from '../functions/adapters/dynamo/item-keys.js';
+import { depCounter, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import type { IndexName } from '../functions/adapters/dynamo/table.js';
 import { DEPLOYMENT_STATUSES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
 import { clientFor } from '../infra/local/dynamodb-local.js';

@@ -1,5 +1,5 @@
-/** deployctl: the command-line client of the Deployment Management API (logic in client/cli.ts). */
-import { runCli } from '../client/cli.js';
+/** deployctl: the command-line client of the Deployment Management API (logic in client/cli/). */
+import { runCli } from '../client/cli/main.js';
 
 const controller = new AbortController();
 process.once('SIGINT', () => controller.abort(new Error('interrupted')));

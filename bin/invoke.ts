@@ -8,8 +8,9 @@
  * are in test/events/ (put a key from `npm run keys -- create` in place of
  * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
  */
+import { UsageError } from '../client/cli/args.js';
 import { applyLocalEnv, localSettings } from '../infra/local/env.js';
-import { InvokeUsageError, knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
+import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
 
 applyLocalEnv(localSettings());
 
@@ -28,7 +29,7 @@ if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
 runInvoke(argv)
   .then((result) => print(result, 0))
   .catch((e: unknown) => {
-    if (e instanceof InvokeUsageError) {
+    if (e instanceof UsageError) {
       process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
       process.exit(2);
     }

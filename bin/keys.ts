@@ -9,8 +9,9 @@
  *   npm run --silent keys -- list --org <org_id> [--json]
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
+import { UsageError } from '../client/cli/args.js';
 import { applyLocalEnv, localSettings } from '../infra/local/env.js';
-import { runKeysCommand, UsageError } from '../infra/local/keys-cli.js';
+import { runKeysCommand } from '../infra/local/keys-cli.js';
 
 const args = process.argv.slice(2);
 const onAws = args.includes('--aws');

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type * as s from '../functions/core/schemas.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
-import { ApiError, NetworkError } from './errors.js';
+import { ApiError, type ApiErrorCode, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 
@@ -182,7 +182,8 @@ export class DeploymentsClient {
     if (e && typeof e.code === 'string' && typeof e.message === 'string') {
       return new ApiError({
         status: res.status,
-        code: e.code,
+        // As sent: a newer service may answer with a code this client does not know yet.
+        code: e.code as ApiErrorCode,
         message: e.message,
         requestId: typeof e.request_id === 'string' ? e.request_id : requestId,
         operationId: typeof e.operation_id === 'string' ? e.operation_id : undefined,

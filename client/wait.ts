@@ -4,12 +4,12 @@
  * per second; after a 429 wait Retry-After; after a 5xx or a network failure back off
  * exponentially; give up after 30 minutes. Time is injectable, so tests run in virtual time.
  */
-import type { Operation } from '../functions/core/schemas.js';
+import { type Operation, TERMINAL_OPERATION_STATUSES } from '../functions/core/schemas.js';
 import type { DeploymentsClient } from './client.js';
 import { ApiError, NetworkError, OperationTimeoutError } from './errors.js';
 
-export const TERMINAL_STATUSES: readonly Operation['status'][] = ['succeeded', 'failed', 'canceled'];
-export const isTerminal = (op: Pick<Operation, 'status'>): boolean => TERMINAL_STATUSES.includes(op.status);
+export const isTerminal = (op: Pick<Operation, 'status'>): boolean =>
+  (TERMINAL_OPERATION_STATUSES as readonly Operation['status'][]).includes(op.status);
 
 export interface Clock {
   /** Milliseconds (Date.now() by default). */

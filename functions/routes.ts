@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import * as s from './core/schemas.js';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from './core/paths.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -76,7 +76,14 @@ export const routes = {
     tag: 'Deployments',
     body: s.CreateDeploymentBody,
     success: { status: 202, data: s.Accepted },
-    errors: ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'DEPLOYMENT_NAME_TAKEN', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: [
+      'INVALID_REQUEST',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'PAYLOAD_TOO_LARGE',
+      'DEPLOYMENT_NAME_TAKEN',
+      'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_USE',
+    ],
   },
   listDeployments: {
     method: 'GET',
@@ -128,6 +135,7 @@ export const routes = {
       'DEPLOYMENT_NOT_FOUND',
       'DEPLOYMENT_NOT_READY',
       'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_USE',
     ],
   },
   createAppUser: {
@@ -147,6 +155,7 @@ export const routes = {
       'DEPLOYMENT_NOT_FOUND',
       'DEPLOYMENT_NOT_READY',
       'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_USE',
     ],
   },
   listOperations: {
@@ -188,6 +197,7 @@ export const routes = {
       'OPERATION_NOT_FOUND',
       'OPERATION_NOT_CANCELABLE',
       'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_USE',
     ],
   },
   getOpenApi: {

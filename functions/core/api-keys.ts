@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { ApiError } from './errors.js';
+import { apiError } from './errors.js';
 import type { Scope } from './schemas.js';
 import { SCOPES } from './schemas.js';
 
@@ -100,30 +100,21 @@ export function generateKey(input: NewKeyInput): { key: string; record: ApiKeyRe
   };
 }
 
-const unauthorized = (code: string, message: string) => new ApiError(401, code, message);
-
-export const missingKey = (hasBearer: boolean) =>
-  unauthorized(
-    'MISSING_API_KEY',
-    hasBearer
-      ? 'Bearer tokens are not accepted here; send your API key in the X-API-Key header.'
-      : 'Send your API key in the X-API-Key header.',
-  );
-export const invalidKey = () => unauthorized('INVALID_API_KEY', 'The API key is not valid.');
+export const missingKey = (bearer: boolean) => apiError('MISSING_API_KEY', { bearer });
+export const invalidKey = () => apiError('INVALID_API_KEY');
 
 /**
  * Decides whether a recognised key may be used now. Order (decision 28): revoked,
  * then expired; a key is expired from its expiry instant on.
  */
 export function checkKeyUsable(record: ApiKeyRecord, now: Date): void {
-  if (record.revoked_at) throw unauthorized('API_KEY_REVOKED', 'The API key has been revoked.');
-  if (record.expires_at && now.getTime() >= Date.parse(record.expires_at)) {
-    throw unauthorized('API_KEY_EXPIRED', `The API key expired at ${record.expires_at}; create a new key.`);
-  }
+  if (record.revoked_at) throw apiError('API_KEY_REVOKED');
+  if (record.expires_at && now.getTime() >= Date.parse(record.expires_at))
+    throw apiError('API_KEY_EXPIRED', { expiredAt: record.expires_at });
 }
 
 /** Throws 403 unless the key holds one of the scopes (the first is the one named). */
 export function checkScope(granted: readonly Scope[], anyOf: readonly [Scope, ...Scope[]]): void {
   if (anyOf.some((scope) => granted.includes(scope))) return;
-  throw new ApiError(403, 'INSUFFICIENT_SCOPE', `The API key lacks the scope this request needs. Required: ${anyOf[0]}`);
+  throw apiError('INSUFFICIENT_SCOPE', { scope: anyOf[0] });
 }

@@ -1,7 +1,6 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
 import { randomBytes } from 'node:crypto';
-import { API_PREFIX } from '../routes.js';
-import { operationPath } from './operations.js';
+import { deploymentPath, operationPath } from './paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
 export interface DeploymentRecord {
@@ -32,8 +31,6 @@ export const canTransition = (from: DeploymentStatus, to: DeploymentStatus): boo
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const autoName = (appType: AppType): string => `${appType}-${randomBytes(3).toString('hex')}`;
-
-export const deploymentPath = (id: string): string => `${API_PREFIX}/deployments/${id}`;
 
 export const deploymentUrl = (d: Pick<DeploymentRecord, 'app_type' | 'id'>, appDomain: string): string =>
   `https://${d.app_type}.${d.id}.${appDomain}`;

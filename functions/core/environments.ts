@@ -1,5 +1,5 @@
 /** Environments (decision 27): today every organization has exactly one, env_default. */
-import { API_PREFIX } from '../routes.js';
+import { environmentPath } from './paths.js';
 import { DEFAULT_ENVIRONMENT_ID, type Environment } from './schemas.js';
 
 export const environmentsOf = (orgCreatedAt: string): Environment[] => [
@@ -8,7 +8,7 @@ export const environmentsOf = (orgCreatedAt: string): Environment[] => [
     name: 'Default',
     is_default: true,
     created_at: orgCreatedAt,
-    links: { self: `${API_PREFIX}/environments/${DEFAULT_ENVIRONMENT_ID}` },
+    links: { self: environmentPath(DEFAULT_ENVIRONMENT_ID) },
   },
 ];
 

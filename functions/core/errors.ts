@@ -1,12 +1,177 @@
 /**
- * Every error a client can see is an ApiError: it carries its HTTP status and code,
- * and is mapped to the error envelope in exactly one place (lib/http.ts). Anything
- * else thrown is a fault and becomes a generic 500.
+ * THE error catalogue: every code a client can receive, declared once with its HTTP
+ * status, what it means, and the message the service sends. Handlers throw `apiError`,
+ * the HTTP layer and the local gateway map it to the envelope, the OpenAPI document
+ * shows `message(example)` as each code's example, and the typed client reads `ErrorCode`.
+ * Anything thrown that is not an ApiError is a fault: a generic 500 with the request id.
  */
 export interface FieldIssue {
   field: string;
   issue: string;
 }
+
+/** The largest request body the API takes (decision 8). */
+export const MAX_BODY_BYTES = 65_536;
+
+interface ErrorSpec<P> {
+  readonly status: number;
+  /** One sentence for the OpenAPI document and the guide. */
+  readonly meaning: string;
+  readonly message: (params: P) => string;
+  /** The parameters of the documented example message. */
+  readonly example: P;
+}
+
+const code = <P = undefined>(spec: ErrorSpec<P>): ErrorSpec<P> => spec;
+
+const EXAMPLE_DEPLOYMENT = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
+const EXAMPLE_OPERATION = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+export const ERRORS = {
+  INVALID_REQUEST: code<{ problem: string }>({
+    status: 400,
+    meaning: 'The request is invalid: a parameter, header or body field; `details` lists each problem.',
+    message: ({ problem }) => problem,
+    example: { problem: 'The request body is invalid.' },
+  }),
+  MISSING_API_KEY: code<{ bearer: boolean }>({
+    status: 401,
+    meaning: 'No X-API-Key header was sent.',
+    message: ({ bearer }) =>
+      bearer
+        ? 'Bearer tokens are not accepted here; send your API key in the X-API-Key header.'
+        : 'Send your API key in the X-API-Key header.',
+    example: { bearer: false },
+  }),
+  INVALID_API_KEY: code({
+    status: 401,
+    meaning: 'The API key is not recognised.',
+    message: () => 'The API key is not valid.',
+    example: undefined,
+  }),
+  API_KEY_REVOKED: code({
+    status: 401,
+    meaning: 'The API key has been revoked.',
+    message: () => 'The API key has been revoked.',
+    example: undefined,
+  }),
+  API_KEY_EXPIRED: code<{ expiredAt: string }>({
+    status: 401,
+    meaning: 'The API key has expired.',
+    message: ({ expiredAt }) => `The API key expired at ${expiredAt}; create a new key.`,
+    example: { expiredAt: '2026-11-22T06:40:00.000Z' },
+  }),
+  INSUFFICIENT_SCOPE: code<{ scope: string }>({
+    status: 403,
+    meaning: 'The API key lacks the scope this endpoint needs; the message names it.',
+    message: ({ scope }) => `The API key lacks the scope this request needs. Required: ${scope}`,
+    example: { scope: 'deployments:write' },
+  }),
+  NOT_FOUND: code<{ method: string; path: string }>({
+    status: 404,
+    meaning: 'There is nothing at this path.',
+    message: ({ method, path }) => `No endpoint at ${method} ${path}.`,
+    example: { method: 'GET', path: '/api/v1/nothing-here' },
+  }),
+  DEPLOYMENT_NOT_FOUND: code<{ id: string }>({
+    status: 404,
+    meaning: 'The deployment does not exist (or belongs to another organization).',
+    message: ({ id }) => `Deployment ${id} was not found.`,
+    example: { id: EXAMPLE_DEPLOYMENT },
+  }),
+  OPERATION_NOT_FOUND: code<{ id: string }>({
+    status: 404,
+    meaning: 'The operation does not exist (or belongs to another organization).',
+    message: ({ id }) => `Operation ${id} was not found.`,
+    example: { id: EXAMPLE_OPERATION },
+  }),
+  ENVIRONMENT_NOT_FOUND: code<{ id: string }>({
+    status: 404,
+    meaning: 'The environment does not exist.',
+    message: ({ id }) => `Environment ${id} was not found.`,
+    example: { id: 'env_staging' },
+  }),
+  METHOD_NOT_ALLOWED: code<{ method: string; allow: string }>({
+    status: 405,
+    meaning: 'The path exists but not with this method; see the Allow header.',
+    message: ({ method, allow }) => `${method} is not allowed here. Allowed: ${allow}.`,
+    example: { method: 'PUT', allow: 'GET, DELETE' },
+  }),
+  DEPLOYMENT_NAME_TAKEN: code<{ name: string }>({
+    status: 409,
+    meaning: 'Another deployment of the organization that is not destroyed has this name.',
+    message: ({ name }) => `A deployment named "${name}" already exists in this organization.`,
+    example: { name: 'etl' },
+  }),
+  DEPLOYMENT_ALREADY_DESTROYED: code<{ id: string }>({
+    status: 409,
+    meaning: 'The deployment is already destroyed.',
+    message: ({ id }) => `Deployment ${id} has already been destroyed.`,
+    example: { id: EXAMPLE_DEPLOYMENT },
+  }),
+  DEPLOYMENT_NOT_READY: code<{ id: string; status: string }>({
+    status: 409,
+    meaning: 'The deployment is not ready.',
+    message: ({ id, status }) => `Deployment ${id} is ${status}; this needs it ready.`,
+    example: { id: EXAMPLE_DEPLOYMENT, status: 'provisioning' },
+  }),
+  OPERATION_NOT_CANCELABLE: code<{ id: string; type: string; status: string; cancelableType: boolean }>({
+    status: 409,
+    meaning: 'The operation is finished, or is a destroy, and cannot be canceled.',
+    message: (p) => (p.cancelableType ? `Operation ${p.id} is already ${p.status}.` : `A ${p.type} operation cannot be canceled.`),
+    example: { id: EXAMPLE_OPERATION, type: 'deployment.create', status: 'succeeded', cancelableType: true },
+  }),
+  IDEMPOTENCY_KEY_REUSED: code({
+    status: 409,
+    meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.',
+    message: () => 'This Idempotency-Key was already used with a different request.',
+    example: undefined,
+  }),
+  IDEMPOTENCY_KEY_IN_USE: code({
+    status: 409,
+    meaning: 'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds to get its response.',
+    message: () => 'A request with this Idempotency-Key is still in progress; retry shortly to receive its response.',
+    example: undefined,
+  }),
+  PAYLOAD_TOO_LARGE: code({
+    status: 413,
+    meaning: `The request body is over ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes.`,
+    message: () => `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+    example: undefined,
+  }),
+  UNSUPPORTED_MEDIA_TYPE: code({
+    status: 415,
+    meaning: 'The request body is not sent as Content-Type: application/json.',
+    message: () => 'Send the request body as JSON with Content-Type: application/json.',
+    example: undefined,
+  }),
+  RATE_LIMIT_EXCEEDED: code<{ limit: string; retryAfter: number }>({
+    status: 429,
+    meaning: 'A rate limit is exceeded; wait Retry-After seconds.',
+    message: ({ limit, retryAfter }) => `Rate limit exceeded: ${limit}. Retry after ${retryAfter} seconds.`,
+    example: { limit: 'the burst limit of 100 requests per minute for this API key', retryAfter: 60 },
+  }),
+  INTERNAL_ERROR: code<{ operationFailed: boolean }>({
+    status: 500,
+    meaning:
+      'An unexpected fault; quote the request id to support. With `operation_id`: the operation was recorded and then marked failed.',
+    message: ({ operationFailed }) =>
+      operationFailed
+        ? 'The operation could not be started; it has been marked failed.'
+        : 'An internal error occurred. Quote the request id if you contact support.',
+    example: { operationFailed: false },
+  }),
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+type Params<C extends ErrorCode> = Parameters<(typeof ERRORS)[C]['message']>[0];
+
+export const errorStatus = (c: ErrorCode): number => ERRORS[c].status;
+export const errorMeaning = (c: ErrorCode): string => ERRORS[c].meaning;
+/** The message the service sends for a code, with its documented example parameters. */
+export const exampleMessage = (c: ErrorCode): string => (ERRORS[c].message as (p: unknown) => string)(ERRORS[c].example);
 
 export interface ApiErrorOptions {
   details?: FieldIssue[];
@@ -14,66 +179,33 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+/** An error a client may see: its code, the catalogue's status, and a message built from the catalogue. */
 export class ApiError extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly options: ApiErrorOptions = {},
   ) {
     super(message);
     this.name = 'ApiError';
+    this.status = ERRORS[code].status;
   }
 }
 
-/**
- * The HTTP status of every error code the API can answer with. The OpenAPI document,
- * the response-conformance checks and the typed client read it; a code missing here
- * fails the document build.
- */
-export const ERROR_STATUS = {
-  INVALID_REQUEST: 400,
-  MISSING_API_KEY: 401,
-  INVALID_API_KEY: 401,
-  API_KEY_EXPIRED: 401,
-  API_KEY_REVOKED: 401,
-  INSUFFICIENT_SCOPE: 403,
-  NOT_FOUND: 404,
-  DEPLOYMENT_NOT_FOUND: 404,
-  OPERATION_NOT_FOUND: 404,
-  ENVIRONMENT_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  DEPLOYMENT_NAME_TAKEN: 409,
-  DEPLOYMENT_ALREADY_DESTROYED: 409,
-  DEPLOYMENT_NOT_READY: 409,
-  OPERATION_NOT_CANCELABLE: 409,
-  IDEMPOTENCY_KEY_REUSED: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-} as const satisfies Record<string, number>;
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export const invalidRequest = (message: string, details?: FieldIssue[]) =>
-  new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
-export const deploymentNotFound = (id: string) => new ApiError(404, 'DEPLOYMENT_NOT_FOUND', `Deployment ${id} was not found.`);
-export const operationNotFound = (id: string) => new ApiError(404, 'OPERATION_NOT_FOUND', `Operation ${id} was not found.`);
-export const conflict = (code: string, message: string) => new ApiError(409, code, message);
-export const rateLimited = (message: string, headers: Record<string, string>) =>
-  new ApiError(429, 'RATE_LIMIT_EXCEEDED', message, { headers });
-
-/** A fault while starting work the client asked for; the client gets the operation id to inspect. */
-export class OperationStartError extends ApiError {
-  constructor(operationId: string) {
-    super(500, 'INTERNAL_ERROR', 'The operation could not be started; it has been marked failed.', { operationId });
-  }
+/** Builds the ApiError for a code, its message from the catalogue. */
+export function apiError<C extends ErrorCode>(
+  c: C,
+  ...[params, options]: Params<C> extends undefined
+    ? [params?: undefined, options?: ApiErrorOptions]
+    : [params: Params<C>, options?: ApiErrorOptions]
+): ApiError {
+  return new ApiError(c, (ERRORS[c].message as (p: unknown) => string)(params), options);
 }
 
-/** Another request with the same Idempotency-Key committed first; its response is replayed. */
-export class IdempotencyRace extends Error {
-  constructor() {
-    super('Idempotency key was claimed concurrently');
-    this.name = 'IdempotencyRace';
-  }
-}
+export const invalidRequest = (problem: string, details?: FieldIssue[]) =>
+  apiError('INVALID_REQUEST', { problem }, details ? { details } : {});
+
+/** The fault every unexpected error becomes: nothing of it reaches the client but the request id. */
+export const internalError = (operationId?: string) =>
+  apiError('INTERNAL_ERROR', { operationFailed: operationId !== undefined }, operationId ? { operationId } : {});

@@ -3,8 +3,8 @@
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';
-import { API_PREFIX } from '../routes.js';
-import type { Operation, OperationStatus, OperationType } from './schemas.js';
+import { deploymentPath, operationPath } from './paths.js';
+import { type Operation, type OperationStatus, type OperationType, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
 /** The work phases a workflow runs, in order, and the phase a success ends in. */
 export const PHASES: Record<OperationType, { work: readonly string[]; done: string }> = {
@@ -28,14 +28,12 @@ export const PHASE_MESSAGES: Record<string, string> = {
   provisioned: 'The application user is provisioned.',
 };
 
-export const TERMINAL: readonly OperationStatus[] = ['succeeded', 'failed', 'canceled'];
-export const isTerminal = (s: OperationStatus): boolean => TERMINAL.includes(s);
+export const isTerminal = (s: OperationStatus): boolean => (TERMINAL_OPERATION_STATUSES as readonly OperationStatus[]).includes(s);
 
 /** Decision 22: a destroy cannot be canceled (it would strand half-deleted resources). */
 export const CANCELABLE_TYPES: readonly OperationType[] = ['deployment.create', 'dag_sync.trigger', 'app_user.provision'];
 
 export const newOperationId = (): string => `op_${randomUUID()}`;
-export const operationPath = (id: string): string => `${API_PREFIX}/operations/${id}`;
 export const OPERATION_ID = /^op_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The stored record of an operation (plus the index attributes the adapter adds). */
@@ -68,7 +66,7 @@ export function operationView(op: OperationRecord): Operation {
     ...(op.ended_at ? { ended_at: op.ended_at } : {}),
     ...(op.status === 'failed' && op.error ? { error: op.error } : {}),
     ...(op.status === 'succeeded' && op.result ? { result: op.result } : {}),
-    links: { self: operationPath(op.id), resource: `${API_PREFIX}/deployments/${op.resource_id}` },
+    links: { self: operationPath(op.id), resource: deploymentPath(op.resource_id) },
   };
 }
 

@@ -3,7 +3,7 @@
  * creation order, so page N, newest first, is exactly the sequence range computed
  * here: a list reads only the items it returns, whatever the page number.
  */
-import { API_PREFIX } from '../routes.js';
+import { API_PREFIX } from './paths.js';
 import type { ListLinks, Pagination } from './schemas.js';
 
 export interface PageRequest {

@@ -3,7 +3,7 @@
  * clock minute; per organization, deployment creations per clock hour. The counting
  * itself is an atomic conditional update in the adapter; this module is the arithmetic.
  */
-import { rateLimited } from './errors.js';
+import { apiError } from './errors.js';
 
 export interface Limits {
   perHour: number;
@@ -70,5 +70,5 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
     'X-RateLimit-Remaining': '0',
     'Retry-After': String(retryAfter),
   };
-  return rateLimited(`Rate limit exceeded: ${describe[which](limits)}. Retry after ${retryAfter} seconds.`, headers);
+  return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits), retryAfter }, { headers });
 }

@@ -18,6 +18,12 @@ export const DeploymentStatus = z.enum(DEPLOYMENT_STATUSES);
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
 export const OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+/** Spec 3.2: these never change afterwards. */
+export const TERMINAL_OPERATION_STATUSES = [
+  'succeeded',
+  'failed',
+  'canceled',
+] as const satisfies readonly (typeof OPERATION_STATUSES)[number][];
 export const OperationStatus = z.enum(OPERATION_STATUSES);
 export type OperationStatus = z.infer<typeof OperationStatus>;
 

@@ -1,7 +1,7 @@
-import { cancelOperation } from '../core/deployment-commands.js';
-import { httpHandler } from '../lib/http.js';
+import { cancelOperation } from '../app/deployment-commands.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.cancelOperation, async ({ caller, params, now }) => ({
+export const handler = httpRoute(routes.cancelOperation, async ({ caller, params, now }) => ({
   data: await cancelOperation(caller.orgId, params.operation_id, now),
 }));

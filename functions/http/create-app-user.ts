@@ -1,7 +1,8 @@
-import { provisionAppUser } from '../core/deployment-commands.js';
-import { httpHandler } from '../lib/http.js';
+import { provisionAppUser } from '../app/deployment-commands.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { accepted } from '../middleware/responses.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.createAppUser, ({ caller, params, body, idempotency, now }) =>
-  provisionAppUser({ orgId: caller.orgId, deploymentId: params.deployment_id, user: body, idempotency, now }),
+export const handler = httpRoute(routes.createAppUser, async ({ caller, params, body, now }) =>
+  accepted(await provisionAppUser({ orgId: caller.orgId, deploymentId: params.deployment_id, user: body, now })),
 );

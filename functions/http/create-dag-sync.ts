@@ -1,7 +1,8 @@
-import { startDagSync } from '../core/deployment-commands.js';
-import { httpHandler } from '../lib/http.js';
+import { startDagSync } from '../app/deployment-commands.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { accepted } from '../middleware/responses.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.createDagSync, ({ caller, params, idempotency, now }) =>
-  startDagSync({ orgId: caller.orgId, deploymentId: params.deployment_id, idempotency, now }),
+export const handler = httpRoute(routes.createDagSync, async ({ caller, params, now }) =>
+  accepted(await startDagSync({ orgId: caller.orgId, deploymentId: params.deployment_id, now })),
 );

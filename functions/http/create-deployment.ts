@@ -1,8 +1,9 @@
-import { createDeployment } from '../core/deployment-commands.js';
+import { createDeployment } from '../app/deployment-commands.js';
 import { config } from '../lib/config.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { accepted } from '../middleware/responses.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.createDeployment, ({ caller, body, idempotency, now }) =>
-  createDeployment({ orgId: caller.orgId, body, idempotency, limits: config().limits, now }),
+export const handler = httpRoute(routes.createDeployment, async ({ caller, body, now }) =>
+  accepted(await createDeployment({ orgId: caller.orgId, body, limits: config().limits, now })),
 );

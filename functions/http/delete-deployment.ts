@@ -1,7 +1,8 @@
-import { destroyDeployment } from '../core/deployment-commands.js';
-import { httpHandler } from '../lib/http.js';
+import { destroyDeployment } from '../app/deployment-commands.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { accepted } from '../middleware/responses.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.deleteDeployment, ({ caller, params, now }) =>
-  destroyDeployment(caller.orgId, params.deployment_id, now),
+export const handler = httpRoute(routes.deleteDeployment, async ({ caller, params, now }) =>
+  accepted(await destroyDeployment(caller.orgId, params.deployment_id, now)),
 );

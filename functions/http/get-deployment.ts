@@ -1,9 +1,9 @@
+import { findDeployment } from '../app/lookups.js';
 import { deploymentView } from '../core/deployments.js';
-import { findDeployment } from '../core/lookups.js';
 import { config } from '../lib/config.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.getDeployment, async ({ caller, params }) => ({
+export const handler = httpRoute(routes.getDeployment, async ({ caller, params }) => ({
   data: deploymentView(await findDeployment(caller.orgId, params.deployment_id), config().appDomain),
 }));

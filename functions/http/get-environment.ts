@@ -1,14 +1,13 @@
-import { getOrg } from '../adapters/dynamo/orgs-repo.js';
+import { getOrg } from '../adapters/dynamo/org-reads.js';
 import { environmentsOf } from '../core/environments.js';
-import { ApiError } from '../core/errors.js';
-import { httpHandler } from '../lib/http.js';
+import { apiError } from '../core/errors.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.getEnvironment, async ({ caller, params }) => {
+export const handler = httpRoute(routes.getEnvironment, async ({ caller, params }) => {
   const org = await getOrg(caller.orgId);
-  const found = environmentsOf(typeof org.created_at === 'string' ? org.created_at : caller.record.created_at).find(
-    (e) => e.id === params.environment_id,
-  );
-  if (!found) throw new ApiError(404, 'ENVIRONMENT_NOT_FOUND', `Environment ${params.environment_id} was not found.`);
+  const created = typeof org.created_at === 'string' ? org.created_at : caller.record.created_at;
+  const found = environmentsOf(created).find((e) => e.id === params.environment_id);
+  if (!found) throw apiError('ENVIRONMENT_NOT_FOUND', { id: params.environment_id });
   return { data: found };
 });

@@ -1,7 +1,7 @@
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.getKey, async ({ caller: { record } }) => ({
+export const handler = httpRoute(routes.getKey, async ({ caller: { record } }) => ({
   data: {
     id: record.id,
     name: record.name,

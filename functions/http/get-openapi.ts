@@ -1,8 +1,9 @@
-import { httpHandler, JSON_CONTENT_TYPE } from '../lib/http.js';
-import { openApiJson } from '../lib/openapi.js';
+import { openApiJson } from '../docs/openapi-document.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { JSON_CONTENT_TYPE } from '../middleware/responses.js';
 import { routes } from '../routes.js';
 
 /** The OpenAPI document itself (not wrapped in the data envelope), for tools and the docs page. */
-export const handler = httpHandler(routes.getOpenApi, async () => ({
+export const handler = httpRoute(routes.getOpenApi, async () => ({
   raw: { body: openApiJson(), contentType: JSON_CONTENT_TYPE, headers: { 'Cache-Control': 'public, max-age=300' } },
 }));

@@ -1,8 +1,8 @@
-import { findOperation } from '../core/lookups.js';
+import { findOperation } from '../app/lookups.js';
 import { operationView } from '../core/operations.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.getOperation, async ({ caller, params }) => ({
+export const handler = httpRoute(routes.getOperation, async ({ caller, params }) => ({
   data: operationView(await findOperation(caller.orgId, params.operation_id)),
 }));

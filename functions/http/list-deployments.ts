@@ -1,11 +1,11 @@
-import { listDeployments } from '../adapters/dynamo/deployments-repo.js';
+import { listDeployments } from '../adapters/dynamo/deployment-reads.js';
 import { deploymentView } from '../core/deployments.js';
 import { listLinks } from '../core/pagination.js';
 import { config } from '../lib/config.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.listDeployments, async ({ caller, query }) => {
+export const handler = httpRoute(routes.listDeployments, async ({ caller, query }) => {
   const { items, pagination } = await listDeployments(caller.orgId, query);
   return {
     data: {

@@ -1,10 +1,10 @@
-import { getOrg } from '../adapters/dynamo/orgs-repo.js';
+import { getOrg } from '../adapters/dynamo/org-reads.js';
 import { environmentsOf } from '../core/environments.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.listEnvironments, async ({ caller, query }) => {
+export const handler = httpRoute(routes.listEnvironments, async ({ caller, query }) => {
   const org = await getOrg(caller.orgId);
   const all = environmentsOf(typeof org.created_at === 'string' ? org.created_at : caller.record.created_at);
   const { pagination, from, to } = pageWindow(all.length, query);

@@ -1,10 +1,10 @@
-import { listOperations } from '../adapters/dynamo/operations-repo.js';
+import { listOperations } from '../adapters/dynamo/operation-reads.js';
 import { operationView } from '../core/operations.js';
 import { listLinks } from '../core/pagination.js';
-import { httpHandler } from '../lib/http.js';
+import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpHandler(routes.listOperations, async ({ caller, query }) => {
+export const handler = httpRoute(routes.listOperations, async ({ caller, query }) => {
   // decision 5: the resource_id filter also accepts the dep_ prefix of the spec's example.
   const resourceId = query.resource_id?.replace(/^dep_/, '').toLowerCase();
   const { items, pagination } = await listOperations(caller.orgId, { status: query.status, type: query.type, resourceId }, query);

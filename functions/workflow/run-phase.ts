@@ -1,7 +1,8 @@
 /** Workflow step: enter one phase and do its work on the hosting platform (the simulated one). */
-import type { HostingPlatform } from '../adapters/platform/hosting-platform.js';
+
 import { simulatedPlatform } from '../adapters/platform/simulated-platform.js';
-import { runPhase, type StepInput } from '../core/workflow-steps.js';
+import { runPhase, type StepInput } from '../app/workflow-steps.js';
+import type { HostingPlatform } from '../core/platform.js';
 import { config } from '../lib/config.js';
 
 let platform: HostingPlatform | undefined;

@@ -51,7 +51,7 @@ const KEYED: FunctionAccess = { items: ['GetItem', 'UpdateItem', 'PutItem'], que
 const LISTS: FunctionAccess = { ...KEYED, query: { table: false, indexes: ALL_INDEXES } };
 
 /**
- * A transition (adapters/dynamo/lifecycle-repo.ts applyTransition) is one transaction
+ * A transition (adapters/dynamo/lifecycle-writes.ts applyTransition) is one transaction
  * of Updates, plus a Delete of the name claim when a deployment is destroyed.
  */
 const TRANSITION: readonly ItemAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];

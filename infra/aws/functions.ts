@@ -16,7 +16,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DOCS_ASSET_NAMES } from '../../functions/lib/docs-assets.js';
+import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
 import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { iam5ResourceFinding } from './nag.js';

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
+import { UsageError } from '../../client/cli/args.js';
 
 const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 /** HTTP handlers win over workflow steps of the same name. */
@@ -15,10 +16,8 @@ const HANDLER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** The Lambda timeout the context reports; nothing is cut off locally. */
 const TIMEOUT_MS = 30_000;
 
+/** Shown with a UsageError: bad arguments, an unknown handler or an unreadable event, the caller's mistake (exit 2). */
 export const USAGE = 'npm run --silent invoke -- <handler> <event.json>';
-
-/** Bad arguments, an unknown handler or an unreadable event: the caller's mistake (exit 2). */
-export class InvokeUsageError extends Error {}
 
 export interface ResolvedHandler {
   name: string;
@@ -39,15 +38,14 @@ export function knownHandlers(): string[] {
 
 /** functions/http/<name>, else functions/workflow/<name>. */
 export function resolveHandler(name: string): ResolvedHandler {
-  if (!HANDLER_NAME.test(name))
-    throw new InvokeUsageError(`"${name}" is not a handler name; names are kebab-case, e.g. list-environments.`);
+  if (!HANDLER_NAME.test(name)) throw new UsageError(`"${name}" is not a handler name; names are kebab-case, e.g. list-environments.`);
   for (const kind of KINDS) {
     for (const ext of EXTENSIONS) {
       const file = path.join(FUNCTIONS_DIR, kind, name + ext);
       if (existsSync(file)) return { name, kind, file };
     }
   }
-  throw new InvokeUsageError(`Unknown handler "${name}". Handlers: ${knownHandlers().join(', ')}.`);
+  throw new UsageError(`Unknown handler "${name}". Handlers: ${knownHandlers().join(', ')}.`);
 }
 
 export function readEvent(file: string): Record<string, unknown> {
@@ -55,16 +53,16 @@ export function readEvent(file: string): Record<string, unknown> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InvokeUsageError(`Cannot read the event file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`);
+    throw new UsageError(`Cannot read the event file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`);
   }
   let event: unknown;
   try {
     event = JSON.parse(text);
   } catch (e) {
-    throw new InvokeUsageError(`The event file ${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new UsageError(`The event file ${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}.`);
   }
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    throw new InvokeUsageError(`The event file ${file} must hold a JSON object.`);
+    throw new UsageError(`The event file ${file} must hold a JSON object.`);
   }
   return event as Record<string, unknown>;
 }
@@ -92,7 +90,7 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 /** Calls the module's `handler` export as Lambda would and returns its result. */
 export async function invoke(target: ResolvedHandler, event: Record<string, unknown>): Promise<unknown> {
   if (target.kind === 'http' && (typeof event.httpMethod !== 'string' || typeof event.path !== 'string')) {
-    throw new InvokeUsageError(
+    throw new UsageError(
       `${target.name} is an HTTP handler: the event must be an API Gateway REST (v1) proxy event with httpMethod and path (see test/events/).`,
     );
   }
@@ -103,7 +101,7 @@ export async function invoke(target: ResolvedHandler, event: Record<string, unkn
 
 /** `<handler> <event.json>` → the handler's result. */
 export async function runInvoke(argv: readonly string[]): Promise<unknown> {
-  if (argv.length !== 2) throw new InvokeUsageError(`Expected exactly two arguments, got ${argv.length}.`);
+  if (argv.length !== 2) throw new UsageError(`Expected exactly two arguments, got ${argv.length}.`);
   const [name, eventFile] = argv as [string, string];
   const target = resolveHandler(name);
   return invoke(target, readEvent(eventFile));

@@ -1,11 +1,11 @@
 /** The key admin commands (bin/keys.ts), separate from process concerns so tests can call them. */
 import { parseArgs } from 'node:util';
-import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
-import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
+import { UsageError } from '../../client/cli/args.js';
+import { table } from '../../client/cli/format.js';
+import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { type ApiKeyRecord, generateKey } from '../../functions/core/api-keys.js';
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
-
-export class UsageError extends Error {}
 
 export interface Io {
   out(line: string): void;
@@ -39,21 +39,15 @@ const publicView = (r: ApiKeyRecord) => ({
   revoked_at: r.revoked_at,
 });
 
-function table(rows: Record<string, unknown>[], io: Io): void {
+/** Records as a table, one column per key: null as "-", lists comma-separated, "(none)" for no records. */
+function printTable(rows: Record<string, unknown>[], io: Io): void {
   if (rows.length === 0) {
     io.out('(none)');
     return;
   }
   const cols = Object.keys(rows[0]!);
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
-  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) =>
-    vals
-      .map((v, i) => v.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  io.out(line(cols.map((c) => c.toUpperCase())));
-  for (const r of rows) io.out(line(cols.map((c) => cell(r[c]))));
+  for (const line of table([cols.map((c) => c.toUpperCase()), ...rows.map((r) => cols.map((c) => cell(r[c])))])) io.out(line.trimEnd());
 }
 
 export async function runKeysCommand(argv: string[], io: Io, now = () => new Date()): Promise<number> {
@@ -101,7 +95,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       };
       if (values.json) io.out(JSON.stringify(out));
       else {
-        table([{ id: out.id, org_id: out.org_id, name: out.name, scopes: out.scopes, expires_at: out.expires_at }], io);
+        printTable([{ id: out.id, org_id: out.org_id, name: out.name, scopes: out.scopes, expires_at: out.expires_at }], io);
         io.out(`\nKey (shown once, store it now): ${key}`);
       }
       return 0;
@@ -126,7 +120,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       const keys = (await listKeys(required(values.org, '--org'))).map(publicView);
       if (values.json) io.out(JSON.stringify(keys));
       else
-        table(
+        printTable(
           keys.map(({ id, name, hint, scopes, expires_at, revoked_at }) => ({ id, name, hint, scopes, expires_at, revoked_at })),
           io,
         );
@@ -141,7 +135,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       const entries = await listUsage(id, limit);
       if (values.json) io.out(JSON.stringify(entries));
       else
-        table(
+        printTable(
           entries.map(({ at, method, route, status, request_id }) => ({ at, method, route, status, request_id })),
           io,
         );

@@ -1,7 +1,7 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Reconciled, reconcileOperations } from '../../functions/core/workflow-steps.js';
+import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from './api-server.js';

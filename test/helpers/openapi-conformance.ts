@@ -9,10 +9,10 @@
 import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
-import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { JSON_CONTENT_TYPE } from '../../functions/lib/http.js';
-import { type OpenApiDocument, openApiDocument } from '../../functions/lib/openapi.js';
-import { matchRoute } from '../../functions/lib/router.js';
+import { ERRORS, type ErrorCode, errorStatus } from '../../functions/core/errors.js';
+import { type OpenApiDocument, openApiDocument } from '../../functions/docs/openapi-document.js';
+import { JSON_CONTENT_TYPE } from '../../functions/middleware/responses.js';
+import { matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 
 export interface ObservedResponse {
@@ -176,8 +176,8 @@ export function conformanceProblems(res: ObservedResponse): string[] {
       );
     }
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
-    if (code && code in ERROR_STATUS && ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status) {
-      problems.push(`error code ${code} belongs to status ${ERROR_STATUS[code as keyof typeof ERROR_STATUS]}, not ${res.status}`);
+    if (code && Object.hasOwn(ERRORS, code) && errorStatus(code as ErrorCode) !== res.status) {
+      problems.push(`error code ${code} belongs to status ${errorStatus(code as ErrorCode)}, not ${res.status}`);
     }
   } else if (typeof res.body !== 'string') {
     problems.push(`a ${mediaType} body should be text`);

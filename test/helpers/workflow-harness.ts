@@ -2,15 +2,15 @@
  * Runs the real ASL file in aws-local-stepfunctions with the real step code against
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
-import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-repo.js';
+import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-writes.js';
 import { withRetries } from '../../functions/adapters/dynamo/transact.js';
-import { type HostingPlatform, platformOf } from '../../functions/adapters/platform/hosting-platform.js';
+import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/app/workflow-steps.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
+import { type HostingPlatform, platformOf } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
-import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
-import { LocalStepFunctions, localStateMachineArn } from '../../infra/local/sfn-endpoint.js';
+import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { newOrgId } from './fixtures.js';
 
 const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
@@ -107,3 +107,34 @@ export async function run(engine: LocalStepFunctions, op: OperationRecord) {
 
 export const startExecution = (engine: LocalStepFunctions, op: OperationRecord) =>
   engine.start({ stateMachineArn: localStateMachineArn('operation'), name: op.id, input: JSON.stringify(workflowInput(op)) });
+
+/**
+ * For the calling test file: workflows whose phases run on `platform`, behind a local
+ * Step Functions endpoint the handlers find through AWS_ENDPOINT_URL_SFN. At the end,
+ * `release` lets held phases go before the engine settles.
+ */
+export function workflowsOn(
+  platform: HostingPlatform,
+  options: { retryIntervalMs?: number; release?: () => void } = {},
+): LocalStepFunctions {
+  const engine = new LocalStepFunctions({
+    retryIntervalMs: options.retryIntervalMs,
+    handlers: {
+      'run-phase': async (input) => {
+        await runPhase(input as StepInput & { phase: string }, platform);
+        return {};
+      },
+    },
+  });
+  let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
+  beforeAll(async () => {
+    endpoint = await startSfnEndpoint(engine);
+    process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
+  });
+  afterAll(async () => {
+    options.release?.();
+    await engine.settled();
+    await endpoint?.close();
+  });
+  return engine;
+}

@@ -4,15 +4,15 @@
  * destroy cycle through the local Step Functions workflow, outcomes of waits against a
  * scripted server in virtual time, and the `npx deployctl` launcher as a real process.
  */
-import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
-import { type CliContext, EXIT, runCli } from '../../client/cli.js';
+import { type CliContext, EXIT, runCli } from '../../client/cli/main.js';
 import type { Clock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { runProcess } from '../helpers/run-process.js';
 import { close, error, listen, OP_ID, ok, operation, type Step, scriptedServer, virtualClock } from '../helpers/scripted-api.js';
 
 interface Ran {
@@ -279,20 +279,10 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
 });
 
 describe('npx deployctl (bin/deployctl.js)', () => {
-  function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/deployctl.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
+  const run = (args: string[], env: Record<string, string>) =>
+    runProcess(process.execPath, [path.resolve(import.meta.dirname, '../../bin/deployctl.js'), ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
     });
-  }
 
   it('runs the TypeScript CLI as a real process, with its exit codes', async () => {
     const { key } = await createKey();

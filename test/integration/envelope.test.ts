@@ -3,7 +3,7 @@
  * `data` / `error{code,message,request_id}`, X-Request-Id echo or a fresh id,
  * the JSON content type, and the rate-limit headers on responses to accepted keys.
  */
-import { revokeKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { call, createKey } from '../helpers/fixtures.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -3,15 +3,15 @@
  * test/events/: the events match their routes, and invoking a handler with one returns
  * what API Gateway would get.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { matchRoute } from '../../functions/lib/router.js';
+import { UsageError } from '../../client/cli/args.js';
+import { matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { InvokeUsageError, invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
+import { invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
 import { createKey } from '../helpers/fixtures.js';
+import { runLocalScript } from '../helpers/run-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EVENTS = path.join(ROOT, 'test/events');
@@ -118,7 +118,7 @@ describe('invoke (in process)', () => {
     ['a missing event file', ['list-environments', '/nonexistent/event.json'], /Cannot read the event file .*ENOENT/],
   ])('refuses %s as a usage error', async (_what, argv, message) => {
     const error = await runInvoke(argv).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvokeUsageError);
+    expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
   });
 
@@ -131,30 +131,12 @@ describe('invoke (in process)', () => {
     await expect(runInvoke(['get-key', list])).rejects.toThrow(/must hold a JSON object/);
     const plain = path.join(tmp, 'plain.json');
     writeFileSync(plain, '{"operation_id": "op_1"}');
-    await expect(runInvoke(['get-key', plain])).rejects.toBeInstanceOf(InvokeUsageError);
+    await expect(runInvoke(['get-key', plain])).rejects.toBeInstanceOf(UsageError);
   });
 });
 
 describe('bin/invoke.ts as a process', () => {
-  const run = promisify(execFile);
-
-  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DYNAMODB_PORT: process.env.TEST_DYNAMODB_PORT,
-      TABLE_NAME: 'deployments-test',
-      LOG_LEVEL: 'info',
-    };
-    delete env.AWS_ENDPOINT_URL_DYNAMODB;
-    try {
-      const { stdout, stderr } = await run('npx', ['tsx', 'bin/invoke.ts', ...argv], { cwd: ROOT, env, timeout: 30_000 });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code?: number; stdout?: string; stderr?: string };
-      if (typeof err.code !== 'number') throw e;
-      return { code: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-    }
-  }
+  const cli = (...argv: string[]) => runLocalScript('bin/invoke.ts', argv, { LOG_LEVEL: 'info' });
 
   it('prints only the result JSON on stdout (logs on stderr) and exits 0', async () => {
     const { key, record } = await createKey();

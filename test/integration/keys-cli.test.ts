@@ -2,16 +2,14 @@
  * The key admin CLI (bin/keys.ts → infra/local/keys-cli.ts): in-process with a capturing
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { findKeyById } from '../../functions/adapters/dynamo/api-keys-repo.js';
+import { UsageError } from '../../client/cli/args.js';
+import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
 import { isWellFormedKey } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
-import { runKeysCommand, UsageError } from '../../infra/local/keys-cli.js';
+import { runKeysCommand } from '../../infra/local/keys-cli.js';
 import { call, newOrgId } from '../helpers/fixtures.js';
+import { runLocalScript } from '../helpers/run-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const NOW = new Date('2026-11-22T06:40:00.000Z');
 
 async function keys(...argv: string[]): Promise<{ code: number; lines: string[]; json: any }> {
@@ -193,21 +191,8 @@ describe('keys usage', () => {
 });
 
 describe('bin/keys.ts as a process', () => {
-  const run = promisify(execFile);
-
-  /** Runs `npx tsx bin/keys.ts …` against the test DynamoDB, found through DYNAMODB_PORT alone. */
-  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_PORT: process.env.TEST_DYNAMODB_PORT, TABLE_NAME: 'deployments-test' };
-    delete env.AWS_ENDPOINT_URL_DYNAMODB;
-    try {
-      const { stdout, stderr } = await run('npx', ['tsx', 'bin/keys.ts', ...argv], { cwd: ROOT, env, timeout: 30_000 });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code?: number; stdout?: string; stderr?: string };
-      if (typeof err.code !== 'number') throw e;
-      return { code: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-    }
-  }
+  /** `npx tsx bin/keys.ts …` against the test DynamoDB, found through DYNAMODB_PORT alone. */
+  const cli = (...argv: string[]) => runLocalScript('bin/keys.ts', argv);
 
   it('creates a key in the DynamoDB named by DYNAMODB_PORT and prints only JSON', async () => {
     const org = newOrgId();

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { errorCodesOf, openApiDocument, openApiJson } from '../../functions/lib/openapi.js';
+import { ERROR_CODES, type ErrorCode, errorMeaning, errorStatus, exampleMessage } from '../../functions/core/errors.js';
+import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
+import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
 import { API_PREFIX, type Route, routeList, routes } from '../../functions/routes.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { conformanceProblems, validatorAt } from '../helpers/openapi-conformance.js';
@@ -15,7 +16,7 @@ type Operation = {
     string,
     {
       headers?: Record<string, { $ref: string }>;
-      content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+      content?: Record<string, { example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }>;
     }
   >;
 };
@@ -49,7 +50,7 @@ describe('the OpenAPI document', () => {
     for (const [id, route] of Object.entries(routes) as [string, Route][]) {
       const op = opOf(route);
       expect({ id, op: op?.operationId }).toEqual({ id, op: id });
-      const statuses = [String(route.success.status), ...new Set(errorCodesOf(route).map((c) => String(ERROR_STATUS[c])))];
+      const statuses = [String(route.success.status), ...new Set(errorCodesOf(route).map((c) => String(errorStatus(c))))];
       expect(Object.keys(op!.responses).sort()).toEqual([...new Set(statuses)].sort());
       if (route.access === 'public') expect(op!.security).toEqual([]);
       else if (route.access === 'key') expect(op!.security).toEqual([{ ApiKeyAuth: [] }]);
@@ -102,7 +103,10 @@ describe('the OpenAPI document', () => {
         }
       ).schema.allOf[1].properties.error.properties.code.enum;
     expect([...codesAt('401')].sort()).toEqual(['API_KEY_EXPIRED', 'API_KEY_REVOKED', 'INVALID_API_KEY', 'MISSING_API_KEY']);
-    expect([...codesAt('409')].sort()).toEqual(['DEPLOYMENT_NAME_TAKEN', 'IDEMPOTENCY_KEY_REUSED']);
+    expect([...codesAt('409')].sort()).toEqual(['DEPLOYMENT_NAME_TAKEN', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED']);
+    // IDEMPOTENCY_KEY_IN_USE sends Retry-After; the other 409s do not, so the header is optional there.
+    expect(errors['409']!.headers!['Retry-After']).toEqual({ $ref: '#/components/headers/IdempotencyRetryAfter' });
+    expect(doc.components?.headers?.IdempotencyRetryAfter).toEqual(expect.objectContaining({ required: false }));
     expect(codesAt('415')).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
     expect(codesAt('413')).toEqual(['PAYLOAD_TOO_LARGE']);
   });
@@ -144,6 +148,32 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it("documents every code it mentions with the catalogue's meaning and the message the service sends", () => {
+    const examples = new Map<ErrorCode, { summary?: string; message: string }[]>();
+    for (const item of Object.values(doc.paths ?? {}) as Record<string, Operation>[]) {
+      for (const op of Object.values(item)) {
+        for (const response of Object.values(op.responses)) {
+          for (const example of Object.values(response.content?.['application/json']?.examples ?? {})) {
+            const { error } = example.value as { error: { code: ErrorCode; message: string } };
+            examples.set(error.code, [...(examples.get(error.code) ?? []), { summary: example.summary, message: error.message }]);
+          }
+        }
+      }
+    }
+    const text = JSON.stringify(doc);
+    const mentioned = ERROR_CODES.filter((code) => new RegExp(`\\b${code}\\b`).test(text));
+    expect(mentioned).toEqual(expect.arrayContaining(['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'INTERNAL_ERROR']));
+    for (const code of mentioned) {
+      const found = examples.get(code) ?? [];
+      expect({ code, examples: found.length > 0 }).toEqual({ code, examples: true });
+      for (const example of found) {
+        expect({ code, ...example }).toEqual({ code, summary: errorMeaning(code), message: exampleMessage(code) });
+      }
+    }
+    // Every example is of a code the document mentions (and so was checked above).
+    expect(mentioned).toEqual(expect.arrayContaining([...examples.keys()]));
   });
 
   it('is built once per process', () => {

@@ -1,10 +1,9 @@
-import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/adapters/platform/hosting-platform.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
-import { runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/core/platform.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
+import { workflowsOn } from '../helpers/workflow-harness.js';
 
 // These tests poll operations far faster than the 1 request/second a client may (spec 4.9).
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
@@ -25,25 +24,11 @@ const platform = platformOf(
       ? opened(`${t.deploymentId}:${phase}`)
       : simulated[PHASE_CALLS[phase]](t, { username: 'u', email: 'u@example.com', role: 'viewer' }),
 );
-const engine = new LocalStepFunctions({
+workflowsOn(platform, {
   retryIntervalMs: 5,
-  handlers: {
-    'run-phase': async (input) => {
-      await runPhase(input as StepInput & { phase: string }, platform);
-      return {};
-    },
+  release: () => {
+    for (const open of gates.values()) open();
   },
-});
-let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
-
-beforeAll(async () => {
-  endpoint = await startSfnEndpoint(engine);
-  process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
-});
-afterAll(async () => {
-  for (const open of gates.values()) open();
-  await engine.settled();
-  await endpoint.close();
 });
 
 /** Opens a held phase once the workflow is waiting in it. */

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { rateWindowKey } from '../../functions/adapters/dynamo/keys.js';
-import { consumeRequest } from '../../functions/adapters/dynamo/rate-limit-repo.js';
-import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
+import { rateWindowKey } from '../../functions/adapters/dynamo/item-keys.js';
+import { consumeRequest } from '../../functions/adapters/dynamo/rate-limit-counter.js';
+import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { ApiError } from '../../functions/core/errors.js';
 import { type Limits, rateLimitHeaders, type Usage } from '../../functions/core/rate-limits.js';
 import { config } from '../../functions/lib/config.js';

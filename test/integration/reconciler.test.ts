@@ -2,15 +2,15 @@
  * The reconciler looks at every active operation in the table, so this suite has a
  * table of its own: it must not end other suites' operations that are in flight.
  */
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
-import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
-import { platformOf } from '../../functions/adapters/platform/hosting-platform.js';
-import { createDeployment as create } from '../../functions/core/deployment-commands.js';
-import { reconcileOperations, runPhase, type StepInput } from '../../functions/core/workflow-steps.js';
+import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
+import { createDeployment as create } from '../../functions/app/deployment-commands.js';
+import { reconcileOperations } from '../../functions/app/workflow-steps.js';
+import { platformOf } from '../../functions/core/platform.js';
 import { ensureTable } from '../../infra/local/dynamodb-local.js';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
+import { workflowsOn } from '../helpers/workflow-harness.js';
 
 process.env.TABLE_NAME = 'deployments-reconciler-test';
 
@@ -18,26 +18,10 @@ process.env.TABLE_NAME = 'deployments-reconciler-test';
 let release!: () => void;
 const gate = new Promise<void>((r) => (release = r));
 const held = platformOf(() => () => gate);
-const stepFunctions = new LocalStepFunctions({
-  handlers: {
-    'run-phase': async (input) => {
-      await runPhase(input as StepInput & { phase: string }, held);
-      return {};
-    },
-  },
-});
-let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
+const stepFunctions = workflowsOn(held, { release });
 
 beforeAll(async () => {
-  endpoint = await startSfnEndpoint(stepFunctions);
-  process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
   await ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, 'deployments-reconciler-test');
-});
-
-afterAll(async () => {
-  release();
-  await stepFunctions.settled();
-  await endpoint.close();
 });
 
 const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
@@ -45,7 +29,7 @@ const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
 async function newCreate() {
   const { record } = await createKey();
   const res = await create({ orgId: record.org_id, body: { app_type: 'airflow' }, limits: LIMITS, now: new Date() });
-  return { orgId: record.org_id, opId: res.data.operation_id, deploymentId: res.data.deployment_id };
+  return { orgId: record.org_id, opId: res.operationId, deploymentId: res.deploymentId };
 }
 
 describe('reconcileOperations', () => {

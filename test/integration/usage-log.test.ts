@@ -3,8 +3,8 @@
  * recognised key, whatever its outcome, records time, method, route template, status,
  * key id, organization and request id.
  */
-import { revokeKey } from '../../functions/adapters/dynamo/api-keys-repo.js';
-import { listUsage } from '../../functions/adapters/dynamo/usage-repo.js';
+import { revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { call, createKey } from '../helpers/fixtures.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

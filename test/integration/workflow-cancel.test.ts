@@ -2,9 +2,9 @@
  * Cancel mid-way: the workflow is held inside a phase by a gated platform while the
  * API's cancel runs; the StopExecution reaches this file's own local engine.
  */
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
-import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
-import { cancelOperation } from '../../functions/core/deployment-commands.js';
+import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
+import { cancelOperation } from '../../functions/app/deployment-commands.js';
 import { startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { engineWith, recordsFor, startExecution, testPlatform } from '../helpers/workflow-harness.js';
 

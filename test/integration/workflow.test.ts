@@ -6,11 +6,11 @@ import path from 'node:path';
  * platform is replaced, to inject faults.
  */
 import aslValidator from 'asl-validator';
-import { getDeployment } from '../../functions/adapters/dynamo/deployments-repo.js';
-import { getOperation } from '../../functions/adapters/dynamo/operations-repo.js';
-import { PlatformError, TransientPlatformError } from '../../functions/adapters/platform/hosting-platform.js';
-import { destroyDeployment } from '../../functions/core/deployment-commands.js';
+import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
+import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { PHASES } from '../../functions/core/operations.js';
+import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { stateMachineFiles, substitute } from '../../infra/state-machines.js';
 import { eventually } from '../helpers/wait.js';
@@ -118,8 +118,8 @@ describe('after a failed destroy', () => {
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe('failed');
     // The retry goes through the API's own command and the shared local endpoint (simulated platform).
     const again = await destroyDeployment(orgId, deploymentId, new Date());
-    expect(again.status).toBe(202);
-    expect(again.data.operation_id).not.toBe(op.id);
+    expect(again.deploymentId).toBe(deploymentId);
+    expect(again.operationId).not.toBe(op.id);
     await eventually(async () => (await getDeployment(orgId, deploymentId, true))!.status === 'destroyed', 'the second destroy');
   });
 });

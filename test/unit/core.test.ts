@@ -1,9 +1,10 @@
 /** The pure core: no DynamoDB, no HTTP. */
-import { PHASE_CALLS } from '../../functions/adapters/platform/hosting-platform.js';
+
 import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
+import { PHASE_CALLS } from '../../functions/core/platform.js';
 import { secondsUntil, windowsAt } from '../../functions/core/rate-limits.js';
 import { DEPLOYMENT_STATUSES, type DeploymentStatus } from '../../functions/core/schemas.js';
 

@@ -1,5 +1,5 @@
-import { PlatformError, TransientPlatformError } from '../../functions/adapters/platform/hosting-platform.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
 
 const target = { orgId: 'o', deploymentId: 'd', appType: 'airflow' as const, name: 'n' };
 

@@ -10,7 +10,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { seqKey } from './keys.js';
+import { seqKey } from './item-keys.js';
 import type { IndexName } from './table.js';
 
 type Item = Record<string, unknown>;

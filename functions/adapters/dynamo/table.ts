@@ -2,6 +2,8 @@
  * The one table's definition, used by the CDK stack and by the local host to create
  * the same table in DynamoDB Local. Access patterns: docs/data-model.md.
  */
+import type { CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-dynamodb';
+
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 /** Items whose `ttl` (epoch seconds) has passed are deleted by DynamoDB. */
@@ -21,3 +23,27 @@ export const INDEXES: readonly IndexDefinition[] = [1, 2, 3, 4, 5].map((n) => ({
 }));
 
 export type IndexName = `gsi${1 | 2 | 3 | 4 | 5}`;
+
+/**
+ * The table as a CreateTable request: keys and index attributes are strings, every index
+ * projects ALL, billing is on demand. The local host creates its table with it; the CDK
+ * stack builds the same table (test/infra/stack.test.ts compares the two). TTL is set apart.
+ */
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] => [
+    { AttributeName: partitionKey, KeyType: 'HASH' },
+    { AttributeName: sortKey, KeyType: 'RANGE' },
+  ];
+  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: keySchema(TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey),
+    GlobalSecondaryIndexes: INDEXES.map((i) => ({
+      IndexName: i.name,
+      KeySchema: keySchema(i.partitionKey, i.sortKey),
+      Projection: { ProjectionType: 'ALL' },
+    })),
+  };
+}

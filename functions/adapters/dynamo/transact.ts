@@ -1,6 +1,6 @@
 /**
  * Transactions and their failures, translated for the repositories: which item's
- * condition failed, or whether DynamoDB saw a conflicting transaction (retry).
+ * condition failed, named, or whether DynamoDB saw a conflicting transaction (retry).
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -8,26 +8,31 @@ import { ddb } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** The transaction was refused; `failed` holds the indexes of the items whose conditions failed. */
+/** The transaction was refused; `failed` names the items whose conditions failed. */
 export class TransactionRefused extends Error {
   constructor(
-    readonly failed: number[],
+    readonly failed: ReadonlySet<string>,
     readonly conflict: boolean,
   ) {
-    super(conflict ? 'transaction conflict' : `condition failed on item(s) ${failed.join(', ')}`);
+    super(conflict ? 'transaction conflict' : `condition failed on ${[...failed].join(', ')}`);
     this.name = 'TransactionRefused';
   }
 }
 
-export async function transact(items: TransactItem[]): Promise<void> {
+/**
+ * Writes the named items in one transaction. The names are the caller's own, so a
+ * failed condition is reported by what it guarded, whatever the items' order.
+ */
+export async function transact(items: Readonly<Record<string, TransactItem | undefined>>): Promise<void> {
+  const named = Object.entries(items).filter((entry): entry is [string, TransactItem] => entry[1] !== undefined);
   try {
-    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+    await ddb.send(new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) }));
   } catch (e) {
     if (!(e instanceof TransactionCanceledException)) throw e;
     const reasons = e.CancellationReasons ?? [];
-    const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [named[i]![0]] : [])));
     const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
-    if (failed.length === 0 && !conflict) throw e;
+    if (failed.size === 0 && !conflict) throw e;
     throw new TransactionRefused(failed, conflict);
   }
 }
@@ -48,7 +53,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, maxAttempts = 40
     try {
       return await attempt();
     } catch (e) {
-      const retriable = e instanceof Retry || (e instanceof TransactionRefused && e.conflict && e.failed.length === 0);
+      const retriable = e instanceof Retry || (e instanceof TransactionRefused && e.conflict && e.failed.size === 0);
       if (!retriable || i >= maxAttempts) throw e;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** Math.min(i, 6))));
     }

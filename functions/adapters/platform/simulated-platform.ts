@@ -4,7 +4,7 @@
  * makes that phase fail, so the failure path can be seen. `<phase>:transient` fails it
  * with a transient error instead, which the workflow retries and then gives up on.
  */
-import { type HostingPlatform, PlatformError, platformOf, TransientPlatformError } from './hosting-platform.js';
+import { type HostingPlatform, PlatformError, platformOf, TransientPlatformError } from '../../core/platform.js';
 
 export interface SimulationSettings {
   phaseDelayMs: number;

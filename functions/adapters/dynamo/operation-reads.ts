@@ -1,33 +1,36 @@
-/** Reading operations (writes are in lifecycle-repo.ts). */
+/** Reading operations (writes are in lifecycle-writes.ts). */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
 import type { OperationStatus, OperationType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { getDeployment } from './deployments-repo.js';
-import { ACTIVE_OPERATIONS, lists, operationKey } from './keys.js';
-import { opCounter, typeSeqAttr } from './lifecycle-repo.js';
+import { getDeployment } from './deployment-reads.js';
+import { ACTIVE_OPERATIONS, lists, operationKey } from './item-keys.js';
+import { opCounter, typeSeqAttr } from './lifecycle-writes.js';
 import { byFilter, byOffset, byRange, type Page } from './list-query.js';
-import { counter, getOrg } from './orgs-repo.js';
+import { counter, getOrg } from './org-reads.js';
 
-const FIELDS = [
-  'id',
-  'org_id',
-  'type',
-  'status',
-  'phase',
-  'message',
-  'resource_id',
-  'requested_at',
-  'started_at',
-  'ended_at',
-  'error',
-  'result',
-  'params',
-] as const;
+const optional = <T>(value: unknown): T | undefined => (value === undefined || value === null ? undefined : (value as T));
 
+/** A stored item as the record it holds; absent fields stay absent (decision 18). */
 export function toOperation(item: Record<string, unknown>): OperationRecord {
-  return Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])) as unknown as OperationRecord;
+  const record: OperationRecord = {
+    id: String(item.id),
+    org_id: String(item.org_id),
+    type: item.type as OperationRecord['type'],
+    status: item.status as OperationRecord['status'],
+    phase: String(item.phase),
+    message: String(item.message),
+    resource_id: String(item.resource_id),
+    requested_at: String(item.requested_at),
+    started_at: optional(item.started_at),
+    ended_at: optional(item.ended_at),
+    error: optional(item.error),
+    result: optional(item.result),
+    params: optional(item.params),
+  };
+  for (const k of Object.keys(record) as (keyof OperationRecord)[]) if (record[k] === undefined) delete record[k];
+  return record;
 }
 
 export async function getOperation(orgId: string, id: string, consistent = false): Promise<OperationRecord | undefined> {

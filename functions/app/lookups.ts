@@ -3,22 +3,22 @@
  * path. Ids have one form (decision 5); anything else cannot exist and costs no read.
  * Another organization's record is not found, exactly as if it did not exist (decision 30).
  */
-import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
-import { getOperation } from '../adapters/dynamo/operations-repo.js';
-import { type DeploymentRecord, UUID } from './deployments.js';
-import { deploymentNotFound, operationNotFound } from './errors.js';
-import { OPERATION_ID, type OperationRecord } from './operations.js';
+import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { getOperation } from '../adapters/dynamo/operation-reads.js';
+import { type DeploymentRecord, UUID } from '../core/deployments.js';
+import { apiError } from '../core/errors.js';
+import { OPERATION_ID, type OperationRecord } from '../core/operations.js';
 
 export async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
   const normalized = id.toLowerCase();
   const found = UUID.test(normalized) ? await getDeployment(orgId, normalized, true) : undefined;
-  if (!found) throw deploymentNotFound(id);
+  if (!found) throw apiError('DEPLOYMENT_NOT_FOUND', { id });
   return found;
 }
 
 export async function findOperation(orgId: string, id: string): Promise<OperationRecord> {
   const normalized = id.toLowerCase();
   const found = OPERATION_ID.test(normalized) ? await getOperation(orgId, normalized, true) : undefined;
-  if (!found) throw operationNotFound(id);
+  if (!found) throw apiError('OPERATION_NOT_FOUND', { id });
   return found;
 }

@@ -10,7 +10,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Limits, limitExceeded, type Usage, windowsAt } from '../../core/rate-limits.js';
 import { ddb, tableName } from './client.js';
-import { rateWindowKey } from './keys.js';
+import { rateWindowKey } from './item-keys.js';
 
 export async function consumeRequest(keyId: string, limits: Limits, now: Date): Promise<Usage> {
   const w = windowsAt(now);

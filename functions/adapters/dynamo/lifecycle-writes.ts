@@ -13,14 +13,13 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentRecord } from '../../core/deployments.js';
-import { ApiError, IdempotencyRace } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import type { OperationRecord } from '../../core/operations.js';
 import { isTerminal } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { type IdempotencyClaim, idempotencyPut, type StoredResponse } from './idempotency-repo.js';
-import { ACTIVE_OPERATIONS, deploymentKey, lists, nameKey, operationKey, orgKey, seqKey } from './keys.js';
+import { ACTIVE_OPERATIONS, deploymentKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
 import { Retry, type TransactItem, TransactionRefused, transact, updateParts, withCondition, withRetries } from './transact.js';
 
 export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
@@ -102,18 +101,12 @@ export function operationItem(op: OperationRecord, s: OperationSeqs): Item {
 
 const put = (Item: Item): TransactItem => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
 
-export interface Idempotent {
-  claim: IdempotencyClaim;
-  response: StoredResponse;
-}
-
 // ---- creating a deployment ---------------------------------------------------
 
 export interface NewDeployment {
   orgId: string;
   /** The records, stamped with the instant the transaction will commit them at. */
   build(at: string): { deployment: DeploymentRecord; operation: OperationRecord };
-  idempotency?(deployment: DeploymentRecord, operation: OperationRecord): Idempotent | undefined;
   limits: Limits;
   /** When the request arrived; each attempt stamps its own, later, instant. */
   now: Date;
@@ -132,9 +125,8 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   const depSeq = num(snap.item, 'dep_seq') + 1;
   const opSeq = num(snap.item, 'op_seq') + 1;
   const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
-  const idem = req.idempotency?.(deployment, operation);
-  const items: TransactItem[] = [
-    orgUpdate(
+  const items = {
+    org: orgUpdate(
       req.orgId,
       snap,
       {
@@ -146,19 +138,16 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
       },
       deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1]),
     ),
-    put(deploymentItem(deployment, depSeq)),
-    put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
-    put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
-  ];
-  if (idem) items.push(idempotencyPut(idem.claim, idem.response, now));
+    deployment: put(deploymentItem(deployment, depSeq)),
+    operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
+    // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
+    name: put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
+  };
   try {
     await transact(items);
   } catch (e) {
     if (!(e instanceof TransactionRefused)) throw e;
-    if (e.failed.includes(4)) throw new IdempotencyRace();
-    if (e.failed.includes(3)) {
-      throw new ApiError(409, 'DEPLOYMENT_NAME_TAKEN', `A deployment named "${deployment.name}" already exists in this organization.`);
-    }
+    if (e.failed.has('name')) throw apiError('DEPLOYMENT_NAME_TAKEN', { name: deployment.name });
     throw new Retry();
   }
   return { deployment, operation };
@@ -174,7 +163,6 @@ export interface NewOperation {
   deploymentStatus?: DeploymentStatus;
   /** An operation in flight that this one supersedes, canceled in the same transaction. */
   cancel?: { operation: OperationRecord; message: string };
-  idempotency?(operation: OperationRecord): Idempotent | undefined;
   now: Date;
 }
 
@@ -191,9 +179,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   const depSet: Item = { op_count: d.op_count + 1, last_operation_id: operation.id, updated_at: snap.at };
   if (req.deploymentStatus)
     Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
-  const items: TransactItem[] = [
-    orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq }, deltas(...counters)),
-    {
+  const items = {
+    org: orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq }, deltas(...counters)),
+    deployment: {
       Update: {
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
@@ -205,16 +193,14 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
         ),
       },
     },
-    put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
-  ];
-  if (req.cancel) items.push(operationUpdate(req.cancel.operation, { status: 'canceled', message: req.cancel.message, ended_at: snap.at }));
-  const idem = req.idempotency?.(operation);
-  if (idem) items.push(idempotencyPut(idem.claim, idem.response, req.now));
+    operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
+    canceled: req.cancel && operationUpdate(req.cancel.operation, { status: 'canceled', message: req.cancel.message, ended_at: snap.at }),
+  };
   try {
     await transact(items);
   } catch (e) {
+    // Any condition failing means something moved since it was read: read again and retry.
     if (!(e instanceof TransactionRefused)) throw e;
-    if (idem && e.failed.includes(items.length - 1)) throw new IdempotencyRace();
     throw new Retry();
   }
   return operation;
@@ -257,13 +243,13 @@ export interface Transition {
  */
 export async function applyTransition(t: Transition): Promise<boolean> {
   const op = t.operation;
-  const items: TransactItem[] = [operationUpdate(op, t.change)];
+  const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
   const counters: [string, number][] = [];
   if (t.change.status && t.change.status !== op.status) counters.push([opCounter(op.status), -1], [opCounter(t.change.status), 1]);
   if (t.deployment) {
     const { record: d, to } = t.deployment;
     counters.push([depCounter(d.status), -1], [depCounter(to), 1]);
-    items.push({
+    items.deployment = {
       Update: {
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
@@ -274,27 +260,27 @@ export async function applyTransition(t: Transition): Promise<boolean> {
           { ':from': d.status },
         ),
       },
-    });
+    };
     // A destroyed deployment frees its name (decision 6).
     if (to === 'destroyed') {
-      items.push({
+      items.name = {
         Delete: {
           TableName: tableName(),
           Key: nameKey(d.org_id, d.name),
           ConditionExpression: 'attribute_not_exists(pk) OR deployment_id = :id',
           ExpressionAttributeValues: { ':id': d.id },
         },
-      });
+      };
     }
   }
   if (counters.length) {
-    items.push({ Update: { TableName: tableName(), Key: orgKey(op.org_id), ...updateParts({}, deltas(...counters)) } });
+    items.counters = { Update: { TableName: tableName(), Key: orgKey(op.org_id), ...updateParts({}, deltas(...counters)) } };
   }
   try {
     await withRetries(() => transact(items));
     return true;
   } catch (e) {
-    if (e instanceof TransactionRefused && e.failed.length > 0) return false;
+    if (e instanceof TransactionRefused && e.failed.size > 0) return false;
     throw e;
   }
 }

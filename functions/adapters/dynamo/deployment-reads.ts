@@ -1,29 +1,28 @@
-/** Reading deployments (writes are in lifecycle-repo.ts). */
+/** Reading deployments (writes are in lifecycle-writes.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
 import type { DeploymentStatus, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { deploymentKey, lists } from './keys.js';
-import { depCounter } from './lifecycle-repo.js';
+import { deploymentKey, lists } from './item-keys.js';
+import { depCounter } from './lifecycle-writes.js';
 import { byOffset, byRange } from './list-query.js';
-import { counter, getOrg } from './orgs-repo.js';
+import { counter, getOrg } from './org-reads.js';
 
-const FIELDS = [
-  'id',
-  'org_id',
-  'name',
-  'app_type',
-  'status',
-  'environment_id',
-  'created_at',
-  'updated_at',
-  'last_operation_id',
-  'op_count',
-] as const;
-
+/** A stored item as the record it holds (the item also carries keys and index attributes). */
 export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
-  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as DeploymentRecord;
+  return {
+    id: String(item.id),
+    org_id: String(item.org_id),
+    name: String(item.name),
+    app_type: item.app_type as DeploymentRecord['app_type'],
+    status: item.status as DeploymentRecord['status'],
+    environment_id: String(item.environment_id),
+    created_at: String(item.created_at),
+    updated_at: String(item.updated_at),
+    last_operation_id: typeof item.last_operation_id === 'string' ? item.last_operation_id : null,
+    op_count: Number(item.op_count ?? 0),
+  };
 }
 
 export async function getDeployment(orgId: string, id: string, consistent = false): Promise<DeploymentRecord | undefined> {

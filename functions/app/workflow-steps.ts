@@ -3,14 +3,15 @@
  * reads the operation and writes only while it is not terminal, so a cancel or a
  * timeout that ended it first always wins, and a retried step changes nothing twice.
  */
-import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
-import { applyTransition } from '../adapters/dynamo/lifecycle-repo.js';
-import { getOperation, listActiveOperations } from '../adapters/dynamo/operations-repo.js';
+import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { applyTransition } from '../adapters/dynamo/lifecycle-writes.js';
+import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
 import { Retry, withRetries } from '../adapters/dynamo/transact.js';
-import { type DeploymentTarget, type HostingPlatform, PHASE_CALLS, type WorkPhase } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from './deployments.js';
-import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from './operations.js';
+import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
+import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
+import { type DeploymentTarget, type HostingPlatform, isPlatformErrorName, PHASE_CALLS, type WorkPhase } from '../core/platform.js';
+import { logger } from '../lib/logger.js';
 
 export interface StepInput {
   org_id: string;
@@ -84,8 +85,21 @@ export interface Failure {
   Cause?: string;
 }
 
-function failureMessage(cause: string | undefined): string {
-  if (!cause) return 'The operation failed.';
+/**
+ * What a failed phase tells the client. A platform error's message is written for
+ * customers and passes through; anything else (a bug, an AWS permission error naming
+ * accounts, roles and tables) is logged here and replaced by a generic message.
+ */
+function failureMessage(failure: Failure | undefined, op: OperationRecord): string {
+  const message = causeMessage(failure?.Cause);
+  if (failure?.Error && isPlatformErrorName(failure.Error) && message) return message;
+  logger.error('operation step failed unexpectedly', { operation_id: op.id, phase: op.phase, failure });
+  return 'The operation failed because of an internal error.';
+}
+
+/** The Catch's Cause: on Lambda a JSON string with errorMessage, locally the message itself. */
+function causeMessage(cause: string | undefined): string | undefined {
+  if (!cause) return undefined;
   try {
     const parsed: unknown = JSON.parse(cause);
     if (parsed && typeof parsed === 'object' && 'errorMessage' in parsed) return String(parsed.errorMessage);
@@ -100,7 +114,7 @@ export async function failOperation(input: StepInput & { failure?: Failure }, no
     input.failure?.Error === 'States.Timeout'
       ? { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' }
       : undefined;
-  await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure?.Cause) }, now);
+  await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure, op) }, now);
 }
 
 async function endFailed(

@@ -1,10 +1,10 @@
 /**
  * The hosting platform behind the operation phases: the interface every driver
  * implements. A real driver would call the platform's provisioning APIs; this service
- * ships the simulated one (simulated-platform.ts). Every method must be idempotent:
+ * ships the simulated one (adapters/platform/simulated-platform.ts). Every method must be idempotent:
  * Step Functions retries a step after a transient error.
  */
-import type { AppType } from '../../core/schemas.js';
+import type { AppType } from './schemas.js';
 
 export interface DeploymentTarget {
   orgId: string;
@@ -42,9 +42,11 @@ export type WorkPhase = keyof typeof PHASE_CALLS;
 
 /** A platform whose every call is `step(phase)`: the shape of simulated and test drivers. */
 export function platformOf(step: (phase: WorkPhase) => (target: DeploymentTarget) => Promise<void>): HostingPlatform {
-  return Object.fromEntries(
-    Object.entries(PHASE_CALLS).map(([phase, method]) => [method, step(phase as WorkPhase)]),
-  ) as unknown as HostingPlatform;
+  const phases = Object.keys(PHASE_CALLS) as WorkPhase[];
+  return Object.fromEntries(phases.map((phase) => [PHASE_CALLS[phase], step(phase)])) as Record<
+    (typeof PHASE_CALLS)[WorkPhase],
+    (target: DeploymentTarget, user?: AppUser) => Promise<void>
+  >;
 }
 
 /** A failure the workflow retries with backoff (ASL Retry on this error name). */
@@ -62,3 +64,6 @@ export class PlatformError extends Error {
     this.name = 'PlatformError';
   }
 }
+
+/** The errors a driver raises on purpose: their messages are for customers. */
+export const isPlatformErrorName = (name: string): boolean => name === 'PlatformError' || name === 'TransientPlatformError';

@@ -2,67 +2,42 @@
  * What the API's asynchronous endpoints do: write the records (deployment and
  * operation, one transaction), then start the workflow. If the workflow cannot be
  * started, the operation ends `failed` at once, never stuck in `queued`, and the
- * client gets a 500 naming the operation (issue: order of writes).
+ * client gets a 500 naming the operation.
  */
 import { randomUUID } from 'node:crypto';
-import { getDeployment } from '../adapters/dynamo/deployments-repo.js';
-import { forgetIdempotencyRecord, type IdempotencyClaim } from '../adapters/dynamo/idempotency-repo.js';
-import { applyTransition, type Idempotent, insertDeployment, insertOperation } from '../adapters/dynamo/lifecycle-repo.js';
-import { getOperation } from '../adapters/dynamo/operations-repo.js';
+import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { applyTransition, insertDeployment, insertOperation } from '../adapters/dynamo/lifecycle-writes.js';
+import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { Retry, withRetries } from '../adapters/dynamo/transact.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { errorFields, log } from '../lib/log.js';
-import { autoName, type DeploymentRecord, deploymentMoveAfter, deploymentPath } from './deployments.js';
-import { isKnownEnvironment } from './environments.js';
-import { ApiError, conflict, invalidRequest, OperationStartError } from './errors.js';
-import { findDeployment, findOperation } from './lookups.js';
-import {
-  CANCELABLE_TYPES,
-  isTerminal,
-  type OperationRecord,
-  operationPath,
-  operationView,
-  queuedOperation,
-  workflowInput,
-} from './operations.js';
-import type { Limits } from './rate-limits.js';
+import { autoName, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
+import { isKnownEnvironment } from '../core/environments.js';
+import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
+import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
+import type { Limits } from '../core/rate-limits.js';
 import {
   type CreateAppUserBody,
   type CreateDeploymentBody,
   DEFAULT_ENVIRONMENT_ID,
   type Operation,
   type OperationType,
-} from './schemas.js';
+} from '../core/schemas.js';
+import { logger } from '../lib/logger.js';
+import { findDeployment, findOperation } from './lookups.js';
 
-export interface Accepted {
-  status: 202;
-  data: { deployment_id: string; operation_id: string; links: { deployment: string; operation: string } };
-  headers: Record<string, string>;
+/** What an asynchronous request started: the deployment and the operation to watch. */
+export interface Started {
+  deploymentId: string;
+  operationId: string;
 }
-
-/** The 202 of every asynchronous endpoint (spec 4.1, 4.4; decision 15). */
-export function accepted(deploymentId: string, operationId: string): Accepted {
-  return {
-    status: 202,
-    data: {
-      deployment_id: deploymentId,
-      operation_id: operationId,
-      links: { deployment: deploymentPath(deploymentId), operation: operationPath(operationId) },
-    },
-    headers: { Location: operationPath(operationId), 'Retry-After': '2' },
-  };
-}
-
-const stored = (claim: IdempotencyClaim | undefined, response: Accepted): Idempotent | undefined =>
-  claim ? { claim, response } : undefined;
 
 /** Starts the workflow of a freshly written operation, or ends it `failed` if that is impossible. */
-async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?: IdempotencyClaim): Promise<void> {
+async function launch(op: OperationRecord, deployment: DeploymentRecord): Promise<Started> {
   try {
     await startExecution(workflowInput(op));
-    return;
+    return { deploymentId: deployment.id, operationId: op.id };
   } catch (e) {
-    log.error('could not start workflow', { operation_id: op.id, ...errorFields(e) });
+    logger.error('could not start workflow', { operation_id: op.id, error: e as Error });
   }
   const at = new Date().toISOString();
   await applyTransition({
@@ -76,19 +51,17 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord, claim?:
     deployment: deploymentMoveAfter('failed', op.type, deployment),
     at,
   });
-  if (claim) await forgetIdempotencyRecord(claim);
-  throw new OperationStartError(op.id);
+  throw internalError(op.id);
 }
 
 export interface CreateRequest {
   orgId: string;
   body: CreateDeploymentBody;
-  idempotency?: IdempotencyClaim;
   limits: Limits;
   now: Date;
 }
 
-export async function createDeployment(req: CreateRequest): Promise<Accepted> {
+export async function createDeployment(req: CreateRequest): Promise<Started> {
   const environmentId = req.body.environment_id ?? DEFAULT_ENVIRONMENT_ID;
   if (!isKnownEnvironment(environmentId)) {
     throw invalidRequest('Unknown environment_id.', [
@@ -119,7 +92,6 @@ export async function createDeployment(req: CreateRequest): Promise<Accepted> {
           };
           return { deployment, operation };
         },
-        idempotency: (d, op) => stored(req.idempotency, accepted(d.id, op.id)),
       });
     } catch (e) {
       // A generated name that happens to be taken is simply generated again.
@@ -127,17 +99,16 @@ export async function createDeployment(req: CreateRequest): Promise<Accepted> {
       throw e;
     }
   });
-  await launch(operation, deployment, req.idempotency);
-  return accepted(deployment.id, operation.id);
+  return launch(operation, deployment);
 }
 
 /** Decisions 11-12: DELETE cancels what is in flight and starts one destroy; repeated DELETEs join it. */
-export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Accepted> {
-  type Started = { joined: Accepted } | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
-  const started = await withRetries(async (): Promise<Started> => {
+export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Started> {
+  type Outcome = { joined: Started } | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
+  const started = await withRetries(async (): Promise<Outcome> => {
     const d = await findDeployment(orgId, id);
-    if (d.status === 'destroyed') throw conflict('DEPLOYMENT_ALREADY_DESTROYED', `Deployment ${d.id} has already been destroyed.`);
-    if (d.status === 'destroying' && d.last_operation_id) return { joined: accepted(d.id, d.last_operation_id) };
+    if (d.status === 'destroyed') throw apiError('DEPLOYMENT_ALREADY_DESTROYED', { id: d.id });
+    if (d.status === 'destroying' && d.last_operation_id) return { joined: { deploymentId: d.id, operationId: d.last_operation_id } };
     const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
     const cancel =
       inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
@@ -152,14 +123,12 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
   });
   if ('joined' in started) return started.joined;
   if (started.canceled) await stopQuietly(started.canceled.id, 'Canceled by a destroy request.');
-  await launch(started.operation, started.deployment);
-  return accepted(started.deployment.id, started.operation.id);
+  return launch(started.operation, started.deployment);
 }
 
 export interface DeploymentOperationRequest {
   orgId: string;
   deploymentId: string;
-  idempotency?: IdempotencyClaim;
   now: Date;
 }
 
@@ -169,21 +138,19 @@ async function startOnReadyDeployment(
   type: OperationType,
   check: (d: DeploymentRecord) => void,
   params?: Record<string, unknown>,
-): Promise<Accepted> {
+): Promise<Started> {
   const { deployment, operation } = await withRetries(async () => {
     const d = await findDeployment(req.orgId, req.deploymentId);
     check(d);
-    if (d.status !== 'ready') throw conflict('DEPLOYMENT_NOT_READY', `Deployment ${d.id} is ${d.status}; this needs it ready.`);
+    if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
     const operation = await insertOperation({
       deployment: d,
       build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
-      idempotency: (op) => stored(req.idempotency, accepted(d.id, op.id)),
       now: req.now,
     });
     return { deployment: d, operation };
   });
-  await launch(operation, deployment, req.idempotency);
-  return accepted(deployment.id, operation.id);
+  return launch(operation, deployment);
 }
 
 export const startDagSync = (req: DeploymentOperationRequest) =>
@@ -198,8 +165,10 @@ export const provisionAppUser = (req: DeploymentOperationRequest & { user: Creat
 export async function cancelOperation(orgId: string, id: string, now: Date): Promise<Operation> {
   const canceled = await withRetries(async () => {
     const op = await findOperation(orgId, id);
-    if (!CANCELABLE_TYPES.includes(op.type)) throw conflict('OPERATION_NOT_CANCELABLE', `A ${op.type} operation cannot be canceled.`);
-    if (isTerminal(op.status)) throw conflict('OPERATION_NOT_CANCELABLE', `Operation ${op.id} is already ${op.status}.`);
+    const cancelableType = CANCELABLE_TYPES.includes(op.type);
+    if (!cancelableType || isTerminal(op.status)) {
+      throw apiError('OPERATION_NOT_CANCELABLE', { id: op.id, type: op.type, status: op.status, cancelableType });
+    }
     let deploymentMove: { record: DeploymentRecord; to: 'failed' } | undefined;
     if (op.type === 'deployment.create') {
       const d = await getDeployment(orgId, op.resource_id, true);
@@ -222,6 +191,6 @@ async function stopQuietly(operationId: string, cause: string): Promise<void> {
   try {
     await stopExecution(operationId, cause);
   } catch (e) {
-    log.warn('could not stop workflow; its steps will find the operation ended', { operation_id: operationId, ...errorFields(e) });
+    logger.warn('could not stop workflow; its steps will find the operation ended', { operation_id: operationId, error: e as Error });
   }
 }

@@ -1,7 +1,13 @@
-/** The key usage log (decision 34): one item per request, expiring after 90 days. */
+/**
+ * The key usage log (decision 34): one item per request, expiring after 90 days. Each
+ * entry is keyed by its time and an id the server makes, never by anything the caller
+ * sends: the caller's X-Request-Id is only an attribute, so requests that share one
+ * still get an entry each.
+ */
+import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk } from './keys.js';
+import { keyUsagePk } from './item-keys.js';
 
 export const USAGE_RETENTION_DAYS = 90;
 
@@ -21,10 +27,12 @@ export async function recordUsage(entry: UsageEntry): Promise<void> {
       TableName: tableName(),
       Item: {
         pk: keyUsagePk(entry.key_id),
-        sk: `${entry.at}#${entry.request_id}`,
+        sk: `${entry.at}#${randomUUID()}`,
         ...entry,
         ttl: Math.floor(Date.parse(entry.at) / 1000) + USAGE_RETENTION_DAYS * 86_400,
       },
+      // Never replaces an entry, even in the (astronomically unlikely) event of a repeated id.
+      ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
@@ -40,16 +48,13 @@ export async function listUsage(keyId: string, limit: number): Promise<UsageEntr
       Limit: limit,
     }),
   );
-  return Items.map(
-    ({ at, method, route, status, key_id, org_id, request_id }) =>
-      ({
-        at,
-        method,
-        route,
-        status,
-        key_id,
-        org_id,
-        request_id,
-      }) as UsageEntry,
-  );
+  return Items.map((item) => ({
+    at: String(item.at),
+    method: String(item.method),
+    route: String(item.route),
+    status: Number(item.status),
+    key_id: String(item.key_id),
+    org_id: String(item.org_id),
+    request_id: String(item.request_id),
+  }));
 }

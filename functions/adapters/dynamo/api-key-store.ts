@@ -4,12 +4,22 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
-import { apiKeyKey, lists, orgKey } from './keys.js';
+import { apiKeyKey, lists, orgKey } from './item-keys.js';
 
-const FIELDS = ['id', 'org_id', 'name', 'scopes', 'hash', 'hint', 'created_at', 'expires_at', 'revoked_at'] as const;
+const nullable = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as ApiKeyRecord;
+  return {
+    id: String(item.id),
+    org_id: String(item.org_id),
+    name: String(item.name),
+    scopes: (item.scopes ?? []) as ApiKeyRecord['scopes'],
+    hash: String(item.hash),
+    hint: String(item.hint),
+    created_at: String(item.created_at),
+    expires_at: nullable(item.expires_at),
+    revoked_at: nullable(item.revoked_at),
+  };
 }
 
 /** Stores a key, creating its organization if it is new (one transaction). */

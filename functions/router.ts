@@ -1,5 +1,5 @@
 /** Matches a request path against the route table (used by the local server and the fallback handler). */
-import { API_PREFIX, type Method, type Route, routeList } from '../routes.js';
+import { API_PREFIX, type Method, type Route, routeList } from './routes.js';
 
 export type Match =
   | { kind: 'route'; route: Route; params: Record<string, string> }

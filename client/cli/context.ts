@@ -1,0 +1,28 @@
+/** What a deployctl run is given (streams, environment, fetch, time), its exit codes, and the two ways it writes. */
+import type { Clock } from '../wait.js';
+
+export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, interrupted: 130 } as const;
+
+export interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  /** Terminal width, to keep the progress line on one line. */
+  columns?: number;
+}
+
+export interface CliContext {
+  stdout: Stream;
+  stderr: Stream;
+  env: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Aborts a wait (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
+/** The command's result, on stdout. */
+export const out = (ctx: CliContext, text: string) => ctx.stdout.write(line(text));
+/** Progress, notes and errors, on stderr. */
+export const err = (ctx: CliContext, text: string) => ctx.stderr.write(line(text));

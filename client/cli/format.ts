@@ -1,0 +1,54 @@
+/** How deployctl prints: JSON, tables, and one resource as aligned fields. The table is shared with the operator CLIs. */
+import type { Deployment, Operation, Pagination } from '../client.js';
+import { type CliContext, out } from './context.js';
+
+export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify(value, null, 2));
+
+/** One resource: as JSON with --json, else in its human form. */
+export function print<T>(ctx: CliContext, asJson: boolean | undefined, item: T, show: (item: T) => string): void {
+  if (asJson) json(ctx, item);
+  else out(ctx, show(item));
+}
+
+/** The lines of a table (the first row is the header): columns as wide as their widest cell, two spaces apart, the last one unpadded. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+}
+
+export function pageFooter(p: Pick<Pagination, 'page' | 'pages' | 'total'>): string {
+  return `page ${p.page} of ${Math.max(p.pages, 1)}, ${p.total} in total`;
+}
+
+function fields(pairs: [string, string | undefined | null][]): string {
+  const shown = pairs.filter(([, v]) => v !== undefined && v !== null) as [string, string][];
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`).join('\n');
+}
+
+export const showDeployment = (d: Deployment) =>
+  fields([
+    ['id', d.id],
+    ['name', d.name],
+    ['app_type', d.app_type],
+    ['status', d.status],
+    ['url', d.url],
+    ['environment', d.environment_id],
+    ['created_at', d.created_at],
+    ['operation', d.links.operation],
+  ]);
+
+export const showOperation = (o: Operation) =>
+  fields([
+    ['id', o.id],
+    ['type', o.type],
+    ['status', o.status],
+    ['phase', o.progress.phase],
+    ['message', o.progress.message],
+    ['resource', `${o.resource.type} ${o.resource.id}`],
+    ['requested_at', o.requested_at],
+    ['started_at', o.started_at],
+    ['ended_at', o.ended_at],
+    ['error', o.error ? `${o.error.code}: ${o.error.message}` : undefined],
+    ['result', o.result ? JSON.stringify(o.result) : undefined],
+  ]);

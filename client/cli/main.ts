@@ -1,0 +1,132 @@
+/**
+ * deployctl: the command-line client. runCli parses the arguments, picks the command and
+ * turns what it throws into a message and an exit code; the process (argv, streams,
+ * environment, time) is injected, so tests run it in-process; bin/deployctl.ts only wires
+ * it to the real process.
+ */
+import { DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
+import { ApiError, NetworkError, OperationTimeoutError } from '../errors.js';
+import { realClock } from '../wait.js';
+import { type OptionName, parseArgv, UsageError, type Values } from './args.js';
+import type { Command } from './command.js';
+import { deploymentCommands } from './commands/deployments.js';
+import { environmentCommands } from './commands/environments.js';
+import { operationCommands } from './commands/operations.js';
+import { type CliContext, EXIT, err, out } from './context.js';
+
+export { type CliContext, EXIT, type Stream } from './context.js';
+
+export const USAGE = `Usage: deployctl <command> [options]
+
+Commands:
+  deployments list [--status <s>] [--page <n>] [--per-page <n>]
+  deployments get <deployment-id>
+  deployments create --app-type <airflow|superset> [--name <name>] [--environment-id <id>]
+                     [--idempotency-key <key>] [--wait [--timeout <seconds>]]
+  deployments delete <deployment-id> [--wait [--timeout <seconds>]]
+  operations list [--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]
+  operations get <operation-id>
+  operations wait <operation-id> [--timeout <seconds>]
+  operations cancel <operation-id>
+  environments list [--page <n>] [--per-page <n>]
+
+Options:
+  --json        print the API's data as JSON (progress goes to stderr)
+  -h, --help    show this help
+
+Environment:
+  DEPLOY_API_KEY   your API key (svc_sk_live_...), required
+  DEPLOY_API_URL   the API base URL, default ${DEFAULT_BASE_URL}
+
+Exit codes: 0 success; 1 the operation failed, was canceled or did not finish within
+--timeout (default 30 minutes); 2 usage error; 3 API or network error.
+`;
+
+const COMMANDS: Record<string, Command> = { ...deploymentCommands, ...operationCommands, ...environmentCommands };
+
+/** The command the words name, checked against its arguments and options before anything is sent. */
+function commandFor(positionals: string[], values: Values): { command: Command; args: string[] } {
+  const name = positionals.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"`);
+  const args = positionals.slice(2);
+  if (args.length !== command.args.length) {
+    throw new UsageError(
+      command.args.length
+        ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ')}`
+        : `${name} takes no arguments (got "${args.join(' ')}")`,
+    );
+  }
+  const allowed = new Set<OptionName>([...command.options, 'json', 'help']);
+  const extra = (Object.keys(values) as OptionName[]).filter((k) => !allowed.has(k));
+  if (extra.length) throw new UsageError(`${name} does not take ${extra.map((k) => `--${k}`).join(', ')}`);
+  return { command, args };
+}
+
+function describeApiError(e: ApiError): string {
+  const details = e.details?.length ? `\n${e.details.map((d) => `  ${d.field}: ${d.issue}`).join('\n')}` : '';
+  const extra = [
+    `HTTP ${e.status}`,
+    e.requestId ? `request ${e.requestId}` : '',
+    e.operationId ? `operation ${e.operationId}` : '',
+    e.retryAfter !== undefined ? `retry after ${e.retryAfter}s` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `Error: ${e.code}: ${e.message} (${extra})${details}`;
+}
+
+/** Says on stderr what went wrong and gives the exit code; rethrows what is not a known failure. */
+function failure(ctx: CliContext, e: unknown): number {
+  if (e instanceof UsageError) {
+    err(ctx, `deployctl: ${e.message}\nRun "deployctl --help" for usage.`);
+    return EXIT.usage;
+  }
+  if (e instanceof ApiError) {
+    err(ctx, describeApiError(e));
+    return EXIT.apiError;
+  }
+  if (e instanceof NetworkError) {
+    err(ctx, `Error: ${e.message}`);
+    return EXIT.apiError;
+  }
+  if (e instanceof OperationTimeoutError) {
+    err(ctx, e.message);
+    return EXIT.operationFailed;
+  }
+  if (ctx.signal?.aborted) {
+    err(ctx, 'Stopped waiting; the operation goes on (see "deployctl operations wait <operation-id>").');
+    return EXIT.interrupted;
+  }
+  throw e;
+}
+
+/** Runs one deployctl command; resolves with the exit code. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgv(argv));
+  } catch (e) {
+    err(ctx, `deployctl: ${(e as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (values.help || positionals.length === 0) {
+    (values.help ? out : err)(ctx, USAGE);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  try {
+    const { command, args } = commandFor(positionals, values);
+    const apiKey = ctx.env.DEPLOY_API_KEY;
+    if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
+    const api = new DeploymentsClient({
+      baseUrl: ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL,
+      apiKey,
+      fetch: ctx.fetch,
+      userAgent: 'deployctl',
+    });
+    return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });
+  } catch (e) {
+    return failure(ctx, e);
+  }
+}

@@ -1,0 +1,94 @@
+/** Waiting for an operation with its progress on stderr, and the exit code its outcome gives. */
+import type { Operation } from '../client.js';
+import { ApiError, formatDuration } from '../errors.js';
+import { type Clock, type RetryInfo, waitForOperation } from '../wait.js';
+import type { Run } from './command.js';
+import { type CliContext, EXIT, err } from './context.js';
+
+/**
+ * The live progress of a wait, on stderr: on a terminal a spinner line redrawn in place
+ * with the elapsed time; otherwise one plain line per change of status or phase.
+ */
+class ProgressView {
+  private static readonly FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+  private frame = 0;
+  private text = 'waiting for the first poll';
+  private lastKey = '';
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly started: number;
+
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly clock: Clock,
+    private readonly label: string,
+  ) {
+    this.started = clock.now();
+    if (ctx.stderr.isTTY) {
+      this.draw();
+      this.timer = setInterval(() => this.draw(), 100);
+      this.timer.unref?.();
+    } else {
+      err(ctx, `${this.stamp()} ${label}: waiting`);
+    }
+  }
+
+  private stamp(): string {
+    return `[${formatDuration(this.clock.now() - this.started).padStart(6)}]`;
+  }
+
+  private draw(): void {
+    const spin = ProgressView.FRAMES[this.frame++ % ProgressView.FRAMES.length];
+    const elapsed = ` (${formatDuration(this.clock.now() - this.started)})`;
+    let line = `${spin} ${this.label}: ${this.text}`;
+    // A line longer than the terminal wraps, and \r then redraws only its last part.
+    const room = (this.ctx.stderr.columns ?? 0) - 1 - elapsed.length;
+    if (room > 10 && line.length > room) line = `${line.slice(0, room - 1)}…`;
+    this.ctx.stderr.write(`\r\x1b[2K${line}${elapsed}`);
+  }
+
+  progress(op: Operation): void {
+    this.text = `${op.status} · ${op.progress.phase} · ${op.progress.message}`;
+    const key = `${op.status}/${op.progress.phase}`;
+    if (this.ctx.stderr.isTTY) this.draw();
+    else if (key !== this.lastKey) err(this.ctx, `${this.stamp()} ${op.status} ${op.progress.phase}: ${op.progress.message}`);
+    this.lastKey = key;
+  }
+
+  retry(info: RetryInfo): void {
+    const why = info.error instanceof ApiError ? `${info.error.status} ${info.error.code}` : info.error.reason;
+    const text = `retrying in ${formatDuration(info.delayMs)} (${why})`;
+    if (this.ctx.stderr.isTTY) {
+      this.text = text;
+      this.draw();
+    } else err(this.ctx, `${this.stamp()} ${text}`);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.ctx.stderr.isTTY) this.ctx.stderr.write('\r\x1b[2K');
+  }
+}
+
+/** Waits for an operation, showing progress; returns the terminal operation. */
+export async function follow(r: Run, operationId: string, label: string, timeoutMs: number): Promise<Operation> {
+  const view = new ProgressView(r.ctx, r.clock, label);
+  try {
+    return await waitForOperation(r.api, operationId, {
+      clock: r.clock,
+      signal: r.ctx.signal,
+      timeoutMs,
+      onProgress: (op) => view.progress(op),
+      onRetry: (info) => view.retry(info),
+    });
+  } finally {
+    view.stop();
+  }
+}
+
+/** 0 for a succeeded operation; otherwise says why on stderr and gives 1. */
+export function operationOutcome(r: Run, op: Operation): number {
+  if (op.status === 'succeeded') return EXIT.ok;
+  const why = op.error ? `${op.error.code}: ${op.error.message}` : op.progress.message;
+  err(r.ctx, `Operation ${op.id} ${op.status} in phase ${op.progress.phase}: ${why}`);
+  return EXIT.operationFailed;
+}

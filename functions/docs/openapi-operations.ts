@@ -1,0 +1,80 @@
+/** One operation of the document per route of the route table: its request, its success response and its error responses. */
+import { STATUS_CODES } from 'node:http';
+import type { RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { API_PREFIX, type Route, type RouteId } from '../routes.js';
+import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
+import { errorResponses } from './openapi-errors.js';
+import { dataExampleOf, exampleOf } from './openapi-examples.js';
+import { type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
+import { accessText, scopesOf, securityOf } from './openapi-security.js';
+
+function successContent(id: RouteId, route: Route): ZodContentObject {
+  const { data, contentType } = route.success;
+  if (data) {
+    const example = dataExampleOf(data, route.path);
+    return { 'application/json': { schema: z.object({ data }), ...(example !== undefined ? { example: { data: example } } : {}) } };
+  }
+  if (id === 'getOpenApi') {
+    return {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          description: 'An OpenAPI 3.1 document (not wrapped in the data envelope).',
+        },
+      },
+    };
+  }
+  if (id === 'getDocsAsset') {
+    const types = [...new Set(DOCS_ASSET_NAMES.map(docsAssetContentType))];
+    return Object.fromEntries(types.map((t) => [t.split(';')[0]!, { schema: { type: 'string' } }]));
+  }
+  return { [contentType ?? 'text/html']: { schema: { type: 'string' } } };
+}
+
+function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
+  const { status } = route.success;
+  const names: HeaderName[] = ['XRequestId'];
+  if (route.access !== 'public') names.push(...RATE_LIMIT_HEADERS);
+  if (status === 202) names.push('Location', 'RetryAfter');
+  if (route.method === 'POST') names.push('IdempotentReplayed');
+  if (route.access === 'public') names.push('CacheControl');
+  return {
+    [status]: {
+      description:
+        status === 202 ? 'Accepted: poll the operation in `data.operation_id` (also in Location).' : (STATUS_CODES[status] ?? 'Success'),
+      headers: headerRefs(names),
+      content: successContent(id, route),
+    },
+  };
+}
+
+function requestBody(body: z.ZodType): NonNullable<RouteConfig['request']>['body'] {
+  const example = exampleOf(body);
+  return {
+    required: !(body instanceof z.ZodObject && Object.keys(body.shape).length === 0),
+    content: { 'application/json': { schema: body, ...(example !== undefined ? { example } : {}) } },
+  };
+}
+
+/** The operation of a route, for `OpenAPIRegistry.registerPath`. */
+export function operationOf(id: RouteId, route: Route): RouteConfig {
+  const scopes = scopesOf(route.access);
+  return {
+    method: route.method.toLowerCase() as 'get' | 'post' | 'delete',
+    path: API_PREFIX + route.path,
+    operationId: id,
+    summary: route.summary,
+    description: accessText(route.access),
+    tags: [route.tag],
+    security: securityOf(route.access),
+    ...(scopes.length ? { 'x-required-scopes': [...scopes] } : {}),
+    request: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query instanceof z.ZodObject ? { query: route.query } : {}),
+      ...(route.body ? { body: requestBody(route.body) } : {}),
+    },
+    responses: { ...successResponse(id, route), ...errorResponses(route) },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The parameters of each operation: the request headers every operation takes (components),
+ * and the finishing touches on the path and query parameters zod-to-openapi generates
+ * (descriptions, the asset allow-list, integer bounds and defaults).
+ */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import * as s from '../core/schemas.js';
+import type { Route } from '../routes.js';
+import { DOCS_ASSET_NAMES } from './docs-assets.js';
+import { ref } from './openapi-refs.js';
+
+const PARAM_DOCS: Record<string, string> = {
+  deployment_id: 'Deployment id (a UUID).',
+  operation_id: 'Operation id (`op_<uuid>`).',
+  environment_id: 'Environment id, e.g. `env_default`.',
+  asset: 'File name of a documentation asset.',
+  page: 'Page number, 1-indexed.',
+  per_page: `Items per page, at most ${s.PAGE_SIZE_MAX}.`,
+  status: 'Only items with this status.',
+  type: 'Only operations of this type.',
+  resource_id: 'Only operations on this resource (a deployment id; `dep_<uuid>` is read as `<uuid>`).',
+};
+
+export function registerRequestHeaders(registry: OpenAPIRegistry): void {
+  registry.registerComponent('parameters', 'IdempotencyKey', {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    description:
+      'Makes the POST safe to retry: the same key within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with a different body is `409 IDEMPOTENCY_KEY_REUSED`; the same key while its first request is still being processed is `409 IDEMPOTENCY_KEY_IN_USE` (retry after `Retry-After` seconds).',
+  });
+  registry.registerComponent('parameters', 'RequestId', {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 128 },
+    description:
+      'Your id for this request (up to 128 characters of `A-Za-z0-9._:-`), echoed in the X-Request-Id response header and in error bodies.',
+  });
+}
+
+/** Query integers are strings to zod (it parses them); to clients they are integers with bounds and defaults. */
+function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefined {
+  let found: z.ZodNumber | undefined;
+  const visit = (t: z.ZodType): void => {
+    if (found) return;
+    if (t instanceof z.ZodNumber) found = t;
+    else if (t instanceof z.ZodPipe) {
+      visit(t.in as z.ZodType);
+      visit(t.out as z.ZodType);
+    } else if (t instanceof z.ZodOptional || t instanceof z.ZodDefault) visit(t.unwrap() as z.ZodType);
+  };
+  visit(field);
+  if (!found) return undefined;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(found) as Record<string, unknown>;
+  const fallback = field.safeParse(undefined);
+  return { ...schema, ...(fallback.success && fallback.data !== undefined ? { default: fallback.data } : {}) };
+}
+
+interface GeneratedParameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+
+/** A route's parameters as generated, completed: described, typed, and followed by the request headers it takes. */
+export function completeParameters(route: Route, generated: unknown[] | undefined): unknown[] {
+  const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, z.ZodType>) : {};
+  const params = (generated ?? []) as GeneratedParameter[];
+  for (const p of params) {
+    if ('$ref' in p) continue;
+    p.description ??= PARAM_DOCS[p.name];
+    if (p.in === 'path' && p.name === 'asset') p.schema = { type: 'string', enum: [...DOCS_ASSET_NAMES] };
+    const field = p.in === 'query' ? shape[p.name] : undefined;
+    const numeric = field && describeQueryParam(field);
+    if (numeric) p.schema = numeric;
+  }
+  return [...params, ref('parameters', 'RequestId'), ...(route.method === 'POST' ? [ref('parameters', 'IdempotencyKey')] : [])];
+}

@@ -1,0 +1,85 @@
+/**
+ * One endpoint's Lambda handler: its intent inside the shared middy stack. Order matters
+ * twice over: `before` hooks run top to bottom (request id, key and limits, scope, body,
+ * validation, idempotency), `after` and `onError` hooks bottom to top (idempotency sees
+ * the intent's result, then the envelope, the usage log, and last the request's headers).
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { logger } from '../lib/logger.js';
+import { API_PREFIX, type Route } from '../routes.js';
+import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type RequestState, wireResponse } from './api-request.js';
+import { authenticate } from './authenticate.js';
+import { bodyGuard } from './body-guard.js';
+import { envelope } from './envelope.js';
+import { errorResponse } from './error-response.js';
+import { idempotency } from './idempotency.js';
+import { requestContext } from './request-context.js';
+import { requireScope } from './require-scope.js';
+import { usageLog } from './usage-log.js';
+import { validateInput } from './validate-input.js';
+
+export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What an intent is given: the validated input, the caller (on keyed routes), and the request. */
+export interface Input<R extends Route> {
+  params: Out<R['params']>;
+  query: Out<R['query']>;
+  body: Out<R['body']>;
+  caller: R['access'] extends 'public' ? undefined : Caller;
+  now: Date;
+  requestId: string;
+  event: APIGatewayProxyEvent;
+}
+
+export type Intent<R extends Route> = (input: Input<R>) => Promise<IntentResult>;
+
+const takesNoBody = (route: Route) => route.body instanceof z.ZodObject && Object.keys(route.body.shape).length === 0;
+
+/** The stack shared by every answer, the fallback for unknown paths included. */
+export function baseStack(pathTemplate?: string) {
+  return middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer())
+    .use(httpEventNormalizer())
+    .use(requestContext(pathTemplate))
+    .use(usageLog())
+    .use(errorResponse());
+}
+
+export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaHandler {
+  let stack = baseStack(API_PREFIX + route.path).use(envelope());
+  if (route.access !== 'public') stack = stack.use(authenticate()).use(requireScope(route.access));
+  if (route.body) stack = stack.use(bodyGuard(takesNoBody(route))).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  const handler = stack
+    .use(validateInput(route))
+    .use(idempotency())
+    .handler(async (event, context): Promise<IntentResult> => {
+      const api: RequestState = context.api;
+      // Decision 16: a repeated request gets the first response, and nothing is done again.
+      if (api.replay) return { ...api.replay, headers: { ...api.replay.headers, 'Idempotent-Replayed': 'true' } };
+      const { params, query, body } = api.input;
+      return intent({ params, query, body, caller: api.caller, now: api.now, requestId: api.requestId, event } as Input<R>);
+    });
+  return lambdaHandler(handler);
+}
+
+/** The middy stack as Lambda calls it: a plain context in, the wire response out. */
+export function lambdaHandler<E extends APIGatewayProxyEvent>(
+  stack: (event: E, context: ApiContext) => Promise<ApiResponse>,
+): LambdaHandler {
+  return async (event, context) => {
+    // The normalizers fill in what E adds (empty maps for null ones); requestContext sets `api` before anything reads it.
+    const response = wireResponse(await stack(event as E, context as ApiContext));
+    // The envelope or the error mapping always makes one; reaching here is a bug in the stack.
+    if (!response) throw new Error('The middleware stack produced no response.');
+    return response;
+  };
+}

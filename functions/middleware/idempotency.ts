@@ -1,0 +1,81 @@
+/**
+ * Decision 16, in one module: the way in claims the Idempotency-Key before any work,
+ * the way out stores the response (success) or gives the key back (failure). Of any
+ * number of concurrent requests with one key, exactly one does the work; the others
+ * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  type IdempotencyClaim,
+  releaseIdempotencyKey,
+} from '../adapters/dynamo/idempotency-store.js';
+import { apiError, invalidRequest } from '../core/errors.js';
+import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
+
+/** How long a request waits for a concurrent one holding its key, polling this often. */
+const WAIT_FOR_HOLDER_MS = 5000;
+const POLL_MS = 100;
+
+/** Stable JSON (sorted keys), so the same body always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Claims the key, or finds the response this request repeats; waits while another request holds it. */
+async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Promise<void> {
+  const { api } = request.context;
+  const deadline = Date.now() + WAIT_FOR_HOLDER_MS;
+  for (;;) {
+    if (await claimIdempotencyKey(claim, api.now)) {
+      api.idempotency = claim;
+      return;
+    }
+    const existing = await findIdempotencyRecord(claim.orgId, claim.key, new Date());
+    if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
+    if (existing?.state === 'COMPLETED') {
+      api.replay = existing.response;
+      return;
+    }
+    // Held by a request still at work (or just released): look again shortly.
+    if (Date.now() > deadline) throw apiError('IDEMPOTENCY_KEY_IN_USE', undefined, { headers: { 'Retry-After': '1' } });
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+export const idempotency = (): ApiMiddleware => ({
+  async before(request) {
+    const { api } = request.context;
+    const key = request.event.headers['idempotency-key'];
+    if (key === undefined || request.event.httpMethod !== 'POST' || !api.caller) return;
+    if (key.length < 1 || key.length > 255) {
+      throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [
+        { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
+      ]);
+    }
+    const fingerprint = createHash('sha256')
+      .update(`${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}`)
+      .digest('hex');
+    await claimOrReplay(request, { orgId: api.caller.orgId, key, fingerprint, claimId: randomUUID() });
+  },
+  async after(request) {
+    const claim = request.context.api.idempotency;
+    // Before the envelope: the response is still the intent's result.
+    const result = intentResult(request.response);
+    if (!claim || !result || 'raw' in result) return;
+    const status = result.status ?? 200;
+    if (status < 300) await completeIdempotencyKey(claim, { status, data: result.data, headers: result.headers ?? {} }, new Date());
+    else await releaseIdempotencyKey(claim);
+  },
+  async onError(request) {
+    const claim = request.context.api?.idempotency;
+    if (claim) await releaseIdempotencyKey(claim);
+  },
+});

@@ -1,0 +1,11 @@
+/** Decision 29: the key must hold one of the route's scopes; the 403 names the first. */
+import { checkScope } from '../core/api-keys.js';
+import type { Route } from '../routes.js';
+import type { ApiMiddleware } from './api-request.js';
+
+export const requireScope = (access: Route['access']): ApiMiddleware => ({
+  before(request) {
+    const { caller } = request.context.api;
+    if (caller && typeof access !== 'string') checkScope(caller.scopes, access);
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * The wire form of every answer (decision 1): the JSON envelope with its Content-Type,
+ * and the error envelope built from the catalogue. The HTTP stack and the local
+ * gateway's own answers both use it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError, internalError } from '../core/errors.js';
+import { deploymentPath, operationPath } from '../core/paths.js';
+import type { JsonResult } from './api-request.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Decision 2: the caller's X-Request-Id when it is a safe token, else a fresh id. */
+export function requestIdFrom(given: string | undefined): string {
+  return given && SAFE_REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+}
+
+export function jsonResponse(result: JsonResult): APIGatewayProxyResult {
+  return {
+    statusCode: result.status ?? 200,
+    headers: { ...result.headers, 'Content-Type': JSON_CONTENT_TYPE },
+    body: JSON.stringify({ data: result.data }),
+  };
+}
+
+/** The error envelope. Anything that is not an ApiError is a fault: a generic 500, nothing of it shown. */
+export function errorResponse(error: unknown, requestId: string): APIGatewayProxyResult {
+  const e = error instanceof ApiError ? error : internalError();
+  const body = {
+    error: {
+      code: e.code,
+      message: e.message,
+      request_id: requestId,
+      ...(e.options.details ? { details: e.options.details } : {}),
+      ...(e.options.operationId ? { operation_id: e.options.operationId } : {}),
+    },
+  };
+  return {
+    statusCode: e.status,
+    headers: { ...e.options.headers, 'Content-Type': JSON_CONTENT_TYPE, 'X-Request-Id': requestId },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The 202 of every asynchronous endpoint (spec 4.1, 4.4; decision 15). */
+export function accepted({ deploymentId, operationId }: { deploymentId: string; operationId: string }): JsonResult {
+  return {
+    status: 202,
+    data: {
+      deployment_id: deploymentId,
+      operation_id: operationId,
+      links: { deployment: deploymentPath(deploymentId), operation: operationPath(operationId) },
+    },
+    headers: { Location: operationPath(operationId), 'Retry-After': '2' },
+  };
+}

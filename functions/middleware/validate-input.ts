@@ -1,0 +1,64 @@
+/**
+ * Path, query and body against the route's zod schemas (decisions 8 and 24): a
+ * 400 INVALID_REQUEST whose `details` say, per field, what is wrong with what was sent.
+ */
+import type { z } from 'zod';
+import { type FieldIssue, invalidRequest } from '../core/errors.js';
+import type { Route } from '../routes.js';
+import type { ApiMiddleware } from './api-request.js';
+
+/** What a value sent is, in the words of a JSON user. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/** Whether the input holds the field at `path`, and its value. */
+function lookup(input: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return { present: false, value: undefined };
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { present: true, value };
+}
+
+/** zod issues as the `details` list of decision 1, saying what is wrong with the value that was sent. */
+export function fieldIssues(error: z.ZodError, input: unknown): FieldIssue[] {
+  return error.issues.flatMap((issue): FieldIssue[] => {
+    const field = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((k) => ({ field: [field, k].filter(Boolean).join('.'), issue: 'unknown field' }));
+    }
+    const sent = lookup(input, issue.path);
+    if (!sent.present) return [{ field, issue: 'is required' }];
+    if (issue.code === 'invalid_type') return [{ field, issue: `must be ${article(issue.expected)}, not ${kindOf(sent.value)}` }];
+    if (issue.code === 'invalid_value') return [{ field, issue: `must be one of: ${issue.values.join(', ')}` }];
+    return [{ field: field || '(body)', issue: issue.message }];
+  });
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+function parse<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw invalidRequest(`The ${what} is invalid.`, fieldIssues(result.error, input));
+}
+
+export const validateInput = (route: Route): ApiMiddleware => ({
+  before(request) {
+    const { event } = request;
+    const { input } = request.context.api;
+    if (route.params) input.params = parse(route.params, event.pathParameters ?? {}, 'path');
+    if (route.query) input.query = parse(route.query, event.queryStringParameters ?? {}, 'query');
+    if (route.body) {
+      // @middy/http-json-body-parser has put the parsed JSON in event.body.
+      const body: unknown = event.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
+      input.body = parse(route.body, body, 'request body');
+    }
+  },
+});
