@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type * as s from '../functions/core/schemas.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
-import { ApiError, type ApiErrorCode, NetworkError } from './errors.js';
+import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 
@@ -105,7 +105,7 @@ export class DeploymentsClient {
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  /** Sends one request for a route; resolves with the success, throws ApiError or NetworkError. */
+  /** Sends one request for a route; resolves with the success, throws ErrorResponse or NetworkError. */
   async call<K extends RouteId>(id: K, input: CallInput<K> = {}): Promise<ApiResponse<DataOf<K>>> {
     const route: Route = routes[id];
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -153,7 +153,7 @@ export class DeploymentsClient {
     }
     const envelope = json as { data?: unknown } | undefined;
     if (!envelope || typeof envelope !== 'object' || !('data' in envelope)) {
-      throw new ApiError({
+      throw new ErrorResponse({
         status: res.status,
         code: 'UNEXPECTED_RESPONSE',
         message: `${route.method} ${url}: the answer is not the {"data": ...} envelope`,
@@ -164,7 +164,7 @@ export class DeploymentsClient {
     if (this.validateResponses) {
       const parsed = route.success.data.safeParse(data);
       if (!parsed.success) {
-        throw new ApiError({
+        throw new ErrorResponse({
           status: res.status,
           code: 'UNEXPECTED_RESPONSE',
           message: `${route.method} ${url}: the answer does not match the schema: ${parsed.error.message}`,
@@ -176,14 +176,14 @@ export class DeploymentsClient {
     return { status: res.status, data: data as DataOf<K>, requestId, headers: res.headers };
   }
 
-  private errorFrom(res: Response, json: unknown, text: string, requestId: string | undefined): ApiError {
+  private errorFrom(res: Response, json: unknown, text: string, requestId: string | undefined): ErrorResponse {
     const retryAfter = retryAfterOf(res.headers);
     const e = (json as { error?: Record<string, unknown> } | undefined)?.error;
     if (e && typeof e.code === 'string' && typeof e.message === 'string') {
-      return new ApiError({
+      return new ErrorResponse({
         status: res.status,
         // As sent: a newer service may answer with a code this client does not know yet.
-        code: e.code as ApiErrorCode,
+        code: e.code as ErrorResponseCode,
         message: e.message,
         requestId: typeof e.request_id === 'string' ? e.request_id : requestId,
         operationId: typeof e.operation_id === 'string' ? e.operation_id : undefined,
@@ -192,7 +192,7 @@ export class DeploymentsClient {
       });
     }
     const snippet = text.trim().slice(0, 200);
-    return new ApiError({
+    return new ErrorResponse({
       status: res.status,
       code: 'UNEXPECTED_RESPONSE',
       message: `HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`,

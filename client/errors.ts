@@ -5,14 +5,14 @@ import type { Operation } from '../functions/core/schemas.js';
 export type { ErrorCode, FieldIssue };
 
 /** A code of the API's error catalogue, or the client's own for an answer that is not the error envelope. */
-export type ApiErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE';
+export type ErrorResponseCode = ErrorCode | 'UNEXPECTED_RESPONSE';
 
 /** An answer from the API that is not a success: the error envelope, typed. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export class ErrorResponse extends Error {
+  override readonly name = 'ErrorResponse';
   readonly status: number;
   /** The API's error code, e.g. DEPLOYMENT_NOT_FOUND; UNEXPECTED_RESPONSE when the body was not the envelope. */
-  readonly code: ApiErrorCode;
+  readonly code: ErrorResponseCode;
   /** The request id (error.request_id, or the X-Request-Id header). */
   readonly requestId: string | undefined;
   /** error.operation_id, when the error concerns an operation that was created. */
@@ -24,7 +24,7 @@ export class ApiError extends Error {
 
   constructor(init: {
     status: number;
-    code: ApiErrorCode;
+    code: ErrorResponseCode;
     message: string;
     requestId?: string;
     operationId?: string;

@@ -6,7 +6,7 @@
  */
 import { type Operation, TERMINAL_OPERATION_STATUSES } from '../functions/core/schemas.js';
 import type { DeploymentsClient } from './client.js';
-import { ApiError, NetworkError, OperationTimeoutError } from './errors.js';
+import { ErrorResponse, NetworkError, OperationTimeoutError } from './errors.js';
 
 export const isTerminal = (op: Pick<Operation, 'status'>): boolean =>
   (TERMINAL_OPERATION_STATUSES as readonly Operation['status'][]).includes(op.status);
@@ -35,7 +35,7 @@ export const realClock: Clock = {
 };
 
 export interface RetryInfo {
-  error: ApiError | NetworkError;
+  error: ErrorResponse | NetworkError;
   /** How long until the next request. */
   delayMs: number;
   /** Consecutive failures so far. */
@@ -69,7 +69,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60 * 1000;
 /**
  * Polls GET /operations/{id} until the operation is succeeded, failed or canceled and
  * returns it (a failed or canceled operation is returned, not thrown). Throws
- * OperationTimeoutError on timeout, and ApiError at once for answers a retry cannot fix
+ * OperationTimeoutError on timeout, and ErrorResponse at once for answers a retry cannot fix
  * (404, 401, 403...).
  */
 export async function waitForOperation(
@@ -118,9 +118,9 @@ export async function waitForOperation(
       wait = interval;
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      if (e instanceof ApiError && e.status === 429 && e.retryAfter !== undefined) {
+      if (e instanceof ErrorResponse && e.status === 429 && e.retryAfter !== undefined) {
         wait = e.retryAfter * 1000;
-      } else if (e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 429))) {
+      } else if (e instanceof NetworkError || (e instanceof ErrorResponse && (e.status >= 500 || e.status === 429))) {
         failures++;
         wait = Math.min(maxErrorDelay, errorBase * 2 ** (failures - 1));
       } else {

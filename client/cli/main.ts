@@ -5,7 +5,7 @@
  * it to the real process.
  */
 import { DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
-import { ApiError, NetworkError, OperationTimeoutError } from '../errors.js';
+import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js';
 import { realClock } from '../wait.js';
 import { type OptionName, parseArgv, UsageError, type Values } from './args.js';
 import type { Command } from './command.js';
@@ -63,7 +63,7 @@ function commandFor(positionals: string[], values: Values): { command: Command; 
   return { command, args };
 }
 
-function describeApiError(e: ApiError): string {
+function describeApiError(e: ErrorResponse): string {
   const details = e.details?.length ? `\n${e.details.map((d) => `  ${d.field}: ${d.issue}`).join('\n')}` : '';
   const extra = [
     `HTTP ${e.status}`,
@@ -82,7 +82,7 @@ function failure(ctx: CliContext, e: unknown): number {
     err(ctx, `deployctl: ${e.message}\nRun "deployctl --help" for usage.`);
     return EXIT.usage;
   }
-  if (e instanceof ApiError) {
+  if (e instanceof ErrorResponse) {
     err(ctx, describeApiError(e));
     return EXIT.apiError;
   }

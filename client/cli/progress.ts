@@ -1,6 +1,6 @@
 /** Waiting for an operation with its progress on stderr, and the exit code its outcome gives. */
 import type { Operation } from '../client.js';
-import { ApiError, formatDuration } from '../errors.js';
+import { ErrorResponse, formatDuration } from '../errors.js';
 import { type Clock, type RetryInfo, waitForOperation } from '../wait.js';
 import type { Run } from './command.js';
 import { type CliContext, EXIT, err } from './context.js';
@@ -55,7 +55,7 @@ class ProgressView {
   }
 
   retry(info: RetryInfo): void {
-    const why = info.error instanceof ApiError ? `${info.error.status} ${info.error.code}` : info.error.reason;
+    const why = info.error instanceof ErrorResponse ? `${info.error.status} ${info.error.code}` : info.error.reason;
     const text = `retrying in ${formatDuration(info.delayMs)} (${why})`;
     if (this.ctx.stderr.isTTY) {
       this.text = text;

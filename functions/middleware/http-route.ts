@@ -17,8 +17,8 @@ import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type
 import { authenticate } from './authenticate.js';
 import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
-import { errorResponse } from './error-response.js';
 import { idempotency } from './idempotency.js';
+import { mapErrors } from './map-errors.js';
 import { requestContext } from './request-context.js';
 import { requireScope } from './require-scope.js';
 import { usageLog } from './usage-log.js';
@@ -51,7 +51,7 @@ export function baseStack(pathTemplate?: string) {
     .use(httpEventNormalizer())
     .use(requestContext(pathTemplate))
     .use(usageLog())
-    .use(errorResponse());
+    .use(mapErrors());
 }
 
 export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaHandler {

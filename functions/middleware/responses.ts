@@ -27,7 +27,7 @@ export function jsonResponse(result: JsonResult): APIGatewayProxyResult {
 }
 
 /** The error envelope. Anything that is not an ApiError is a fault: a generic 500, nothing of it shown. */
-export function errorResponse(error: unknown, requestId: string): APIGatewayProxyResult {
+export function errorEnvelope(error: unknown, requestId: string): APIGatewayProxyResult {
   const e = error instanceof ApiError ? error : internalError();
   const body = {
     error: {

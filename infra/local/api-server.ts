@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { apiError } from '../../functions/core/errors.js';
 import { logger } from '../../functions/lib/logger.js';
-import { errorResponse, requestIdFrom } from '../../functions/middleware/responses.js';
+import { errorEnvelope, requestIdFrom } from '../../functions/middleware/responses.js';
 import { invokeGateway } from './gateway.js';
 
 /** API Gateway's own payload limit; the handlers enforce the API's smaller one. */
@@ -43,7 +43,7 @@ export function createApiServer(): http.Server {
       try {
         const body = await readBody(req);
         if (body === null) {
-          write(res, errorResponse(apiError('PAYLOAD_TOO_LARGE'), requestIdOfRequest(req)));
+          write(res, errorEnvelope(apiError('PAYLOAD_TOO_LARGE'), requestIdOfRequest(req)));
           return;
         }
         const { method = 'GET', url = '/', rawHeaders, httpVersion } = req;
@@ -54,7 +54,7 @@ export function createApiServer(): http.Server {
       } catch (e) {
         // Handlers map their own errors; reaching here means the host itself failed.
         logger.error('local gateway failure', { error: e as Error });
-        write(res, errorResponse(e, requestIdOfRequest(req)));
+        write(res, errorEnvelope(e, requestIdOfRequest(req)));
       }
     })();
   });

@@ -4,7 +4,7 @@
  * virtual time: no real waiting and no assertions on wall-clock time.
  */
 import http from 'node:http';
-import { ApiError, DeploymentsClient, NetworkError, OperationTimeoutError, waitForOperation } from '../../client/index.js';
+import { DeploymentsClient, ErrorResponse, NetworkError, OperationTimeoutError, waitForOperation } from '../../client/index.js';
 import { API_PREFIX, routes } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
@@ -47,11 +47,11 @@ describe('DeploymentsClient against the local API', () => {
     expect(await api.getDocsAsset('docs-init.js')).toContain('SwaggerUIBundle');
   });
 
-  it('throws ApiError with the envelope fields', async () => {
+  it('throws ErrorResponse with the envelope fields', async () => {
     const bad = await client('svc_sk_live_notarealkey')
       .listEnvironments()
       .catch((e: unknown) => e);
-    expect(bad).toBeInstanceOf(ApiError);
+    expect(bad).toBeInstanceOf(ErrorResponse);
     expect(bad).toMatchObject({ status: 401, code: 'INVALID_API_KEY', requestId: expect.stringMatching(/^req_/) });
 
     const { key } = await createKey({ scopes: ['operations:read'] });
@@ -125,7 +125,7 @@ describe('waitForOperation', () => {
     const op = await waitForOperation(api, OP_ID, {
       clock,
       onProgress: (o, info) => progress.push(`${info.elapsedMs} ${o.status}/${o.progress.phase}`),
-      onRetry: (r) => retries.push(`${r.error.name}:${r.error instanceof ApiError ? r.error.status : 'network'} +${r.delayMs}`),
+      onRetry: (r) => retries.push(`${r.error.name}:${r.error instanceof ErrorResponse ? r.error.status : 'network'} +${r.delayMs}`),
     });
     expect(op.status).toBe('succeeded');
     expect(op.result).toEqual({ url: `https://airflow.${DEP_ID}.apps.example.com` });
@@ -142,7 +142,7 @@ describe('waitForOperation', () => {
     ]);
     for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(1000);
     expect(seen.every((s) => s.path === `${API_PREFIX}/operations/${OP_ID}` && s.key === 'svc_sk_live_test')).toBe(true);
-    expect(retries).toEqual(['ApiError:429 +7000', 'ApiError:503 +2000', 'NetworkError:network +4000']);
+    expect(retries).toEqual(['ErrorResponse:429 +7000', 'ErrorResponse:503 +2000', 'NetworkError:network +4000']);
     expect(progress).toEqual([
       '15000 queued/queued',
       '18000 running/provisioning_db',

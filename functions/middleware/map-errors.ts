@@ -6,7 +6,7 @@
 import { ApiError, invalidRequest } from '../core/errors.js';
 import { logger } from '../lib/logger.js';
 import type { ApiMiddleware } from './api-request.js';
-import { errorResponse as envelope, requestIdFrom } from './responses.js';
+import { errorEnvelope, requestIdFrom } from './responses.js';
 
 /**
  * @middy/http-json-body-parser answers a body it cannot read with its own 422; for this
@@ -21,10 +21,10 @@ function fromBodyParser(error: unknown): unknown {
   return invalidRequest('The request body is not valid JSON.');
 }
 
-export const errorResponse = (): ApiMiddleware => ({
+export const mapErrors = (): ApiMiddleware => ({
   onError(request) {
     const error = fromBodyParser(request.error);
     if (!(error instanceof ApiError) || error.status >= 500) logger.error('request failed', { error: error as Error });
-    request.response = envelope(error, request.context.api?.requestId ?? requestIdFrom(undefined));
+    request.response = errorEnvelope(error, request.context.api?.requestId ?? requestIdFrom(undefined));
   },
 });
