@@ -27,6 +27,8 @@ export interface ApiKeyRecord {
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  /** When the key was last used (decision 40); null before its first request. */
+  last_used_at: string | null;
 }
 
 function base62(value: number, width: number): string {
@@ -96,6 +98,7 @@ export function generateKey(input: NewKeyInput): { key: string; record: ApiKeyRe
       created_at: input.now.toISOString(),
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
+      last_used_at: null,
     },
   };
 }

@@ -157,6 +157,7 @@ export const ApiKeyInfo = z.object({
   expires_at: Timestamp.nullable(),
   created_at: Timestamp,
   hint: z.string(),
+  last_used_at: Timestamp.nullable().describe('When the key was used before this request; null for its first.'),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 

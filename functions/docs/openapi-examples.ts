@@ -57,6 +57,7 @@ const EXAMPLES = new Map<z.ZodType, unknown>([
       expires_at: null,
       created_at: AT,
       hint: 'svc_sk_live_…abcd',
+      last_used_at: '2026-11-22T06:39:58.000Z',
     } satisfies s.ApiKeyInfo,
   ],
   [

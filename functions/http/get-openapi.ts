@@ -5,5 +5,5 @@ import { routes } from '../routes.js';
 
 /** The OpenAPI document itself (not wrapped in the data envelope), for tools and the docs page. */
 export const handler = httpRoute(routes.getOpenApi, async () => ({
-  raw: { body: openApiJson(), contentType: JSON_CONTENT_TYPE, headers: { 'Cache-Control': 'public, max-age=300' } },
+  raw: { body: openApiJson(), contentType: JSON_CONTENT_TYPE },
 }));

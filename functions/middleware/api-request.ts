@@ -13,6 +13,8 @@ export interface Caller {
   orgId: string;
   scopes: readonly Scope[];
   record: ApiKeyRecord;
+  /** The key's previous use before this request (decision 40), once it was counted. */
+  lastUsedAt?: string | null;
 }
 
 export interface RequestState {

@@ -3,7 +3,7 @@
  * then both rate-limit windows of decision 32 in one conditional write. A refused key is
  * never counted; an accepted one gets the rate-limit headers on whatever answer follows.
  */
-import { findKeyByHash } from '../adapters/dynamo/api-key-store.js';
+import { findKeyByHash, touchKey } from '../adapters/dynamo/api-key-store.js';
 import { consumeRequest } from '../adapters/dynamo/rate-limit-counter.js';
 import { checkKeyUsable, hashKey, invalidKey, isWellFormedKey, missingKey, sameHash } from '../core/api-keys.js';
 import { rateLimitHeaders } from '../core/rate-limits.js';
@@ -27,6 +27,9 @@ export const authenticate = (): ApiMiddleware => ({
     logger.appendKeys({ key_id: record.id, org_id: record.org_id });
     checkKeyUsable(record, api.now);
     const limits = config().limits;
-    api.limitHeaders = rateLimitHeaders(limits, await consumeRequest(record.id, limits, api.now), api.now);
+    // The use is stamped whether or not a limit then refuses it: a request was made with the key.
+    const [usage, lastUsedAt] = await Promise.all([consumeRequest(record.id, limits, api.now), touchKey(hash, api.now)]);
+    api.caller.lastUsedAt = lastUsedAt;
+    api.limitHeaders = rateLimitHeaders(limits, usage, api.now);
   },
 });

@@ -1,18 +1,20 @@
 /**
  * First in, last out: gives the request its id (decision 2), its instant and its route,
  * puts them on every log line, and on the way out stamps the headers every answer
- * carries (X-Request-Id; the key's rate-limit headers, decision 3) and logs one access line.
+ * carries (X-Request-Id; the key's rate-limit headers, decision 3; decision 39's
+ * protective headers) and logs one access line.
  */
 import { logger } from '../lib/logger.js';
 import { type ApiMiddleware, type ApiRequest, wireResponse } from './api-request.js';
-import { requestIdFrom } from './responses.js';
+import { protectiveHeaders, requestIdFrom } from './responses.js';
 
 function finish(request: ApiRequest): void {
   const { api } = request.context;
   const response = wireResponse(request.response);
   if (!api || !response) return;
   // A limit's own headers (a 429's X-RateLimit-Remaining: 0) win over the key's current ones.
-  response.headers = { ...api.limitHeaders, ...response.headers, 'X-Request-Id': api.requestId };
+  const headers = { ...api.limitHeaders, ...response.headers };
+  response.headers = { ...headers, ...protectiveHeaders(String(headers['Content-Type'])), 'X-Request-Id': api.requestId };
   logger.info('request', { status: response.statusCode, duration_ms: Date.now() - api.now.getTime() });
 }
 

@@ -11,6 +11,15 @@ import type { JsonResult } from './api-request.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Decision 39: every answer forbids MIME sniffing, and no JSON answer may be kept by a
+ * cache (they hold per-organization data behind a key, even a 404).
+ */
+export function protectiveHeaders(contentType: string | undefined): Record<string, string> {
+  const json = contentType?.toLowerCase().startsWith('application/json') ?? false;
+  return { 'X-Content-Type-Options': 'nosniff', ...(json ? { 'Cache-Control': 'no-store' } : {}) };
+}
+
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Decision 2: the caller's X-Request-Id when it is a safe token, else a fresh id. */
@@ -40,7 +49,12 @@ export function errorEnvelope(error: unknown, requestId: string): APIGatewayProx
   };
   return {
     statusCode: e.status,
-    headers: { ...e.options.headers, 'Content-Type': JSON_CONTENT_TYPE, 'X-Request-Id': requestId },
+    headers: {
+      ...e.options.headers,
+      'Content-Type': JSON_CONTENT_TYPE,
+      ...protectiveHeaders(JSON_CONTENT_TYPE),
+      'X-Request-Id': requestId,
+    },
     body: JSON.stringify(body),
   };
 }

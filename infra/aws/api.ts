@@ -147,6 +147,9 @@ export class ServiceApi extends Construct {
         statusCode: spec.status,
         responseHeaders: {
           'Content-Type': "'application/json; charset=utf-8'",
+          // Decision 39, on the answers API Gateway makes itself too.
+          'X-Content-Type-Options': "'nosniff'",
+          'Cache-Control': "'no-store'",
           ...Object.fromEntries(Object.entries(spec.headers ?? {}).map(([k, v]) => [k, `'${v}'`])),
         },
         templates: { 'application/json': gatewayResponseBody(spec) },

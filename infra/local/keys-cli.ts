@@ -37,6 +37,7 @@ const publicView = (r: ApiKeyRecord) => ({
   created_at: r.created_at,
   expires_at: r.expires_at,
   revoked_at: r.revoked_at,
+  last_used_at: r.last_used_at,
 });
 
 /** Records as a table, one column per key: null as "-", lists comma-separated, "(none)" for no records. */
@@ -121,7 +122,15 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       if (values.json) io.out(JSON.stringify(keys));
       else
         printTable(
-          keys.map(({ id, name, hint, scopes, expires_at, revoked_at }) => ({ id, name, hint, scopes, expires_at, revoked_at })),
+          keys.map(({ id, name, hint, scopes, expires_at, revoked_at, last_used_at }) => ({
+            id,
+            name,
+            hint,
+            scopes,
+            expires_at,
+            revoked_at,
+            last_used_at,
+          })),
           io,
         );
       return 0;

@@ -280,6 +280,8 @@ describe('REST API', () => {
       expect(r).toBeDefined();
       expect(r?.StatusCode).toBe(status);
       expect(r?.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json; charset=utf-8'");
+      expect(r?.ResponseParameters['gatewayresponse.header.X-Content-Type-Options']).toBe("'nosniff'");
+      expect(r?.ResponseParameters['gatewayresponse.header.Cache-Control']).toBe("'no-store'");
       // What API Gateway would send, with its variables filled in.
       const body = JSON.parse(
         String(r?.ResponseTemplates['application/json'])

@@ -226,9 +226,28 @@ describe('GET /key and isolation between organizations', () => {
       expires_at: '2099-01-01T00:00:00.000Z',
       created_at: a.record.created_at,
       hint: `svc_sk_live_…${a.key.slice(-4)}`,
+      last_used_at: null,
     });
     expect(rb.body.data).toMatchObject({ id: b.record.id, org_id: b.record.org_id, expires_at: null });
     expect(a.record.org_id).not.toBe(b.record.org_id);
+  });
+
+  it('says when the key was used before this request (decision 40), whatever that request was', async () => {
+    const { key, record } = await createKey({ scopes: ['deployments:read'] });
+    const first = await call('GET', '/key', { key });
+    expect(first.body.data.last_used_at).toBeNull();
+    const before = Date.now();
+    expect((await call('GET', '/environments', { key })).status).toBe(403);
+    const after = Date.now();
+    const second = (await call('GET', '/key', { key })).body.data.last_used_at;
+    expect(Date.parse(second)).toBeGreaterThanOrEqual(before - 5);
+    expect(Date.parse(second)).toBeLessThanOrEqual(after);
+    const third = (await call('GET', '/key', { key })).body.data.last_used_at;
+    expect(Date.parse(third)).toBeGreaterThan(Date.parse(second));
+    // The operator's list shows it too.
+    const out: string[] = [];
+    await runKeysCommand(['list', '--org', record.org_id, '--json'], { out: (l) => out.push(l) });
+    expect(Date.parse(JSON.parse(out[0]!)[0].last_used_at)).toBeGreaterThanOrEqual(Date.parse(third));
   });
 
   it('lists each organization its own environments', async () => {

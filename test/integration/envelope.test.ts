@@ -54,6 +54,27 @@ describe('envelope', () => {
   });
 });
 
+describe('protective headers (decision 39)', () => {
+  it('every answer carries nosniff, and every JSON answer Cache-Control: no-store', async () => {
+    const { key } = await createKey({ scopes: ['deployments:read'] });
+    const answers = await Promise.all([
+      call('GET', '/key', { key }),
+      call('GET', '/deployments?page=0', { key }),
+      call('POST', '/deployments', { key, body: { app_type: 'airflow' } }),
+      call('GET', '/key'),
+      call('GET', '/nowhere'),
+      call('PUT', '/deployments'),
+      call('GET', '/openapi.json'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 403, 401, 404, 405, 200]);
+    for (const a of answers) expect(a.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+    // The docs page is HTML with its own caching rule, and still refuses sniffing.
+    const page = await call('GET', '/docs');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['cache-control']).toBe('no-cache');
+  });
+});
+
 describe('X-Request-Id', () => {
   it('echoes a safe caller id on success and on errors', async () => {
     const { key } = await createKey();

@@ -116,7 +116,17 @@ describe('keys list', () => {
       [a, json.find((k: any) => k.id === a.id)],
       [b, json.find((k: any) => k.id === b.id)],
     ]) {
-      expect(Object.keys(listed).sort()).toEqual(['created_at', 'expires_at', 'hint', 'id', 'name', 'org_id', 'revoked_at', 'scopes']);
+      expect(Object.keys(listed).sort()).toEqual([
+        'created_at',
+        'expires_at',
+        'hint',
+        'id',
+        'last_used_at',
+        'name',
+        'org_id',
+        'revoked_at',
+        'scopes',
+      ]);
       expect(listed.hint).toBe(`svc_sk_live_…${made.key.slice(-4)}`);
       expect(listed.hint).toMatch(/^svc_sk_live_…[0-9A-Za-z]{4}$/);
       expect(listed).toMatchObject({ org_id: org, scopes: made.scopes, revoked_at: null });
@@ -130,7 +140,7 @@ describe('keys list', () => {
     const org = newOrgId();
     const made = (await keys('create', '--org', org, '--name', 'tabled', '--json')).json;
     const { lines } = await keys('list', '--org', org);
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+HINT\s+SCOPES\s+EXPIRES_AT\s+REVOKED_AT$/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+HINT\s+SCOPES\s+EXPIRES_AT\s+REVOKED_AT\s+LAST_USED_AT$/);
     expect(lines[1]).toContain(`svc_sk_live_…${made.key.slice(-4)}`);
     expect(lines.join('\n')).not.toContain(made.key);
     expect((await keys('list', '--org', newOrgId())).lines).toEqual(['(none)']);

@@ -19,6 +19,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     created_at: String(item.created_at),
     expires_at: nullable(item.expires_at),
     revoked_at: nullable(item.revoked_at),
+    last_used_at: nullable(item.last_used_at),
   };
 }
 
@@ -115,4 +116,22 @@ export async function revokeKey(record: ApiKeyRecord, now: Date): Promise<ApiKey
     if (!Item) throw new Error(`API key ${record.id} no longer exists`);
     return toRecord(Item);
   }
+}
+
+/**
+ * Decision 40: stamps the key's use and returns the previous stamp (null for its first
+ * request), one write whose old value DynamoDB hands back atomically.
+ */
+export async function touchKey(hash: string, now: Date): Promise<string | null> {
+  const { Attributes } = await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: apiKeyKey(hash),
+      UpdateExpression: 'SET last_used_at = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now.toISOString() },
+      ReturnValues: 'UPDATED_OLD',
+    }),
+  );
+  return nullable(Attributes?.last_used_at);
 }
