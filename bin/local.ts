@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   const { resumed, ended } = stack.reconciled;
   if (resumed.length) console.log(`Resumed ${resumed.length} operation(s) that were in flight when the previous run stopped.`);
-  if (ended.length) console.log(`Ended ${ended.length} operation(s) that ran past OPERATION_TIMEOUT_SECONDS.`);
+  if (ended.length) console.log(`Ended ${ended.length} operation(s) that ran past their phase's limit (PHASE_TIMEOUT_SECONDS).`);
   console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
   console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
 }

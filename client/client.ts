@@ -66,7 +66,8 @@ export interface ApiResponse<T> {
   headers: Headers;
 }
 
-function retryAfterOf(headers: Headers): number | undefined {
+/** Retry-After in whole seconds, when the answer has one. */
+export function retryAfterOf(headers: Headers): number | undefined {
   const raw = headers.get('retry-after');
   if (raw === null || !/^\d+$/.test(raw.trim())) return undefined;
   return Number(raw);
@@ -239,6 +240,10 @@ export class DeploymentsClient {
   }
   getOperation(operationId: string, opts?: RequestOptions) {
     return this.data('getOperation', { ...opts, params: { operation_id: operationId } });
+  }
+  /** Decision 36: the operation once it is terminal or has left `phase`, else after `timeout` seconds (1-20). */
+  waitOperation(operationId: string, query: { phase?: string; timeout?: number } = {}, opts?: RequestOptions) {
+    return this.data('waitOperation', { ...opts, params: { operation_id: operationId }, query });
   }
   cancelOperation(operationId: string, opts?: RequestOptions) {
     return this.data('cancelOperation', { ...opts, params: { operation_id: operationId }, body: {} });

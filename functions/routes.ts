@@ -169,6 +169,18 @@ export const routes = {
     success: { status: 200, data: s.listOf(s.Operation) },
     errors: ['INVALID_REQUEST'],
   },
+  waitOperation: {
+    method: 'GET',
+    path: '/operations/{operation_id}/wait',
+    handler: 'wait-operation',
+    access: ['operations:read'],
+    summary: 'Wait for an operation to end, or to leave a phase',
+    tag: 'Operations',
+    params: s.OperationIdParams,
+    query: s.WaitOperationQuery,
+    success: { status: 200, data: s.Operation },
+    errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
+  },
   getOperation: {
     method: 'GET',
     path: '/operations/{operation_id}',

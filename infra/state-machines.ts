@@ -13,7 +13,7 @@ export interface StateMachineFile {
   name: string;
   file: string;
   text: string;
-  /** Placeholder (e.g. RunPhaseFunctionArn) → workflow handler module (e.g. run-phase). */
+  /** Placeholder (e.g. StartPhaseFunctionArn) → workflow handler module (e.g. start-phase). */
   functions: Record<string, string>;
 }
 

@@ -1,6 +1,5 @@
 /** deployctl's options and the checks of their values; UsageError is shared with the operator CLIs (infra/local). */
 import { parseArgs } from 'node:util';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../wait.js';
 
 /** Bad arguments: the caller's mistake, reported with the usage and exit code 2. */
 export class UsageError extends Error {}
@@ -50,15 +49,20 @@ export const pageQuery = (values: Values) => ({
   per_page: positiveInt('per-page', values['per-page']),
 });
 
-/** --timeout in milliseconds (default 30 minutes). */
-export function timeoutMs(values: Values): number {
-  const seconds = positiveInt('timeout', values.timeout);
-  return seconds === undefined ? DEFAULT_WAIT_TIMEOUT_MS : seconds * 1000;
+/** How long a wait may take: `timeoutMs` from --timeout, undefined for no limit (the default). */
+export interface WaitLimit {
+  timeoutMs: number | undefined;
 }
 
-/** For a command that waits only with --wait: how long to wait, or undefined not to; --timeout only goes with --wait. */
-export function optionalWait(values: Values): number | undefined {
+/** --timeout (seconds) as a wait limit; without it, no limit. */
+export function waitLimit(values: Values): WaitLimit {
+  const seconds = positiveInt('timeout', values.timeout);
+  return { timeoutMs: seconds === undefined ? undefined : seconds * 1000 };
+}
+
+/** For a command that waits only with --wait: its limit, or undefined not to wait; --timeout only goes with --wait. */
+export function optionalWait(values: Values): WaitLimit | undefined {
   if (values.timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
-  const ms = timeoutMs(values);
-  return values.wait ? ms : undefined;
+  const limit = waitLimit(values);
+  return values.wait ? limit : undefined;
 }

@@ -1,6 +1,10 @@
 /** What a deployctl run is given (streams, environment, fetch, time), its exit codes, and the two ways it writes. */
 import type { Clock } from '../wait.js';
 
+/**
+ * 0 success; 1 the operation failed, was canceled or outlived --timeout; 2 usage error;
+ * 3 API or network error; 130 interrupted (Ctrl-C) while waiting: the operation goes on.
+ */
 export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, interrupted: 130 } as const;
 
 export interface Stream {
@@ -16,7 +20,9 @@ export interface CliContext {
   env: Record<string, string | undefined>;
   fetch?: typeof fetch;
   clock?: Clock;
-  /** Aborts a wait (Ctrl-C). */
+  /** The jitter of a wait's retries (a number in [0, 1)); Math.random by default. */
+  random?: () => number;
+  /** Aborts a wait (Ctrl-C): the command stops waiting and exits 130, the operation goes on. */
   signal?: AbortSignal;
 }
 

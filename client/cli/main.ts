@@ -13,6 +13,7 @@ import { deploymentCommands } from './commands/deployments.js';
 import { environmentCommands } from './commands/environments.js';
 import { operationCommands } from './commands/operations.js';
 import { type CliContext, EXIT, err, out } from './context.js';
+import { WaitInterrupted, watchCommand } from './progress.js';
 
 export { type CliContext, EXIT, type Stream } from './context.js';
 
@@ -38,8 +39,12 @@ Environment:
   DEPLOY_API_KEY   your API key (svc_sk_live_...), required
   DEPLOY_API_URL   the API base URL, default ${DEFAULT_BASE_URL}
 
+Waiting (--wait, operations wait) follows each phase change as it happens, with no time
+limit unless --timeout is given; Ctrl-C stops waiting and leaves the operation running.
+
 Exit codes: 0 success; 1 the operation failed, was canceled or did not finish within
---timeout (default 30 minutes); 2 usage error; 3 API or network error.
+--timeout; 2 usage error; 3 API or network error; 130 interrupted (Ctrl-C) while waiting,
+the operation goes on ("deployctl operations wait <operation-id>" watches it again).
 `;
 
 const COMMANDS: Record<string, Command> = { ...deploymentCommands, ...operationCommands, ...environmentCommands };
@@ -91,11 +96,17 @@ function failure(ctx: CliContext, e: unknown): number {
     return EXIT.apiError;
   }
   if (e instanceof OperationTimeoutError) {
-    err(ctx, e.message);
+    err(ctx, `${e.message}\nStill running: ${watchCommand(e.operationId)}`);
     return EXIT.operationFailed;
   }
+  if (e instanceof WaitInterrupted) {
+    const seen = e.lastSeen ? `; last seen: ${e.lastSeen.status}, phase ${e.lastSeen.progress.phase}` : '';
+    err(ctx, `Stopped waiting; operation ${e.operationId} goes on (it was not canceled${seen}).`);
+    err(ctx, `Still running: ${watchCommand(e.operationId)}`);
+    return EXIT.interrupted;
+  }
   if (ctx.signal?.aborted) {
-    err(ctx, 'Stopped waiting; the operation goes on (see "deployctl operations wait <operation-id>").');
+    err(ctx, 'Interrupted.');
     return EXIT.interrupted;
   }
   throw e;

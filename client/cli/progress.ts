@@ -1,19 +1,35 @@
 /** Waiting for an operation with its progress on stderr, and the exit code its outcome gives. */
 import type { Operation } from '../client.js';
 import { ErrorResponse, formatDuration } from '../errors.js';
-import { type Clock, type RetryInfo, waitForOperation } from '../wait.js';
+import { type Clock, type FallbackInfo, type ProgressInfo, type RetryInfo, waitForOperation } from '../wait.js';
+import type { WaitLimit } from './args.js';
 import type { Run } from './command.js';
 import { type CliContext, EXIT, err } from './context.js';
 
+/** The command that watches an operation again. */
+export const watchCommand = (operationId: string) => `deployctl operations wait ${operationId}`;
+
+/** A wait stopped by Ctrl-C (the context's signal): the operation itself was left alone. */
+export class WaitInterrupted extends Error {
+  override readonly name = 'WaitInterrupted';
+  constructor(
+    readonly operationId: string,
+    /** The operation as last seen, if any answer came. */
+    readonly lastSeen: Operation | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(`Stopped waiting for operation ${operationId}.`, options);
+  }
+}
+
 /**
  * The live progress of a wait, on stderr: on a terminal a spinner line redrawn in place
- * with the elapsed time; otherwise one plain line per change of status or phase.
+ * with the elapsed time; otherwise one plain line per change of status or phase, as it happens.
  */
 class ProgressView {
   private static readonly FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
   private frame = 0;
   private text = 'waiting for the first poll';
-  private lastKey = '';
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly started: number;
 
@@ -46,12 +62,18 @@ class ProgressView {
     this.ctx.stderr.write(`\r\x1b[2K${line}${elapsed}`);
   }
 
-  progress(op: Operation): void {
+  progress(op: Operation, info: Pick<ProgressInfo, 'changed'>): void {
     this.text = `${op.status} · ${op.progress.phase} · ${op.progress.message}`;
-    const key = `${op.status}/${op.progress.phase}`;
     if (this.ctx.stderr.isTTY) this.draw();
-    else if (key !== this.lastKey) err(this.ctx, `${this.stamp()} ${op.status} ${op.progress.phase}: ${op.progress.message}`);
-    this.lastKey = key;
+    else if (info.changed) err(this.ctx, `${this.stamp()} ${op.status} ${op.progress.phase}: ${op.progress.message}`);
+  }
+
+  fallback(info: FallbackInfo): void {
+    const text = `the API cannot wait (${info.error.status} ${info.error.code}); polling instead`;
+    if (this.ctx.stderr.isTTY) {
+      this.text = text;
+      this.draw();
+    } else err(this.ctx, `${this.stamp()} ${text}`);
   }
 
   retry(info: RetryInfo): void {
@@ -69,17 +91,30 @@ class ProgressView {
   }
 }
 
-/** Waits for an operation, showing progress; returns the terminal operation. */
-export async function follow(r: Run, operationId: string, label: string, timeoutMs: number): Promise<Operation> {
+/**
+ * Waits for an operation, showing progress; returns the terminal operation. Throws
+ * WaitInterrupted when the context's signal stops it (the operation goes on), and
+ * OperationTimeoutError when --timeout runs out (there is no limit without it).
+ */
+export async function follow(r: Run, operationId: string, label: string, limit: WaitLimit): Promise<Operation> {
   const view = new ProgressView(r.ctx, r.clock, label);
+  let last: Operation | undefined;
   try {
     return await waitForOperation(r.api, operationId, {
       clock: r.clock,
+      random: r.ctx.random,
       signal: r.ctx.signal,
-      timeoutMs,
-      onProgress: (op) => view.progress(op),
+      timeoutMs: limit.timeoutMs,
+      onProgress: (op, info) => {
+        last = op;
+        view.progress(op, info);
+      },
       onRetry: (info) => view.retry(info),
+      onFallback: (info) => view.fallback(info),
     });
+  } catch (e) {
+    if (r.ctx.signal?.aborted) throw new WaitInterrupted(operationId, last, { cause: e });
+    throw e;
   } finally {
     view.stop();
   }

@@ -9,6 +9,7 @@ import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { applyTransition, insertDeployment, insertOperation } from '../adapters/dynamo/lifecycle-writes.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { Retry, withRetries } from '../adapters/dynamo/transact.js';
+import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { autoName, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
@@ -122,7 +123,7 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
     return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
   });
   if ('joined' in started) return started.joined;
-  if (started.canceled) await stopQuietly(started.canceled.id, 'Canceled by a destroy request.');
+  if (started.canceled) await stopQuietly(started.canceled, 'Canceled by a destroy request.');
   return launch(started.operation, started.deployment);
 }
 
@@ -179,18 +180,24 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
     if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at }))) throw new Retry();
     return { ...op, ...change };
   });
-  await stopQuietly(canceled.id, 'Canceled by request.');
+  await stopQuietly(canceled, 'Canceled by request.');
   return operationView(canceled);
 }
 
 /**
- * Stopping the execution is best effort: the record is already final, and every
+ * Stops the operation's workflow (so nothing waits on or asks about its job again) and
+ * its job on the platform. Both are best effort: the record is already final, and every
  * workflow step writes only while its operation is not terminal.
  */
-async function stopQuietly(operationId: string, cause: string): Promise<void> {
-  try {
-    await stopExecution(operationId, cause);
-  } catch (e) {
-    logger.warn('could not stop workflow; its steps will find the operation ended', { operation_id: operationId, error: e as Error });
-  }
+async function stopQuietly(op: OperationRecord, cause: string): Promise<void> {
+  const stops: [string, Promise<void>][] = [['workflow', stopExecution(op.id, cause)]];
+  if (op.job) stops.push(['platform job', hostingPlatform().cancel(op.job.handle)]);
+  const results = await Promise.allSettled(stops.map(([, p]) => p));
+  results.forEach((r, i) => {
+    if (r.status === 'rejected')
+      logger.warn(`could not stop the ${stops[i]![0]}; its steps will find the operation ended`, {
+        operation_id: op.id,
+        error: r.reason as Error,
+      });
+  });
 }

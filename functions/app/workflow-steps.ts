@@ -10,7 +10,14 @@ import { Retry, withRetries } from '../adapters/dynamo/transact.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
-import { type DeploymentTarget, type HostingPlatform, isPlatformErrorName, PHASE_CALLS, type WorkPhase } from '../core/platform.js';
+import {
+  type HostingPlatform,
+  isPlatformErrorName,
+  type JobHandle,
+  PlatformError,
+  TransientPlatformError,
+  type WorkPhase,
+} from '../core/platform.js';
 import { logger } from '../lib/logger.js';
 
 export interface StepInput {
@@ -36,8 +43,42 @@ async function load(input: StepInput): Promise<{ op: OperationRecord; deployment
   return { op, deployment };
 }
 
-/** Enters a phase (the first one also starts the operation), then does its work on the platform. */
-export async function runPhase(input: StepInput & { phase: string }, platform: HostingPlatform, now = () => new Date()): Promise<void> {
+export interface PhaseInput extends StepInput {
+  phase: WorkPhase;
+}
+
+/** What the workflow carries from a phase step to the next: the job and when to ask about it again. */
+export interface PhaseState {
+  handle: JobHandle;
+  status: 'running' | 'succeeded';
+  next_check_seconds: number;
+}
+
+export interface PhaseTiming {
+  /** How long a phase may take before the operation fails (PHASE_TIMEOUT_SECONDS). */
+  timeoutSeconds: number;
+  /** When to ask again about a running job whose driver did not say (PHASE_CHECK_SECONDS). */
+  checkSeconds: number;
+  now?: () => Date;
+}
+
+/** A phase that ran past its limit: the workflow ends the operation OPERATION_TIMED_OUT. */
+export class PhaseTimedOut extends Error {
+  constructor(phase: string, seconds: number) {
+    super(`The ${phase} phase did not finish within ${formatSeconds(seconds)}.`);
+    this.name = 'PhaseTimedOut';
+  }
+}
+
+const formatSeconds = (s: number) => (s % 3600 === 0 ? `${s / 3600} hour${s === 3600 ? '' : 's'}` : `${Math.round(s / 60)} minutes`);
+
+/**
+ * Enters a phase (the first one also starts the operation) and starts its job on the
+ * platform, recording the job and the phase's deadline on the operation. Run again (a
+ * retried step, a resumed workflow), it finds the same job.
+ */
+export async function startPhase(input: PhaseInput, platform: HostingPlatform, timing: PhaseTiming): Promise<PhaseState> {
+  const now = timing.now ?? (() => new Date());
   const { op, deployment } = await withRetries(async () => {
     const loaded = await load(input);
     const { op } = loaded;
@@ -47,17 +88,50 @@ export async function runPhase(input: StepInput & { phase: string }, platform: H
     const change = {
       status: 'running' as const,
       phase: input.phase,
-      message: PHASE_MESSAGES[input.phase] ?? input.phase,
+      message: PHASE_MESSAGES[input.phase],
       started_at: op.started_at ?? at,
     };
     if (!(await applyTransition({ operation: op, change, at }))) throw new Retry();
-    return loaded;
+    return { ...loaded, op: { ...op, ...change } };
   });
-  const method = PHASE_CALLS[input.phase as WorkPhase];
-  if (!method) throw new Error(`No platform call for phase ${input.phase}`);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
-  // Each call takes the target; provisionAppUser also the user the operation was asked for.
-  await (platform[method] as (t: DeploymentTarget, params?: unknown) => Promise<void>)(target, op.params);
+  const handle = await platform.start({ operationId: op.id, phase: input.phase, target, input: op.params });
+  if (op.job?.phase !== input.phase || op.job.handle !== handle) {
+    const deadline = new Date(now().getTime() + timing.timeoutSeconds * 1000).toISOString();
+    const job = { phase: input.phase, handle, deadline, limit_seconds: timing.timeoutSeconds };
+    await withRetries(async () => {
+      const current = (await load(input)).op;
+      if (isTerminal(current.status)) throw new OperationEnded(current.id, current.status);
+      if (!(await applyTransition({ operation: current, change: { job }, at: now().toISOString() }))) throw new Retry();
+    });
+  }
+  return { handle, status: 'running', next_check_seconds: 0 };
+}
+
+/**
+ * Asks the platform about the phase's job. Running: when to ask again (never past the
+ * deadline). Succeeded: the workflow goes on. Failed: a PlatformError (or, transient, a
+ * TransientPlatformError the workflow retries). Past its deadline: the job is canceled
+ * and the phase times out.
+ */
+export async function checkPhase(
+  input: PhaseInput & { handle: JobHandle },
+  platform: HostingPlatform,
+  timing: PhaseTiming,
+): Promise<PhaseState> {
+  const now = timing.now ?? (() => new Date());
+  const { op } = await load(input);
+  if (isTerminal(op.status)) throw new OperationEnded(op.id, op.status);
+  const left = op.job ? Date.parse(op.job.deadline) - now().getTime() : Number.POSITIVE_INFINITY;
+  if (left <= 0) {
+    await platform.cancel(input.handle);
+    throw new PhaseTimedOut(input.phase, op.job?.limit_seconds ?? timing.timeoutSeconds);
+  }
+  const job = await platform.check(input.handle);
+  if (job.state === 'failed') throw job.transient ? new TransientPlatformError(job.message) : new PlatformError(job.message);
+  if (job.state === 'succeeded') return { handle: input.handle, status: 'succeeded', next_check_seconds: 0 };
+  const wanted = job.nextCheckSeconds ?? timing.checkSeconds;
+  return { handle: input.handle, status: 'running', next_check_seconds: Math.max(0, Math.min(Math.ceil(wanted), Math.ceil(left / 1000))) };
 }
 
 export async function completeOperation(input: StepInput, appDomain: string, now = () => new Date()): Promise<void> {
@@ -69,7 +143,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     const change = {
       status: 'succeeded' as const,
       phase: done,
-      message: PHASE_MESSAGES[done] ?? done,
+      message: PHASE_MESSAGES[done],
       ended_at: at,
       started_at: op.started_at ?? at,
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
@@ -110,10 +184,10 @@ function causeMessage(cause: string | undefined): string | undefined {
 }
 
 export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
-  const error =
-    input.failure?.Error === 'States.Timeout'
-      ? { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' }
-      : undefined;
+  const timedOut = input.failure?.Error === 'States.Timeout' || input.failure?.Error === 'PhaseTimedOut';
+  const error = timedOut
+    ? { code: 'OPERATION_TIMED_OUT', message: causeMessage(input.failure?.Cause) ?? 'The operation did not finish in time.' }
+    : undefined;
   await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure, op) }, now);
 }
 
@@ -138,7 +212,10 @@ export interface ReconcileOptions {
   now?: Date;
   /** An operation younger than this may not have its execution yet (records are written first). */
   graceSeconds?: number;
-  timeoutSeconds: number;
+  /** The phase limit: an operation still queued after this long is overdue too. */
+  phaseTimeoutSeconds: number;
+  /** The driver whose jobs overdue operations leave behind (their jobs are canceled). */
+  platform?: HostingPlatform;
   /**
    * Start a workflow that no longer exists again, from the phase its operation is in.
    * Locally, workflows die with the process while their records survive, so the local
@@ -155,8 +232,8 @@ export interface Reconciled {
 
 /**
  * Settles operations that cannot finish by themselves: their workflow is gone
- * (resumed, or ended `failed` with OPERATION_INTERRUPTED), or ran past the timeout
- * (stopped and ended OPERATION_TIMED_OUT). Runs on a schedule on AWS and at start-up
+ * (resumed, or ended `failed` with OPERATION_INTERRUPTED), or ran past its phase's
+ * deadline (stopped and ended OPERATION_TIMED_OUT). Runs on a schedule on AWS and at start-up
  * locally.
  */
 export async function reconcileOperations(opts: ReconcileOptions): Promise<Reconciled> {
@@ -167,7 +244,9 @@ export async function reconcileOperations(opts: ReconcileOptions): Promise<Recon
     const age = now.getTime() - Date.parse(op.requested_at);
     if (age < grace) continue;
     const state = await describeExecution(op.id);
-    const overdue = age > opts.timeoutSeconds * 1000;
+    // Overdue: past its phase's own deadline, or queued for longer than a phase may take.
+    const deadline = op.job ? Date.parse(op.job.deadline) : Date.parse(op.requested_at) + opts.phaseTimeoutSeconds * 1000;
+    const overdue = now.getTime() > deadline + grace;
     if (state === 'MISSING' && opts.resumeMissing && !overdue) {
       await startExecution(workflowInput(op));
       out.resumed.push(op.id);
@@ -181,6 +260,7 @@ export async function reconcileOperations(opts: ReconcileOptions): Promise<Recon
       };
     } else if (overdue) {
       await stopExecution(op.id, 'Operation timed out');
+      if (op.job) await opts.platform?.cancel(op.job.handle);
       error = { code: 'OPERATION_TIMED_OUT', message: 'The operation did not finish in time.' };
     }
     const input = { org_id: op.org_id, operation_id: op.id, deployment_id: op.resource_id };

@@ -4,17 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { deploymentPath, operationPath } from './paths.js';
-import { type Operation, type OperationStatus, type OperationType, TERMINAL_OPERATION_STATUSES } from './schemas.js';
+import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
 /** The work phases a workflow runs, in order, and the phase a success ends in. */
-export const PHASES: Record<OperationType, { work: readonly string[]; done: string }> = {
+export const PHASES: Record<OperationType, { work: readonly Phase[]; done: Phase }> = {
   'deployment.create': { work: ['provisioning_db', 'provisioning_infrastructure'], done: 'ready' },
   'deployment.destroy': { work: ['destroying_infrastructure', 'destroying_db'], done: 'destroyed' },
   'dag_sync.trigger': { work: ['syncing_dags'], done: 'synced' },
   'app_user.provision': { work: ['provisioning_user'], done: 'provisioned' },
 };
 
-export const PHASE_MESSAGES: Record<string, string> = {
+export const PHASE_MESSAGES: Record<Phase, string> = {
   queued: 'Waiting to start.',
   provisioning_db: 'Provisioning the database.',
   provisioning_infrastructure: 'Provisioning the application infrastructure.',
@@ -42,7 +42,7 @@ export interface OperationRecord {
   org_id: string;
   type: OperationType;
   status: OperationStatus;
-  phase: string;
+  phase: Phase;
   message: string;
   resource_id: string;
   requested_at: string;
@@ -52,6 +52,8 @@ export interface OperationRecord {
   result?: Record<string, unknown>;
   /** Inputs the workflow needs beyond the deployment (e.g. the user to provision). */
   params?: Record<string, unknown>;
+  /** The current phase's job on the platform, and when the phase must be done by. */
+  job?: { phase: Phase; handle: string; deadline: string; limit_seconds: number };
 }
 
 export function operationView(op: OperationRecord): Operation {
@@ -76,7 +78,7 @@ export interface WorkflowInput {
   operation_id: string;
   deployment_id: string;
   type: OperationType;
-  phases: readonly string[];
+  phases: readonly Phase[];
 }
 
 /** The phases still to run: all of them for a new operation, else from the one it is in (phases are idempotent). */

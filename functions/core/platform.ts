@@ -1,10 +1,24 @@
 /**
- * The hosting platform behind the operation phases: the interface every driver
- * implements. A real driver would call the platform's provisioning APIs; this service
- * ships the simulated one (adapters/platform/simulated-platform.ts). Every method must be idempotent:
- * Step Functions retries a step after a transient error.
+ * The hosting platform behind the operation phases: the port every driver implements
+ * (docs/platform.md). A phase's work may take hours, so a driver is never waited on:
+ * the workflow starts a job, then asks about it, with Step Functions waiting in between
+ * for as long as the driver says (no Lambda holds a phase). This service ships the
+ * simulated driver (adapters/platform/simulated-platform.ts).
  */
-import type { AppType } from './schemas.js';
+import type { AppType, Phase } from './schemas.js';
+
+/** The phases that do work on the platform (decision 17), one job each. */
+export const WORK_PHASES = [
+  'provisioning_db',
+  'provisioning_infrastructure',
+  'provisioning_user',
+  'syncing_dags',
+  'destroying_infrastructure',
+  'destroying_db',
+] as const satisfies readonly Phase[];
+export type WorkPhase = (typeof WORK_PHASES)[number];
+
+export const isWorkPhase = (phase: string): phase is WorkPhase => (WORK_PHASES as readonly string[]).includes(phase);
 
 export interface DeploymentTarget {
   orgId: string;
@@ -13,40 +27,31 @@ export interface DeploymentTarget {
   name: string;
 }
 
-export interface AppUser {
-  username: string;
-  email: string;
-  role: string;
+/** One phase's work for one operation. */
+export interface PhaseJob {
+  operationId: string;
+  phase: WorkPhase;
+  target: DeploymentTarget;
+  /** What the operation was asked for beyond the deployment (the user of app_user.provision). */
+  input?: Record<string, unknown>;
 }
+
+/** A job as the driver knows it: opaque to the service, stored on the operation, JSON-safe. */
+export type JobHandle = string;
+
+export type JobStatus =
+  /** Still working; ask again after `nextCheckSeconds` (the workflow's default when absent). */
+  | { state: 'running'; nextCheckSeconds?: number }
+  | { state: 'succeeded'; result?: Record<string, unknown> }
+  /** `transient`: the workflow asks again with backoff before giving up; `message` is shown to the customer. */
+  | { state: 'failed'; transient: boolean; message: string };
 
 export interface HostingPlatform {
-  provisionDatabase(t: DeploymentTarget): Promise<void>;
-  provisionInfrastructure(t: DeploymentTarget): Promise<void>;
-  provisionAppUser(t: DeploymentTarget, user: AppUser): Promise<void>;
-  syncDags(t: DeploymentTarget): Promise<void>;
-  destroyInfrastructure(t: DeploymentTarget): Promise<void>;
-  destroyDatabase(t: DeploymentTarget): Promise<void>;
-}
-
-/** The platform call each work phase makes (decision 17's phases, declared in core/operations.ts). */
-export const PHASE_CALLS = {
-  provisioning_db: 'provisionDatabase',
-  provisioning_infrastructure: 'provisionInfrastructure',
-  provisioning_user: 'provisionAppUser',
-  syncing_dags: 'syncDags',
-  destroying_infrastructure: 'destroyInfrastructure',
-  destroying_db: 'destroyDatabase',
-} as const satisfies Record<string, keyof HostingPlatform>;
-
-export type WorkPhase = keyof typeof PHASE_CALLS;
-
-/** A platform whose every call is `step(phase)`: the shape of simulated and test drivers. */
-export function platformOf(step: (phase: WorkPhase) => (target: DeploymentTarget) => Promise<void>): HostingPlatform {
-  const phases = Object.keys(PHASE_CALLS) as WorkPhase[];
-  return Object.fromEntries(phases.map((phase) => [PHASE_CALLS[phase], step(phase)])) as Record<
-    (typeof PHASE_CALLS)[WorkPhase],
-    (target: DeploymentTarget, user?: AppUser) => Promise<void>
-  >;
+  /** Starts the phase's job. Idempotent: starting the same job again returns the same handle. */
+  start(job: PhaseJob): Promise<JobHandle>;
+  check(handle: JobHandle): Promise<JobStatus>;
+  /** Stops the job where the platform can; a job already finished or stopped is left as it is. */
+  cancel(handle: JobHandle): Promise<void>;
 }
 
 /** A failure the workflow retries with backoff (ASL Retry on this error name). */

@@ -31,6 +31,23 @@ export const OPERATION_TYPES = ['deployment.create', 'deployment.destroy', 'dag_
 export const OperationType = z.enum(OPERATION_TYPES);
 export type OperationType = z.infer<typeof OperationType>;
 
+/** Decision 17's phases, of every operation type. */
+export const PHASE_NAMES = [
+  'queued',
+  'provisioning_db',
+  'provisioning_infrastructure',
+  'ready',
+  'destroying_infrastructure',
+  'destroying_db',
+  'destroyed',
+  'syncing_dags',
+  'synced',
+  'provisioning_user',
+  'provisioned',
+] as const;
+export const Phase = z.enum(PHASE_NAMES);
+export type Phase = z.infer<typeof Phase>;
+
 export const USER_ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const DEFAULT_ENVIRONMENT_ID = 'env_default';
@@ -90,6 +107,12 @@ export const ListOperationsQuery = z.object({
 });
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;
+
+/** Decision 36: how long to wait (seconds), and the phase whose end is awaited. */
+export const WaitOperationQuery = z.object({
+  timeout: queryInt(1, 20, 20).describe('Seconds to wait at most (1-20, default 20).'),
+  phase: Phase.optional().describe('Answer as soon as the operation is no longer in this phase.'),
+});
 
 export const DeploymentIdParams = z.object({ deployment_id: z.string() });
 export const OperationIdParams = z.object({ operation_id: z.string() });

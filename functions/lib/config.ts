@@ -5,6 +5,10 @@
  */
 import { z } from 'zod';
 
+/** A phase may last 6 hours by default, and 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
+export const PHASE_TIMEOUT_DEFAULT_SECONDS = 6 * 3600;
+export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
+
 const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const schema = z.object({
@@ -16,7 +20,10 @@ const schema = z.object({
   RATE_LIMIT_PER_HOUR: intFrom(1000),
   RATE_LIMIT_PER_MINUTE: intFrom(100),
   CREATE_LIMIT_PER_HOUR: intFrom(10),
-  OPERATION_TIMEOUT_SECONDS: intFrom(3600),
+  /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
+  PHASE_TIMEOUT_SECONDS: intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS).pipe(z.number().max(PHASE_TIMEOUT_MAX_SECONDS)),
+  /** When a driver does not say when to ask again about a running job. */
+  PHASE_CHECK_SECONDS: intFrom(60),
 });
 
 export type Config = Readonly<{
@@ -26,7 +33,8 @@ export type Config = Readonly<{
   phaseDelayMs: number;
   simulatedFailure: string;
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
-  operationTimeoutSeconds: number;
+  phaseTimeoutSeconds: number;
+  phaseCheckSeconds: number;
 }>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,7 +55,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       createsPerHour: e.CREATE_LIMIT_PER_HOUR,
     }),
-    operationTimeoutSeconds: e.OPERATION_TIMEOUT_SECONDS,
+    phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
+    phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
   });
 }
 

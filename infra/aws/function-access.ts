@@ -29,7 +29,7 @@ export interface FunctionAccess {
 /** Every module in functions/http/ that API Gateway invokes: the route table's handlers plus the fallback. */
 export type HttpHandlerName = (typeof routes)[keyof typeof routes]['handler'] | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
-export type WorkflowFunctionName = 'run-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
+export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
 export type FunctionName = HttpHandlerName | WorkflowFunctionName;
 
 /** The step that runs on a schedule rather than from the state machine. */
@@ -41,9 +41,9 @@ const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
 const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [] }, states: [] };
 
 /**
- * Every request with a key (functions/lib/http.ts): the key and any idempotency record
- * (GetItem), the rate-limit counters (UpdateItem), the usage log and a remembered
- * idempotent response (PutItem).
+ * Every request with a key (functions/middleware/): the key and any idempotency record
+ * (GetItem), the rate-limit counters and the key's last use (UpdateItem), the usage log
+ * and an idempotency claim (PutItem). Endpoints that write also release claims (DeleteItem).
  */
 const KEYED: FunctionAccess = { items: ['GetItem', 'UpdateItem', 'PutItem'], query: { table: false, indexes: [] }, states: [] };
 
@@ -76,6 +76,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-key': KEYED,
   'get-deployment': KEYED,
   'get-operation': KEYED,
+  // Decision 36: reads the operation until it changes (a consistent GetItem every 500 ms).
+  'wait-operation': KEYED,
   'list-deployments': LISTS,
   'list-operations': LISTS,
   'create-deployment': writer(['StartExecution']),
@@ -88,7 +90,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-openapi': NONE,
   'get-docs': NONE,
   'route-not-found': NONE,
-  'run-phase': STEP,
+  // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
+  // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
+  'start-phase': { ...STEP, items: [...STEP.items, 'PutItem'] },
+  'check-phase': STEP,
   'complete-operation': STEP,
   'fail-operation': STEP,
   // Finds unfinished operations through gsi5 (it holds only those), asks Step Functions

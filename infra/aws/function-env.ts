@@ -18,7 +18,7 @@ export type FunctionEnvName =
   | 'RATE_LIMIT_PER_HOUR'
   | 'RATE_LIMIT_PER_MINUTE'
   | 'CREATE_LIMIT_PER_HOUR'
-  | 'OPERATION_TIMEOUT_SECONDS'
+  | 'PHASE_TIMEOUT_SECONDS'
   | 'SWAGGER_UI_DIST'
   | 'NODE_OPTIONS';
 
@@ -30,8 +30,6 @@ export interface EnvInputs {
   readonly tableName?: string;
   /** Set for functions that start, stop or describe executions. */
   readonly stateMachineArn?: string;
-  /** The state machine's own TimeoutSeconds, so the reconciler and the ASL agree. */
-  readonly operationTimeoutSeconds: number;
   /** Variables naming files copied next to the bundle (see RUNTIME_FILES in functions.ts). */
   readonly files?: FunctionEnv;
 }
@@ -43,7 +41,7 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
     RATE_LIMIT_PER_HOUR: String(i.settings.limits.perHour),
     RATE_LIMIT_PER_MINUTE: String(i.settings.limits.perMinute),
     CREATE_LIMIT_PER_HOUR: String(i.settings.limits.createsPerHour),
-    OPERATION_TIMEOUT_SECONDS: String(i.operationTimeoutSeconds),
+    PHASE_TIMEOUT_SECONDS: String(i.settings.phaseTimeoutSeconds),
     // Stack traces point at the TypeScript sources (bundles ship with source maps).
     NODE_OPTIONS: '--enable-source-maps',
   };

@@ -64,15 +64,17 @@ const TIMEOUTS: Record<FunctionKind, Duration> = {
   workflow: Duration.seconds(60),
 };
 
-/** The reconciler walks every unfinished operation, asking Step Functions about each: give it most of its 5 minutes. */
+/** Functions that need longer than their kind's timeout. */
 const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
+  // Decision 36: waits up to 20 s, then answers; API Gateway's integration limit is 29 s.
+  'wait-operation': Duration.seconds(25),
+  // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
   'reconcile-operations': Duration.minutes(4),
 };
 
 export interface FunctionFactoryProps {
   readonly settings: Settings;
   readonly table: dynamodb.ITable;
-  readonly operationTimeoutSeconds: number;
 }
 
 export interface ServiceFunction {
@@ -155,7 +157,6 @@ export class FunctionFactory extends Construct {
         settings,
         tableName: usesTable(access) ? table.tableName : undefined,
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
-        operationTimeoutSeconds: this.props.operationTimeoutSeconds,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {

@@ -4,9 +4,11 @@
  * of deploying something unintended. Stage differences live in STAGE_DEFAULTS only:
  * the stack itself is the same code for every stage.
  */
+
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { PHASE_TIMEOUT_DEFAULT_SECONDS, PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 
 export const STAGES = ['dev', 'prod'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -50,6 +52,8 @@ export interface Settings extends StageDefaults {
   /** Optional e-mail address subscribed to the alarm topic. */
   readonly alarmEmail?: string;
   readonly phaseDelayMs: number;
+  /** How long one phase may take (PHASE_TIMEOUT_SECONDS). */
+  readonly phaseTimeoutSeconds: number;
   readonly limits: { readonly perHour: number; readonly perMinute: number; readonly createsPerHour: number };
 }
 
@@ -63,6 +67,7 @@ export const CONTEXT_KEYS = [
   'wafRateLimit',
   'alarmEmail',
   'phaseDelayMs',
+  'phaseTimeoutSeconds',
   'rateLimitPerHour',
   'rateLimitPerMinute',
   'createLimitPerHour',
@@ -83,11 +88,12 @@ export function readSettings(lookup: Lookup): Settings {
       throw new Error(`context ${key} must be a string, got ${JSON.stringify(v)}`);
     return String(v);
   };
-  const int = (key: ContextKey, fallback: number, min: number): number => {
+  const int = (key: ContextKey, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = str(key);
     if (raw === undefined) return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`context ${key} must be an integer >= ${min}, got "${raw}"`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`context ${key} must be an integer from ${min} to ${max}, got "${raw}"`);
     return n;
   };
   const bool = (key: ContextKey, fallback: boolean): boolean => {
@@ -130,6 +136,7 @@ export function readSettings(lookup: Lookup): Settings {
     wafRateLimitPer5Min: int('wafRateLimit', 2000, 10),
     alarmEmail,
     phaseDelayMs: int('phaseDelayMs', 2000, 0),
+    phaseTimeoutSeconds: int('phaseTimeoutSeconds', PHASE_TIMEOUT_DEFAULT_SECONDS, 60, PHASE_TIMEOUT_MAX_SECONDS),
     limits: {
       perHour: int('rateLimitPerHour', 1000, 1),
       perMinute: int('rateLimitPerMinute', 100, 1),

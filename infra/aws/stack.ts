@@ -15,7 +15,7 @@ import { type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './f
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import type { Settings } from './settings.js';
-import { aslSteps, aslTimeoutSeconds, OPERATION_ASL, OperationStateMachine } from './state-machine.js';
+import { aslSteps, OPERATION_ASL, OperationStateMachine } from './state-machine.js';
 import { DataTable } from './table.js';
 
 /** How often the reconciler looks for operations whose workflow died. */
@@ -43,11 +43,7 @@ export class DeploymentApiStack extends Stack {
     this.data = new DataTable(this, 'Data', settings);
 
     const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
-    this.functions = new FunctionFactory(this, 'Functions', {
-      settings,
-      table: this.data.table,
-      operationTimeoutSeconds: aslTimeoutSeconds(asl),
-    });
+    this.functions = new FunctionFactory(this, 'Functions', { settings, table: this.data.table });
 
     // The workflow's steps are the functions its placeholders name.
     const stepFunctions = new Map<FunctionName, lambda.IFunction>();

@@ -22,9 +22,9 @@ const PLACEHOLDER = /\$\{([^}]*)\}/g;
 const FUNCTION_ARN = /^([A-Z][A-Za-z0-9]*)FunctionArn$/;
 
 export interface AslStep {
-  /** The placeholder's name, e.g. `RunPhaseFunctionArn`. */
+  /** The placeholder's name, e.g. `StartPhaseFunctionArn`. */
   readonly placeholder: string;
-  /** The module in functions/workflow/, e.g. `run-phase`. */
+  /** The module in functions/workflow/, e.g. `start-phase`. */
   readonly name: FunctionName;
 }
 
@@ -42,15 +42,6 @@ export function aslSteps(text: string): AslStep[] {
     seen.set(placeholder, { placeholder, name: name as FunctionName });
   }
   return [...seen.values()];
-}
-
-/** The workflow's own TimeoutSeconds (the reconciler gets the same value). */
-export function aslTimeoutSeconds(text: string): number {
-  const parsed: unknown = JSON.parse(text);
-  const t = typeof parsed === 'object' && parsed !== null && 'TimeoutSeconds' in parsed ? parsed.TimeoutSeconds : undefined;
-  if (typeof t !== 'number' || !Number.isInteger(t) || t <= 0)
-    throw new Error('the operation ASL must set a positive integer TimeoutSeconds');
-  return t;
 }
 
 export interface OperationStateMachineProps {

@@ -9,7 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { logger } from '../../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../state-machines.js';
+import { lambdaContext } from './gateway.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
@@ -39,6 +41,8 @@ interface Machine {
   arn: string;
   machine: StateMachine;
   handlers: Record<string, (input: unknown) => Promise<unknown>>;
+  /** The names of its Wait states (for `waitMs`). */
+  waitStates: string[];
 }
 
 class SfnError extends Error {
@@ -77,6 +81,11 @@ export interface SfnEndpointOptions {
   retryIntervalMs?: number;
   /** Replace workflow handler modules by name (tests inject platform faults this way). */
   handlers?: Record<string, TaskHandler>;
+  /**
+   * Make every Wait state last this long (ms) instead of what the execution asks, the
+   * interpreter's own override: tests run hours-long phases without touching the ASL.
+   */
+  waitMs?: number;
 }
 
 export class LocalStepFunctions {
@@ -91,10 +100,19 @@ export class LocalStepFunctions {
         options.handlers?.[handler] ??
         (async (input) => {
           const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
-          return mod.handler(input);
+          // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
+          logger.addContext(lambdaContext(handler));
+          const started = Date.now();
+          try {
+            return await mod.handler(input);
+          } finally {
+            logger.info('workflow step', { step: handler, duration_ms: Date.now() - started });
+          }
         });
       const arn = localStateMachineArn(f.name);
-      this.machines.set(arn, { arn, machine: new StateMachine(definition), handlers: taskHandlers(definition, load) });
+      const states = (definition as { States: Record<string, { Type?: string }> }).States;
+      const waitStates = Object.keys(states).filter((s) => states[s]?.Type === 'Wait');
+      this.machines.set(arn, { arn, machine: new StateMachine(definition), handlers: taskHandlers(definition, load), waitStates });
     }
   }
 
@@ -114,8 +132,14 @@ export class LocalStepFunctions {
       this.options.retryIntervalMs === undefined
         ? undefined
         : Object.fromEntries(Object.keys(m.handlers).map((s) => [s, this.options.retryIntervalMs!]));
+    const waitOverrides =
+      this.options.waitMs === undefined ? undefined : Object.fromEntries(m.waitStates.map((s) => [s, this.options.waitMs!]));
     const run = m.machine.run(JSON.parse(input), {
-      overrides: { taskResourceLocalHandlers: m.handlers as never, ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}) },
+      overrides: {
+        taskResourceLocalHandlers: m.handlers as never,
+        ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}),
+        ...(waitOverrides ? { waitTimeOverrides: waitOverrides } : {}),
+      },
       noThrowOnAbort: true,
     });
     const execution: Execution = {

@@ -1,6 +1,7 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
 import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
@@ -38,7 +39,12 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     });
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
-    reconciled = await reconcileOperations({ graceSeconds: 0, timeoutSeconds: config().operationTimeoutSeconds, resumeMissing: true });
+    reconciled = await reconcileOperations({
+      graceSeconds: 0,
+      phaseTimeoutSeconds: config().phaseTimeoutSeconds,
+      platform: hostingPlatform(),
+      resumeMissing: true,
+    });
     servers = await listenApi(settings);
   } catch (e) {
     await Promise.all(servers.map(close));

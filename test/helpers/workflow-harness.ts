@@ -5,15 +5,34 @@
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-writes.js';
 import { withRetries } from '../../functions/adapters/dynamo/transact.js';
-import { completeOperation, failOperation, runPhase, type StepInput } from '../../functions/app/workflow-steps.js';
+import {
+  checkPhase,
+  completeOperation,
+  failOperation,
+  type PhaseInput,
+  type StepInput,
+  startPhase,
+} from '../../functions/app/workflow-steps.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
-import { type HostingPlatform, platformOf } from '../../functions/core/platform.js';
+import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
 
 const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
+
+/** Phases of a test's own limit and pace: a long limit, and a job asked about again at once. */
+export const TEST_TIMING = { timeoutSeconds: 3600, checkSeconds: 0 };
+
+/** The workflow's phase steps, on the given platform. */
+export function phaseSteps(platform: HostingPlatform, timing = TEST_TIMING) {
+  return {
+    'start-phase': (input: unknown) => startPhase(input as PhaseInput, platform, timing),
+    'check-phase': (input: unknown) => checkPhase(input as PhaseInput & { handle: JobHandle }, platform, timing),
+  };
+}
 
 /** A platform that records its calls and fails as told. */
 export function testPlatform(fail: (phase: string, call: number) => Error | undefined = () => undefined, gate?: Promise<void>) {
@@ -32,10 +51,7 @@ export function engineWith(platform: HostingPlatform) {
   return new LocalStepFunctions({
     retryIntervalMs: 1,
     handlers: {
-      'run-phase': async (input) => {
-        await runPhase(input as StepInput & { phase: string }, platform);
-        return {};
-      },
+      ...phaseSteps(platform),
       'complete-operation': async (input) => {
         await completeOperation(input as StepInput, 'apps.test.example');
         return {};
@@ -119,12 +135,7 @@ export function workflowsOn(
 ): LocalStepFunctions {
   const engine = new LocalStepFunctions({
     retryIntervalMs: options.retryIntervalMs,
-    handlers: {
-      'run-phase': async (input) => {
-        await runPhase(input as StepInput & { phase: string }, platform);
-        return {};
-      },
-    },
+    handlers: phaseSteps(platform),
   });
   let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   beforeAll(async () => {

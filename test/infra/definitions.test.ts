@@ -6,13 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { PHASES } from '../../functions/core/operations.js';
+import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
 import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
 import { type FunctionEnvName, functionEnv } from '../../infra/aws/function-env.js';
 import { entryOf } from '../../infra/aws/functions.js';
 import { type ContextKey, readSettings } from '../../infra/aws/settings.js';
-import { aslSteps, aslTimeoutSeconds, OPERATION_ASL } from '../../infra/aws/state-machine.js';
+import { aslSteps, OPERATION_ASL } from '../../infra/aws/state-machine.js';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 const moduleNames = (dir: string) =>
@@ -72,7 +74,7 @@ describe('function environment', () => {
       'RATE_LIMIT_PER_HOUR',
       'RATE_LIMIT_PER_MINUTE',
       'CREATE_LIMIT_PER_HOUR',
-      'OPERATION_TIMEOUT_SECONDS',
+      'PHASE_TIMEOUT_SECONDS',
       'SWAGGER_UI_DIST',
     ];
     for (const n of names) expect({ n, read: new RegExp(`\\b${n}\\b`).test(code) }).toEqual({ n, read: true });
@@ -81,23 +83,21 @@ describe('function environment', () => {
       settings: readSettings(() => undefined),
       tableName: 't',
       stateMachineArn: 'arn',
-      operationTimeoutSeconds: 60,
     });
     for (const k of Object.keys(env).filter((k) => k !== 'NODE_OPTIONS')) expect(config).toMatch(new RegExp(`\\b${k}:`));
   });
 
-  it('takes the operation timeout from the ASL itself', () => {
-    expect(aslTimeoutSeconds(fs.readFileSync(OPERATION_ASL, 'utf8'))).toBe(
-      JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds,
-    );
+  it('gives the workflow room for every phase of an operation at the longest phase limit', () => {
+    const longest = Math.max(...Object.values(PHASES).map((p) => p.work.length));
+    expect(JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds).toBeGreaterThan(longest * PHASE_TIMEOUT_MAX_SECONDS);
   });
 });
 
 describe('aslSteps', () => {
   it('derives workflow module names from ${XFunctionArn} placeholders, once each', () => {
-    const text = '{"A":"${RunPhaseFunctionArn}","B":"${FailOperationFunctionArn}","C":"${RunPhaseFunctionArn}"}';
+    const text = '{"A":"${StartPhaseFunctionArn}","B":"${FailOperationFunctionArn}","C":"${StartPhaseFunctionArn}"}';
     expect(aslSteps(text)).toEqual([
-      { placeholder: 'RunPhaseFunctionArn', name: 'run-phase' },
+      { placeholder: 'StartPhaseFunctionArn', name: 'start-phase' },
       { placeholder: 'FailOperationFunctionArn', name: 'fail-operation' },
     ]);
   });

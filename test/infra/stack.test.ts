@@ -127,7 +127,7 @@ describe('functions', () => {
         RATE_LIMIT_PER_HOUR: '1000',
         RATE_LIMIT_PER_MINUTE: '100',
         CREATE_LIMIT_PER_HOUR: '10',
-        OPERATION_TIMEOUT_SECONDS: String(JSON.parse(fs.readFileSync(OPERATION_ASL, 'utf8')).TimeoutSeconds),
+        PHASE_TIMEOUT_SECONDS: '21600',
         NODE_OPTIONS: '--enable-source-maps',
       });
       expect(flatten(env.TABLE_NAME)).toBe(usesTable(f.access) ? `<Ref:${logicalId(s.stack.data.table)}>` : 'undefined');
@@ -355,7 +355,8 @@ describe('operation workflow', () => {
     const subs = sm.Properties?.DefinitionSubstitutions as Record<string, unknown>;
     expect(Object.keys(subs).sort()).toEqual([...placeholders].sort());
     expect(subs).toEqual({
-      RunPhaseFunctionArn: { 'Fn::GetAtt': [fnId('run-phase'), 'Arn'] },
+      StartPhaseFunctionArn: { 'Fn::GetAtt': [fnId('start-phase'), 'Arn'] },
+      CheckPhaseFunctionArn: { 'Fn::GetAtt': [fnId('check-phase'), 'Arn'] },
       CompleteOperationFunctionArn: { 'Fn::GetAtt': [fnId('complete-operation'), 'Arn'] },
       FailOperationFunctionArn: { 'Fn::GetAtt': [fnId('fail-operation'), 'Arn'] },
     });
@@ -374,7 +375,7 @@ describe('operation workflow', () => {
     const invoke = statementsOfRole(s.json, role).filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
     expect(invoke).toHaveLength(1);
     expect(resourcesOf(invoke[0]!).map(flatten).sort()).toEqual(
-      (['run-phase', 'complete-operation', 'fail-operation'] as const).map((n) => `<GetAtt:${fnId(n)}.Arn>`).sort(),
+      (['start-phase', 'check-phase', 'complete-operation', 'fail-operation'] as const).map((n) => `<GetAtt:${fnId(n)}.Arn>`).sort(),
     );
   });
 

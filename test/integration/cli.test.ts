@@ -4,16 +4,32 @@
  * destroy cycle through the local Step Functions workflow, outcomes of waits against a
  * scripted server in virtual time, and the `npx deployctl` launcher as a real process.
  */
+import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
 import { type CliContext, EXIT, runCli } from '../../client/cli/main.js';
-import type { Clock } from '../../client/index.js';
+import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { runProcess } from '../helpers/run-process.js';
-import { close, error, listen, OP_ID, ok, operation, type Step, scriptedServer, virtualClock } from '../helpers/scripted-api.js';
+import {
+  close,
+  DEP_ID,
+  error,
+  held,
+  listen,
+  OP_ID,
+  ok,
+  operation,
+  routedScript,
+  type Script,
+  type Step,
+  scriptedServer,
+  virtualClock,
+} from '../helpers/scripted-api.js';
+import { eventually } from '../helpers/wait.js';
 
 interface Ran {
   code: number;
@@ -48,7 +64,7 @@ afterAll(() => close(server));
 
 async function deployctl(
   argv: string[],
-  opts: { key?: string; url?: string; tty?: boolean; columns?: number; clock?: Clock } = {},
+  opts: { key?: string; url?: string; tty?: boolean; columns?: number; clock?: Clock; signal?: AbortSignal } = {},
 ): Promise<Ran> {
   const out = sink();
   const err = sink(opts.tty, opts.columns);
@@ -64,6 +80,9 @@ async function deployctl(
       return opts.url ? fetch(input, init) : checked(input, init);
     },
     clock: opts.clock,
+    // No jitter: retry delays as the tests state them.
+    random: () => 1,
+    signal: opts.signal,
   };
   const code = await runCli(argv, ctx);
   return { code, stdout: out.text(), stderr: err.text(), requests };
@@ -208,31 +227,57 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
   afterAll(async () => {
     for (const s of servers) await close(s);
   });
-  async function scripted(steps: Step[], repeatLast = false) {
+  async function scripted(script: Script, repeatLast = false) {
     const clock = virtualClock();
-    const { server: s } = scriptedServer(clock, steps, repeatLast);
+    const { server: s, seen } = scriptedServer(clock, script, repeatLast);
     servers.push(s);
-    return { clock, url: `${await listen(s)}${API_PREFIX}` };
+    return { clock, seen, url: `${await listen(s)}${API_PREFIX}` };
   }
+  const progressLines = (stderr: string) => stderr.split('\n').filter((l) => /^\[/.test(l));
 
-  it('exits 1 when the operation failed, naming the error', async () => {
+  it('prints each phase change as a line as it happens, and exits 1 when the operation failed, naming the error', async () => {
     const failed = {
       ...operation('failed', 'provisioning_infrastructure'),
       error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' },
     };
-    const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(failed)]);
+    const { clock, url } = await scripted([
+      ok(operation('queued', 'queued')),
+      held(operation('running', 'provisioning_db'), 3000),
+      held(operation('running', 'provisioning_db'), 20_000),
+      held(operation('running', 'provisioning_infrastructure'), 9000),
+      held(failed, 40_000 - 33_000),
+    ]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
     expect(res.code).toBe(EXIT.operationFailed);
     expect(res.stderr).toContain(`Operation ${OP_ID} failed in phase provisioning_infrastructure: PLATFORM_ERROR: The platform refused.`);
-    expect(res.stderr.split('\n').filter((l) => /^\[/.test(l))).toEqual([
+    expect(progressLines(res.stderr)).toEqual([
       `[    0s] ${OP_ID}: waiting`,
-      '[    2s] running provisioning_db: Now provisioning_db',
-      '[    5s] failed provisioning_infrastructure: Now provisioning_infrastructure',
+      '[    0s] queued queued: Now queued',
+      '[    4s] running provisioning_db: Now provisioning_db',
+      '[   33s] running provisioning_infrastructure: Now provisioning_infrastructure',
+      '[   40s] failed provisioning_infrastructure: Now provisioning_infrastructure',
     ]);
     expect(res.stdout).toContain('status:       failed');
   });
 
-  it('exits 1 when it was canceled, and when --timeout runs out', async () => {
+  it('has no time limit by default: a wait of two hours ends when the operation does (exit 0)', async () => {
+    let waits = 0;
+    const { clock, url, seen } = await scripted((req) => {
+      if (!req.path.split('?')[0]!.endsWith('/wait')) return ok(operation('running', 'destroying_infrastructure'));
+      waits++;
+      return held(waits <= 360 ? operation('running', 'destroying_infrastructure') : operation('succeeded', 'destroyed'), 20_000);
+    });
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
+    expect(res.code).toBe(EXIT.ok);
+    expect(progressLines(res.stderr)).toEqual([
+      `[    0s] ${OP_ID}: waiting`,
+      '[    0s] running destroying_infrastructure: Now destroying_infrastructure',
+      '[2h00m21s] succeeded destroyed: Now destroyed',
+    ]);
+    expect(seen).toHaveLength(1 + 361);
+  });
+
+  it('exits 1 when it was canceled, and when a given --timeout runs out, naming the command to watch it again', async () => {
     const canceled = await scripted([ok(operation('canceled', 'provisioning_db'))]);
     expect((await deployctl(['operations', 'wait', OP_ID], { key: 'k', url: canceled.url, clock: canceled.clock })).code).toBe(
       EXIT.operationFailed,
@@ -241,28 +286,87 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     const res = await deployctl(['operations', 'wait', OP_ID, '--timeout', '60'], { key: 'k', url: slow.url, clock: slow.clock });
     expect(res.code).toBe(EXIT.operationFailed);
     expect(res.stderr).toContain(`Gave up waiting for operation ${OP_ID} after 1m00s.`);
+    expect(res.stderr).toContain(`Still running: deployctl operations wait ${OP_ID}\n`);
   });
 
   it('keeps going through a 429, a 503 and a dropped connection, saying so', async () => {
     const { clock, url } = await scripted([
+      ok(operation('running', 'provisioning_db')),
       error(429, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '30' }),
       error(503, 'INTERNAL_ERROR'),
       'drop',
-      ok(operation('succeeded', 'ready')),
+      held(operation('succeeded', 'ready'), 2000),
     ]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
     expect(res.code).toBe(EXIT.ok);
-    expect(res.stderr).toContain('retrying in 30s (429 RATE_LIMIT_EXCEEDED)');
-    expect(res.stderr).toContain('retrying in 2s (503 INTERNAL_ERROR)');
-    expect(res.stderr).toContain('retrying in 4s (other side closed)');
+    expect(progressLines(res.stderr).slice(2)).toEqual([
+      '[    1s] retrying in 30s (429 RATE_LIMIT_EXCEEDED)',
+      '[   31s] retrying in 1s (503 INTERNAL_ERROR)',
+      '[   32s] retrying in 2s (other side closed)',
+      '[   36s] succeeded ready: Now ready',
+    ]);
+  });
+
+  it('polls instead against a server without the wait route, saying so', async () => {
+    const { clock, url, seen } = await scripted(
+      routedScript({
+        get: [ok(operation('running', 'syncing_dags')), ok(operation('running', 'syncing_dags')), ok(operation('succeeded', 'synced'))],
+        wait: [error(404, 'NOT_FOUND')],
+      }),
+    );
+    const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock });
+    expect(res.code).toBe(EXIT.ok);
+    expect(progressLines(res.stderr)).toEqual([
+      `[    0s] ${OP_ID}: waiting`,
+      '[    0s] running syncing_dags: Now syncing_dags',
+      '[    1s] the API cannot wait (404 NOT_FOUND); polling instead',
+      '[    6s] succeeded synced: Now synced',
+    ]);
+    expect(seen.map((s) => s.path.split('?')[0]!.endsWith('/wait'))).toEqual([false, true, false, false]);
+  });
+
+  it('on Ctrl-C (its signal) stops waiting, leaves the operation alone and names the command to watch it (exit 130)', async () => {
+    const controller = new AbortController();
+    const accepted: Step = {
+      status: 202,
+      body: {
+        data: {
+          deployment_id: DEP_ID,
+          operation_id: OP_ID,
+          links: { deployment: `/api/v1/deployments/${DEP_ID}`, operation: `/api/v1/operations/${OP_ID}` },
+        },
+      },
+      headers: { 'Retry-After': '2' },
+    };
+    const { clock, url, seen } = await scripted([accepted, ok(operation('running', 'provisioning_db'))], true);
+    const interrupting: Clock = {
+      now: () => clock.now(),
+      sleep: async (ms, signal) => {
+        // Ctrl-C after the third request.
+        if (seen.length === 3) controller.abort(new Error('interrupted'));
+        await clock.sleep(ms, signal);
+      },
+    };
+    const res = await deployctl(['deployments', 'delete', DEP_ID, '--wait'], {
+      key: 'k',
+      url,
+      clock: interrupting,
+      signal: controller.signal,
+    });
+    expect(res.code).toBe(EXIT.interrupted);
+    expect(res.stderr).toContain(
+      `Stopped waiting; operation ${OP_ID} goes on (it was not canceled; last seen: running, phase provisioning_db).\nStill running: deployctl operations wait ${OP_ID}\n`,
+    );
+    expect(seen.map((s) => s.method)).toEqual(['DELETE', 'GET', 'GET']);
+    expect(res.stdout).toBe('');
   });
 
   it('draws a spinner line with the elapsed time on a terminal', async () => {
-    const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), ok(operation('succeeded', 'ready'))]);
+    const { clock, url } = await scripted([ok(operation('running', 'provisioning_db')), held(operation('succeeded', 'ready'), 2000)]);
     const res = await deployctl(['operations', 'wait', OP_ID], { key: 'k', url, clock, tty: true });
     expect(res.code).toBe(EXIT.ok);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the spinner's ANSI erase-line sequence is what is tested
-    expect(res.stderr).toMatch(/\r\u001b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(2s\)/);
+    expect(res.stderr).toMatch(/\r\u001b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] op_[0-9a-f-]+: running · provisioning_db · Now provisioning_db \(0s\)/);
     expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
     expect(res.stderr).not.toContain('\n');
   });
@@ -279,8 +383,9 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
 });
 
 describe('npx deployctl (bin/deployctl.js)', () => {
+  const BIN = path.resolve(import.meta.dirname, '../../bin/deployctl.js');
   const run = (args: string[], env: Record<string, string>) =>
-    runProcess(process.execPath, [path.resolve(import.meta.dirname, '../../bin/deployctl.js'), ...args], {
+    runProcess(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     });
 
@@ -295,5 +400,41 @@ describe('npx deployctl (bin/deployctl.js)', () => {
     const denied = await run(['environments', 'list'], { DEPLOY_API_KEY: 'svc_sk_live_nope', DEPLOY_API_URL: baseUrl });
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('INVALID_API_KEY');
+  });
+
+  it('on SIGINT while waiting stops, leaves the operation running, names the command to watch it again, and exits 130', async () => {
+    // The wait request is never answered: the CLI is in the middle of a wait when it gets SIGINT.
+    const { server: scripted, seen } = scriptedServer(
+      realClock,
+      routedScript({ get: [ok(operation('running', 'provisioning_db'))], wait: ['hang'], other: [error(500, 'INTERNAL_ERROR')] }),
+    );
+    const url = `${await listen(scripted)}${API_PREFIX}`;
+    try {
+      const child = spawn(process.execPath, [BIN, 'operations', 'wait', OP_ID], {
+        env: { PATH: process.env.PATH ?? '', DEPLOY_API_KEY: 'svc_sk_live_test', DEPLOY_API_URL: url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 30_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('close', (code, signal) => resolve({ code, signal })),
+      );
+      await eventually(async () => seen.some((r) => r.path.split('?')[0]!.endsWith('/wait')), 'deployctl to be holding a wait request');
+      child.kill('SIGINT');
+      expect(await exited).toEqual({ code: EXIT.interrupted, signal: null });
+      expect(stderr).toContain(`[    0s] running provisioning_db: Now provisioning_db\n`);
+      expect(stderr).toContain(`Still running: deployctl operations wait ${OP_ID}\n`);
+      expect(stdout).toBe('');
+      // Nothing but the look and the wait: no cancel, no other request.
+      expect(seen.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+        `GET ${API_PREFIX}/operations/${OP_ID}`,
+        `GET ${API_PREFIX}/operations/${OP_ID}/wait`,
+      ]);
+    } finally {
+      await close(scripted);
+    }
   });
 });

@@ -106,7 +106,7 @@ describe('invoke (in process)', () => {
       kind: 'http',
       file: path.join(ROOT, 'functions/http/list-environments.ts'),
     });
-    expect(resolveHandler('run-phase')).toMatchObject({ kind: 'workflow', file: path.join(ROOT, 'functions/workflow/run-phase.ts') });
+    expect(resolveHandler('check-phase')).toMatchObject({ kind: 'workflow', file: path.join(ROOT, 'functions/workflow/check-phase.ts') });
   });
 
   it.each([

@@ -1,6 +1,6 @@
-import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
-import { PHASE_CALLS, platformOf, type WorkPhase } from '../../functions/core/platform.js';
+import type { WorkPhase } from '../../functions/core/platform.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
+import { platformOf } from '../helpers/call-platform.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
@@ -17,12 +17,9 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  */
 const gates = new Map<string, () => void>();
 const opened = (key: string) => new Promise<void>((resolve) => gates.set(key, resolve));
-const simulated = simulatedPlatform({ phaseDelayMs: 600, simulatedFailure: '' });
 const platform = platformOf(
   (phase) => async (t) =>
-    t.name.startsWith('stepwise')
-      ? opened(`${t.deploymentId}:${phase}`)
-      : simulated[PHASE_CALLS[phase]](t, { username: 'u', email: 'u@example.com', role: 'viewer' }),
+    t.name.startsWith('stepwise') ? opened(`${t.deploymentId}:${phase}`) : new Promise<void>((r) => setTimeout(r, 600)),
 );
 workflowsOn(platform, {
   retryIntervalMs: 5,

@@ -3,8 +3,8 @@
  * client would meet it, through the local gateway and the real handlers.
  */
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
-import { platformOf } from '../../functions/core/platform.js';
 import { createDeployment, operation } from '../helpers/api.js';
+import { platformOf } from '../helpers/call-platform.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
 import { engineWith, recordsFor, run, testPlatform, workflowsOn } from '../helpers/workflow-harness.js';

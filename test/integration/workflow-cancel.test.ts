@@ -1,19 +1,24 @@
 /**
- * Cancel mid-way: the workflow is held inside a phase by a gated platform while the
- * API's cancel runs; the StopExecution reaches this file's own local engine.
+ * Cancel mid-way: the workflow is held inside a phase while the API's cancel runs; the
+ * StopExecution reaches this file's own local engine. First by a gated test platform,
+ * then by the simulated driver in a two-hour phase, the workflow waiting for real.
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
+import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import { cancelOperation } from '../../functions/app/deployment-commands.js';
+import type { HostingPlatform } from '../../functions/core/platform.js';
 import { startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { eventually } from '../helpers/wait.js';
 import { engineWith, recordsFor, startExecution, testPlatform } from '../helpers/workflow-harness.js';
 
 describe('cancel mid-way', () => {
   let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const { platform, calls } = testPlatform(undefined, gate);
-  const engine = engineWith(platform);
+  const { platform: gated, calls } = testPlatform(undefined, gate);
+  let active: HostingPlatform = gated;
+  const engine = engineWith({ start: (j) => active.start(j), check: (h) => active.check(h), cancel: (h) => active.cancel(h) });
 
   beforeAll(async () => {
     endpoint = await startSfnEndpoint(engine);
@@ -42,5 +47,24 @@ describe('cancel mid-way', () => {
     expect((await getOperation(orgId, op.id, true))!).toMatchObject({ status: 'canceled', phase: 'provisioning_infrastructure' });
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe('failed');
     expect(calls).toEqual(['provisioning_db', 'provisioning_infrastructure']);
+  });
+
+  it('during a two-hour phase: stops the waiting at once and cancels the job on the platform', async () => {
+    const simulated = simulatedPlatform({ phaseDelayMs: 2 * 3_600_000, simulatedFailure: '' });
+    active = simulated;
+    const { op, orgId } = await recordsFor('deployment.create');
+    const { executionArn } = startExecution(engine, op);
+    // The workflow has started the job and is now waiting (for real) to ask about it again.
+    const waiting = await eventually(async () => {
+      const o = (await getOperation(orgId, op.id, true))!;
+      return o.job?.phase === 'provisioning_db' ? o : undefined;
+    }, 'the first phase to start its job');
+    expect(await simulated.check(waiting.job!.handle)).toMatchObject({ state: 'running' });
+    await cancelOperation(orgId, op.id, new Date());
+    expect(engine.describe({ executionArn }).status).toBe('ABORTED');
+    // Nothing waits on the job any more: the engine has nothing left running.
+    await engine.settled();
+    expect(await simulated.check(waiting.job!.handle)).toEqual({ state: 'failed', transient: false, message: 'The job was canceled.' });
+    expect((await getOperation(orgId, op.id, true))!).toMatchObject({ status: 'canceled', phase: 'provisioning_db' });
   });
 });

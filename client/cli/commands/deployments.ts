@@ -1,7 +1,7 @@
 /** deployctl deployments list | get | create | delete. */
 import { APP_TYPES, DEPLOYMENT_STATUSES } from '../../../functions/core/schemas.js';
 import type { Accepted, Deployment } from '../../client.js';
-import { oneOf, optionalWait, pageQuery, UsageError } from '../args.js';
+import { oneOf, optionalWait, pageQuery, UsageError, type WaitLimit } from '../args.js';
 import { type Command, itemCommand, listCommand, type Run } from '../command.js';
 import { EXIT, err, out } from '../context.js';
 import { json, showDeployment } from '../format.js';
@@ -9,17 +9,18 @@ import { follow, operationOutcome } from '../progress.js';
 
 /**
  * What create and delete share once the API accepted them: without --wait, the accepted
- * operation and how to follow it; with --wait, the progress, then the deployment it left.
+ * operation and how to follow it; with --wait (no time limit unless --timeout), the
+ * progress, then the deployment it left.
  */
 async function reportAccepted(
   r: Run,
   accepted: Accepted,
-  waitMs: number | undefined,
+  wait: WaitLimit | undefined,
   how: { being: string; label: string; done(d: Deployment): string },
 ): Promise<number> {
   const { api, values, ctx } = r;
   const started = `Deployment ${accepted.deployment_id} is being ${how.being} (operation ${accepted.operation_id}).`;
-  if (waitMs === undefined) {
+  if (wait === undefined) {
     if (values.json) json(ctx, accepted);
     else {
       out(ctx, started);
@@ -28,7 +29,7 @@ async function reportAccepted(
     return EXIT.ok;
   }
   if (!values.json) err(ctx, started);
-  const op = await follow(r, accepted.operation_id, `${how.label} ${accepted.deployment_id}`, waitMs);
+  const op = await follow(r, accepted.operation_id, `${how.label} ${accepted.deployment_id}`, wait);
   const deployment = await api.getDeployment(accepted.deployment_id);
   if (values.json) json(ctx, { deployment, operation: op });
   else if (op.status === 'succeeded') out(ctx, how.done(deployment));
@@ -51,7 +52,7 @@ export const deploymentCommands: Record<string, Command> = {
       const { values } = r;
       const appType = oneOf('app-type', values['app-type'], APP_TYPES);
       if (!appType) throw new UsageError('--app-type is required (airflow or superset)');
-      const waitMs = optionalWait(values);
+      const wait = optionalWait(values);
       const accepted = await r.api.createDeployment(
         {
           app_type: appType,
@@ -60,7 +61,7 @@ export const deploymentCommands: Record<string, Command> = {
         },
         { idempotencyKey: values['idempotency-key'] },
       );
-      return reportAccepted(r, accepted, waitMs, {
+      return reportAccepted(r, accepted, wait, {
         being: 'created',
         label: 'creating',
         done: (d) => `Deployment ${d.name} (${d.id}) is ${d.status}: ${d.url ?? '(no url)'}`,
@@ -71,9 +72,9 @@ export const deploymentCommands: Record<string, Command> = {
     args: ['deployment-id'],
     options: ['wait', 'timeout'],
     async run(r) {
-      const waitMs = optionalWait(r.values);
+      const wait = optionalWait(r.values);
       const accepted = await r.api.deleteDeployment(r.args[0]!);
-      return reportAccepted(r, accepted, waitMs, {
+      return reportAccepted(r, accepted, wait, {
         being: 'destroyed',
         label: 'destroying',
         done: (d) => `Deployment ${d.name} (${d.id}) is ${d.status}.`,

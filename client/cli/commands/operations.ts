@@ -1,6 +1,6 @@
 /** deployctl operations list | get | wait | cancel. */
 import { OPERATION_STATUSES, OPERATION_TYPES } from '../../../functions/core/schemas.js';
-import { oneOf, pageQuery, timeoutMs } from '../args.js';
+import { oneOf, pageQuery, waitLimit } from '../args.js';
 import { type Command, itemCommand, listCommand } from '../command.js';
 import { print, showOperation } from '../format.js';
 import { follow, operationOutcome } from '../progress.js';
@@ -25,7 +25,7 @@ export const operationCommands: Record<string, Command> = {
     options: ['timeout'],
     async run(r) {
       const id = r.args[0]!;
-      const op = await follow(r, id, id, timeoutMs(r.values));
+      const op = await follow(r, id, id, waitLimit(r.values));
       print(r.ctx, r.values.json, op, showOperation);
       return operationOutcome(r, op);
     },

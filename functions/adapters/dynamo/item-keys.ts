@@ -10,6 +10,10 @@ export const deploymentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}
 export const operationKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `OP#${id}` });
 export const nameKey = (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `NAME#${name}` });
 export const idempotencyKey = (orgId: string, key: string) => ({ pk: `ORG#${orgId}`, sk: `IDEM#${key}` });
+export const simulatedJobKey = (orgId: string, operationId: string, phase: string) => ({
+  pk: `ORG#${orgId}`,
+  sk: `JOB#${operationId}#${phase}`,
+});
 export const rateWindowKey = (keyId: string, hourStart: number) => ({ pk: `RATE#${keyId}`, sk: String(hourStart) });
 
 /** Partition keys of the list indexes. */

@@ -209,7 +209,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
 // ---- moving an operation (and its deployment) ---------------------------------------
 
 export type OperationChange = Partial<
-  Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result'>
+  Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result' | 'job'>
 >;
 
 /** The update of one operation, conditional on the status it was read in. */

@@ -19,7 +19,7 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     org_id: String(item.org_id),
     type: item.type as OperationRecord['type'],
     status: item.status as OperationRecord['status'],
-    phase: String(item.phase),
+    phase: item.phase as OperationRecord['phase'],
     message: String(item.message),
     resource_id: String(item.resource_id),
     requested_at: String(item.requested_at),
@@ -28,6 +28,7 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     error: optional(item.error),
     result: optional(item.result),
     params: optional(item.params),
+    job: optional(item.job),
   };
   for (const k of Object.keys(record) as (keyof OperationRecord)[]) if (record[k] === undefined) delete record[k];
   return record;

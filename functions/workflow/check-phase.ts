@@ -1,0 +1,10 @@
+/** Workflow step: ask the hosting platform about the phase's job, and when to ask again. */
+import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
+import { checkPhase, type PhaseInput, type PhaseState } from '../app/workflow-steps.js';
+import type { JobHandle } from '../core/platform.js';
+import { config } from '../lib/config.js';
+
+export async function handler(input: PhaseInput & { handle: JobHandle }): Promise<PhaseState> {
+  const { phaseTimeoutSeconds: timeoutSeconds, phaseCheckSeconds: checkSeconds } = config();
+  return checkPhase(input, hostingPlatform(), { timeoutSeconds, checkSeconds });
+}
