@@ -238,6 +238,10 @@ export class DeploymentsClient {
   listOperations(query?: QueryOf<'listOperations'>, opts?: RequestOptions) {
     return this.data('listOperations', { ...opts, query });
   }
+  /** Decision 37: the organization's events, newest first (filters: type, resource_id). */
+  listEvents(query?: QueryOf<'listEvents'>, opts?: RequestOptions) {
+    return this.data('listEvents', { ...opts, query });
+  }
   getOperation(operationId: string, opts?: RequestOptions) {
     return this.data('getOperation', { ...opts, params: { operation_id: operationId } });
   }

@@ -212,6 +212,17 @@ export const routes = {
       'IDEMPOTENCY_KEY_IN_USE',
     ],
   },
+  listEvents: {
+    method: 'GET',
+    path: '/events',
+    handler: 'list-events',
+    access: ['operations:read'],
+    summary: 'List events (every change to deployments and operations)',
+    tag: 'Operations',
+    query: s.ListEventsQuery,
+    success: { status: 200, data: s.listOf(s.Event) },
+    errors: ['INVALID_REQUEST'],
+  },
   getOpenApi: {
     method: 'GET',
     path: '/openapi.json',

@@ -48,6 +48,11 @@ export const PHASE_NAMES = [
 export const Phase = z.enum(PHASE_NAMES);
 export type Phase = z.infer<typeof Phase>;
 
+/** Decision 37: the changes a client can see, one event each. */
+export const EVENT_TYPES = ['deployment.created', 'deployment.updated', 'operation.created', 'operation.updated'] as const;
+export const EventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof EventType>;
+
 export const USER_ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const DEFAULT_ENVIRONMENT_ID = 'env_default';
@@ -104,6 +109,11 @@ export const ListOperationsQuery = z.object({
   status: OperationStatus.optional(),
   type: OperationType.optional(),
   resource_id: z.string().min(1).max(200).optional(),
+});
+export const ListEventsQuery = z.object({
+  ...Paging,
+  type: EventType.optional(),
+  resource_id: z.string().min(1).max(200).optional().describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).'),
 });
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;
@@ -183,6 +193,21 @@ export const ApiKeyInfo = z.object({
   last_used_at: Timestamp.nullable().describe('When the key was used before this request; null for its first.'),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+
+export const Event = z.object({
+  id: z.string().regex(/^evt_[0-9a-f-]{36}$/),
+  type: EventType,
+  sequence: z.number().int().describe("The organization's event counter: 1, 2, 3, … with no gaps, in the order the changes happened."),
+  created_at: Timestamp,
+  data: z.object({
+    object: z.union([Deployment, Operation]).describe('The record after the change, as its GET returns it.'),
+    previous: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('For each top-level field that changed, its earlier value (null when it was absent). Absent on *.created.'),
+  }),
+});
+export type Event = z.infer<typeof Event>;
 
 export const Accepted = z.object({
   deployment_id: z.uuid(),

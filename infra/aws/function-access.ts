@@ -67,8 +67,8 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
   states,
 });
 
-/** A workflow step: reads the operation and its deployment and runs a transition. */
-const STEP: FunctionAccess = { items: TRANSITION, query: { table: false, indexes: [] }, states: [] };
+/** A workflow step: reads the operation and its deployment and runs a transition (which appends its events, PutItem). */
+const STEP: FunctionAccess = { items: [...TRANSITION, 'PutItem'], query: { table: false, indexes: [] }, states: [] };
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-environments': KEYED,
@@ -80,6 +80,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'wait-operation': KEYED,
   'list-deployments': LISTS,
   'list-operations': LISTS,
+  'list-events': LISTS,
   'create-deployment': writer(['StartExecution']),
   // A destroy stops the create still provisioning (decision 11), then starts its own execution.
   'delete-deployment': writer(['StartExecution', 'StopExecution']),
@@ -92,7 +93,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'route-not-found': NONE,
   // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
   // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
-  'start-phase': { ...STEP, items: [...STEP.items, 'PutItem'] },
+  'start-phase': STEP,
   'check-phase': STEP,
   'complete-operation': STEP,
   'fail-operation': STEP,

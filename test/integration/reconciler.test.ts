@@ -35,6 +35,7 @@ async function newCreate() {
 describe('reconcileOperations', () => {
   it('leaves young operations and running workflows alone, stops and fails overdue ones, and ends orphans', async () => {
     const running = await newCreate();
+    await eventually(async () => (await getOperation(running.orgId, running.opId, true))?.job, 'the first phase to start its job');
     // Young: inside the grace period, nothing is touched even if its execution were missing.
     expect(await reconcileOperations({ graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
     // Old but its workflow is running and within the timeout: left alone.

@@ -8,23 +8,27 @@
  *  - `n_dep_<status>` / `n_op_<status>`, totals per status, kept in the same
  *    transaction as each status change, so a list's `total` is one read, never a count;
  *  - `create_hour` / `create_count`, the creation quota (decision 32), exact because it
- *    is checked under the same lock.
+ *    is checked under the same lock;
+ *  - `evt_seq` / `evt_seq_<type>`, the event log's dense sequences (decision 37): every
+ *    write appends the events of what it changed, numbered under the same lock.
  * See docs/data-model.md.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeploymentRecord } from '../../core/deployments.js';
+import { type DeploymentRecord, deploymentView } from '../../core/deployments.js';
 import { apiError } from '../../core/errors.js';
-import type { OperationRecord } from '../../core/operations.js';
-import { isTerminal } from '../../core/operations.js';
+import { changeEvent, type PendingEvent } from '../../core/events.js';
+import { isTerminal, type OperationRecord, operationView } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
+import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { ACTIVE_OPERATIONS, deploymentKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
+import { ACTIVE_OPERATIONS, deploymentKey, eventKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
 import { Retry, type TransactItem, TransactionRefused, transact, updateParts, withCondition, withRetries } from './transact.js';
 
 export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
 export const opCounter = (s: OperationStatus) => `n_op_${s}`;
 export const typeSeqAttr = (t: OperationType) => `seq_${t}`;
+export const eventTypeSeqAttr = (t: string) => `evt_seq_${t}`;
 
 type Item = Record<string, unknown>;
 
@@ -101,6 +105,46 @@ export function operationItem(op: OperationRecord, s: OperationSeqs): Item {
 
 const put = (Item: Item): TransactItem => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
 
+const deploymentEvent = (before: DeploymentRecord | undefined, after: DeploymentRecord) =>
+  changeEvent('deployment', before && deploymentView(before, config().appDomain), deploymentView(after, config().appDomain));
+const operationEvent = (before: OperationRecord | undefined, after: OperationRecord) =>
+  changeEvent('operation', before && operationView(before), operationView(after));
+
+/**
+ * The event items a write appends, numbered after the organization's last event, and the
+ * org counters that move with them (set under the org's lock, with the write's other items).
+ */
+function eventWrites(orgId: string, snap: OrgSnapshot, events: (PendingEvent | undefined)[]) {
+  let sequence = num(snap.item, 'evt_seq');
+  const set: Item = {};
+  const items: Record<string, TransactItem> = {};
+  events
+    .filter((e): e is PendingEvent => e !== undefined)
+    .forEach((e, i) => {
+      sequence += 1;
+      const typeAttr = eventTypeSeqAttr(e.type);
+      const typeSeq = Number(set[typeAttr] ?? num(snap.item, typeAttr)) + 1;
+      set[typeAttr] = typeSeq;
+      items[`event${i + 1}`] = put({
+        ...eventKey(orgId, sequence),
+        id: e.id,
+        type: e.type,
+        sequence,
+        created_at: snap.at,
+        data: e.data,
+        resource_id: e.resourceId,
+        gsi1pk: lists.events(orgId),
+        gsi1sk: seqKey(sequence),
+        gsi2pk: lists.eventsByType(orgId, e.type),
+        gsi2sk: seqKey(typeSeq),
+        gsi3pk: lists.eventsByResource(orgId, e.resourceId),
+        gsi3sk: seqKey(sequence),
+      });
+    });
+  if (Object.keys(items).length) set.evt_seq = sequence;
+  return { items, set };
+}
+
 // ---- creating a deployment ---------------------------------------------------
 
 export interface NewDeployment {
@@ -125,6 +169,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   const depSeq = num(snap.item, 'dep_seq') + 1;
   const opSeq = num(snap.item, 'op_seq') + 1;
   const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
+  const events = eventWrites(req.orgId, snap, [deploymentEvent(undefined, deployment), operationEvent(undefined, operation)]);
   const items = {
     org: orgUpdate(
       req.orgId,
@@ -135,6 +180,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
         [typeSeqAttr(operation.type)]: typeSeq,
         create_hour: hour,
         create_count: created + 1,
+        ...events.set,
       },
       deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1]),
     ),
@@ -142,6 +188,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
     // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
     name: put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
+    ...events.items,
   };
   try {
     await transact(items);
@@ -179,8 +226,21 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   const depSet: Item = { op_count: d.op_count + 1, last_operation_id: operation.id, updated_at: snap.at };
   if (req.deploymentStatus)
     Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
+  const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
+  const moved: DeploymentRecord = {
+    ...d,
+    op_count: d.op_count + 1,
+    last_operation_id: operation.id,
+    updated_at: snap.at,
+    status: req.deploymentStatus ?? d.status,
+  };
+  const events = eventWrites(d.org_id, snap, [
+    req.cancel && canceled && operationEvent(req.cancel.operation, { ...req.cancel.operation, ...canceled }),
+    operationEvent(undefined, operation),
+    deploymentEvent(d, moved),
+  ]);
   const items = {
-    org: orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq }, deltas(...counters)),
+    org: orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq, ...events.set }, deltas(...counters)),
     deployment: {
       Update: {
         TableName: tableName(),
@@ -194,7 +254,8 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
       },
     },
     operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
-    canceled: req.cancel && operationUpdate(req.cancel.operation, { status: 'canceled', message: req.cancel.message, ended_at: snap.at }),
+    canceled: req.cancel && canceled && operationUpdate(req.cancel.operation, canceled),
+    ...events.items,
   };
   try {
     await transact(items);
@@ -243,9 +304,10 @@ export interface Transition {
  */
 export async function applyTransition(t: Transition): Promise<boolean> {
   const op = t.operation;
-  const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
   const counters: [string, number][] = [];
   if (t.change.status && t.change.status !== op.status) counters.push([opCounter(op.status), -1], [opCounter(t.change.status), 1]);
+  const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
+  const changes = [operationEvent(op, { ...op, ...t.change })];
   if (t.deployment) {
     const { record: d, to } = t.deployment;
     counters.push([depCounter(d.status), -1], [depCounter(to), 1]);
@@ -261,6 +323,7 @@ export async function applyTransition(t: Transition): Promise<boolean> {
         ),
       },
     };
+    changes.push(deploymentEvent(d, { ...d, status: to, updated_at: t.at }));
     // A destroyed deployment frees its name (decision 6).
     if (to === 'destroyed') {
       items.name = {
@@ -273,14 +336,20 @@ export async function applyTransition(t: Transition): Promise<boolean> {
       };
     }
   }
-  if (counters.length) {
-    items.counters = { Update: { TableName: tableName(), Key: orgKey(op.org_id), ...updateParts({}, deltas(...counters)) } };
-  }
-  try {
-    await withRetries(() => transact(items));
-    return true;
-  } catch (e) {
-    if (e instanceof TransactionRefused && e.failed.size > 0) return false;
-    throw e;
-  }
+  const outcome = await withRetries(async () => {
+    // The organization's lock numbers the events; losing it to another write only means reading it again.
+    const snap = await readOrg(op.org_id, new Date(t.at));
+    const events = eventWrites(op.org_id, snap, changes);
+    const org =
+      counters.length || Object.keys(events.items).length ? { org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)) } : {};
+    try {
+      await transact({ ...items, ...org, ...events.items });
+      return true;
+    } catch (e) {
+      if (!(e instanceof TransactionRefused)) throw e;
+      if ([...e.failed].some((name) => name !== 'org')) return false;
+      throw new Retry();
+    }
+  });
+  return outcome;
 }

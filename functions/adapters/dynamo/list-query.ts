@@ -78,17 +78,18 @@ export async function byOffset(index: IndexName, pk: string, total: number, req:
 export async function byFilter(
   index: IndexName,
   pk: string,
-  filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> } | undefined,
   req: PageRequest,
 ): Promise<Page> {
   const skip = (req.page - 1) * req.per_page;
   const items: Item[] = [];
   let total = 0;
-  for await (const item of newestFirst(index, pk, {
+  const filtering = filter && {
     FilterExpression: filter.expression,
     ExpressionAttributeNames: filter.names,
     ExpressionAttributeValues: filter.values,
-  })) {
+  };
+  for await (const item of newestFirst(index, pk, filtering)) {
     if (total >= skip && items.length < req.per_page) items.push(item);
     total++;
   }

@@ -1,0 +1,38 @@
+/** Reading the event log (written by lifecycle-writes.ts, in the transactions of the changes). */
+
+import type { PageRequest } from '../../core/pagination.js';
+import type { Event, EventType, Pagination } from '../../core/schemas.js';
+import { lists } from './item-keys.js';
+import { eventTypeSeqAttr } from './lifecycle-writes.js';
+import { byFilter, byRange } from './list-query.js';
+import { counter, getOrg } from './org-reads.js';
+
+export const toEvent = (item: Record<string, unknown>): Event => ({
+  id: String(item.id),
+  type: item.type as EventType,
+  sequence: Number(item.sequence),
+  created_at: String(item.created_at),
+  data: item.data as Event['data'],
+});
+
+export interface EventFilters {
+  type?: EventType;
+  resourceId?: string;
+}
+
+/**
+ * Newest first. The whole log and each type's log have dense sequences, so any page is
+ * one key range; one resource's events are few, read whole and filtered by type.
+ */
+export async function listEvents(orgId: string, f: EventFilters, req: PageRequest): Promise<{ items: Event[]; pagination: Pagination }> {
+  let page: Awaited<ReturnType<typeof byRange>>;
+  if (f.resourceId !== undefined) {
+    const byType = f.type && { expression: '#ty = :ty', names: { '#ty': 'type' }, values: { ':ty': f.type } };
+    page = await byFilter('gsi3', lists.eventsByResource(orgId, f.resourceId), byType, req);
+  } else if (f.type) {
+    page = await byRange('gsi2', lists.eventsByType(orgId, f.type), counter(await getOrg(orgId, true), eventTypeSeqAttr(f.type)), req);
+  } else {
+    page = await byRange('gsi1', lists.events(orgId), counter(await getOrg(orgId, true), 'evt_seq'), req);
+  }
+  return { items: page.items.map(toEvent), pagination: page.pagination };
+}

@@ -1,0 +1,45 @@
+/**
+ * Events (decision 37): every change a client can see, described by the record after it
+ * and the top-level fields it changed. Written by the same transaction as the change, so
+ * there is no change without its event and no event without its change.
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { Deployment, Event, EventType, Operation } from './schemas.js';
+
+export type EventObject = Deployment | Operation;
+
+/** An event before it is numbered: the transaction that writes it gives it its sequence. */
+export interface PendingEvent {
+  id: string;
+  type: EventType;
+  /** The id of the record it is about (the `resource_id` filter). */
+  resourceId: string;
+  data: Event['data'];
+}
+
+/** The fields that changed, each with its earlier value (null for one that was absent). */
+export function previousValues(before: EventObject, after: EventObject): Record<string, unknown> {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const previous: Record<string, unknown> = {};
+  for (const field of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (!isDeepStrictEqual(b[field], a[field])) previous[field] = b[field] ?? null;
+  }
+  return previous;
+}
+
+/**
+ * The event of one record's change: `<kind>.created` without `before`, `<kind>.updated`
+ * with what changed, or nothing when nothing a client sees changed (e.g. a job handle).
+ */
+export function changeEvent(
+  kind: 'deployment' | 'operation',
+  before: EventObject | undefined,
+  after: EventObject,
+): PendingEvent | undefined {
+  if (!before) return { id: `evt_${randomUUID()}`, type: `${kind}.created`, resourceId: after.id, data: { object: after } };
+  const previous = previousValues(before, after);
+  if (Object.keys(previous).length === 0) return undefined;
+  return { id: `evt_${randomUUID()}`, type: `${kind}.updated`, resourceId: after.id, data: { object: after, previous } };
+}
