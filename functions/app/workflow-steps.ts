@@ -26,7 +26,7 @@ export interface StepInput {
   deployment_id: string;
 }
 
-/** Thrown into the workflow when its operation already ended (canceled): the Catch path then does nothing. */
+/** Thrown into the workflow when its operation already ended (canceled): the workflow then ends quietly (AlreadyEnded). */
 export class OperationEnded extends Error {
   constructor(id: string, status: string) {
     super(`Operation ${id} is already ${status}.`);

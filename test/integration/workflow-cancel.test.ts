@@ -40,7 +40,8 @@ describe('cancel mid-way', () => {
     }
     const canceled = await cancelOperation(orgId, op.id, new Date());
     expect(canceled).toMatchObject({ status: 'canceled', progress: { phase: 'provisioning_infrastructure' } });
-    expect(engine.describe({ executionArn }).status).toBe('ABORTED');
+    // Stopped by the cancel, or, if its step saw the cancel first, ended quietly by itself: never failed.
+    expect(['ABORTED', 'SUCCEEDED']).toContain(engine.describe({ executionArn }).status);
     release();
     await engine.settled();
     await new Promise((r) => setTimeout(r, 50)); // let the released step's own write attempt finish (it must be refused)

@@ -7,6 +7,7 @@ import path from 'node:path';
  */
 import aslValidator from 'asl-validator';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { applyTransition } from '../../functions/adapters/dynamo/lifecycle-writes.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { PHASES } from '../../functions/core/operations.js';
@@ -121,5 +122,19 @@ describe('after a failed destroy', () => {
     expect(again.deploymentId).toBe(deploymentId);
     expect(again.operationId).not.toBe(op.id);
     await eventually(async () => (await getDeployment(orgId, deploymentId, true))!.status === 'destroyed', 'the second destroy');
+  });
+});
+
+describe('an operation that ended without its workflow', () => {
+  it('ends the workflow quietly (succeeded, not failed), touching neither the platform nor the record', async () => {
+    const { op, orgId } = await recordsFor('dag_sync.trigger');
+    const at = new Date().toISOString();
+    expect(
+      await applyTransition({ operation: op, change: { status: 'canceled', message: 'Canceled by request.', ended_at: at }, at }),
+    ).toBe(true);
+    const { platform, calls } = testPlatform();
+    expect((await run(engineWith(platform), op)).status).toBe('SUCCEEDED');
+    expect(calls).toEqual([]);
+    expect(await getOperation(orgId, op.id, true)).toMatchObject({ status: 'canceled', phase: 'queued' });
   });
 });

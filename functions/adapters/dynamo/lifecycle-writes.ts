@@ -336,12 +336,13 @@ export async function applyTransition(t: Transition): Promise<boolean> {
       };
     }
   }
+  const visible = counters.length > 0 || changes.some((e) => e !== undefined);
   const outcome = await withRetries(async () => {
     // The organization's lock numbers the events; losing it to another write only means reading it again.
-    const snap = await readOrg(op.org_id, new Date(t.at));
-    const events = eventWrites(op.org_id, snap, changes);
-    const org =
-      counters.length || Object.keys(events.items).length ? { org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)) } : {};
+    // A change no client sees (the phase's job) writes the operation alone.
+    const snap = visible ? await readOrg(op.org_id, new Date(t.at)) : undefined;
+    const events = snap ? eventWrites(op.org_id, snap, changes) : { items: {}, set: {} };
+    const org = snap ? { org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)) } : {};
     try {
       await transact({ ...items, ...org, ...events.items });
       return true;
