@@ -3,7 +3,7 @@
  * entry, the local server routes requests with it, and the OpenAPI document is
  * generated from it. Data only: no SDK and no handler imports.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';

@@ -3,7 +3,7 @@
  * with them, response records are typed by them, and the OpenAPI document is
  * generated from them. Each shape is declared here once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SCOPES = ['deployments:read', 'deployments:write', 'deployments:delete', 'operations:read', 'org:read'] as const;
 export const Scope = z.enum(SCOPES);

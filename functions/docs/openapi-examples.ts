@@ -1,5 +1,5 @@
 /** The example records of the document: one per schema that has one, and the list pages built from them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../core/paths.js';
 import * as s from '../core/schemas.js';
 

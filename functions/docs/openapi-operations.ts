@@ -1,7 +1,7 @@
 /** One operation of the document per route of the route table: its request, its success response and its error responses. */
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX, type Route, type RouteId } from '../routes.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 import { errorResponses } from './openapi-errors.js';

@@ -4,7 +4,7 @@
  * (descriptions, the asset allow-list, integer bounds and defaults).
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as s from '../core/schemas.js';
 import type { Route } from '../routes.js';
 import { DOCS_ASSET_NAMES } from './docs-assets.js';

@@ -3,7 +3,7 @@
  * misconfigured function fails at cold start instead of on a customer's request.
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A phase may last 6 hours by default, and 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_DEFAULT_SECONDS = 6 * 3600;

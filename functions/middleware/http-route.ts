@@ -10,7 +10,7 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { logger } from '../lib/logger.js';
 import { API_PREFIX, type Route } from '../routes.js';
 import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type RequestState, wireResponse } from './api-request.js';
