@@ -29,6 +29,11 @@ export type Operation = s.Operation;
 export type Environment = s.Environment;
 export type ApiKeyInfo = s.ApiKeyInfo;
 export type Accepted = s.Accepted;
+export type Event = s.Event;
+export type Webhook = s.Webhook;
+/** A webhook as created: with its signing secret, which no other answer shows. */
+export type CreatedWebhook = DataOf<'createWebhook'>;
+export type WebhookDelivery = s.WebhookDelivery;
 export type Pagination = s.Pagination;
 export type ListPage<T> = { items: T[]; pagination: s.Pagination; links: s.ListLinks };
 
@@ -251,6 +256,23 @@ export class DeploymentsClient {
   }
   cancelOperation(operationId: string, opts?: RequestOptions) {
     return this.data('cancelOperation', { ...opts, params: { operation_id: operationId }, body: {} });
+  }
+  /** Decision 38: a webhook for the organization's events (201); keep `secret`, it is not shown again. */
+  createWebhook(body: BodyOf<'createWebhook'>, opts?: RequestOptions) {
+    return this.data('createWebhook', { ...opts, body });
+  }
+  listWebhooks(query?: QueryOf<'listWebhooks'>, opts?: RequestOptions) {
+    return this.data('listWebhooks', { ...opts, query });
+  }
+  getWebhook(webhookId: string, opts?: RequestOptions) {
+    return this.data('getWebhook', { ...opts, params: { webhook_id: webhookId } });
+  }
+  deleteWebhook(webhookId: string, opts?: RequestOptions) {
+    return this.data('deleteWebhook', { ...opts, params: { webhook_id: webhookId } });
+  }
+  /** The webhook's delivery attempts, newest first. */
+  listWebhookDeliveries(webhookId: string, query?: QueryOf<'listWebhookDeliveries'>, opts?: RequestOptions) {
+    return this.data('listWebhookDeliveries', { ...opts, params: { webhook_id: webhookId }, query });
   }
   /** The OpenAPI document. */
   async getOpenApi(opts?: RequestOptions): Promise<Record<string, unknown>> {

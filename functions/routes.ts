@@ -24,13 +24,13 @@ export interface Route {
   readonly handler: string;
   readonly access: Access;
   readonly summary: string;
-  readonly tag: 'Deployments' | 'Operations' | 'Organization' | 'Meta';
+  readonly tag: 'Deployments' | 'Operations' | 'Webhooks' | 'Organization' | 'Meta';
   readonly params?: z.ZodObject;
   readonly query?: z.ZodType;
   /** JSON body schema; absent for routes that take no body. */
   readonly body?: z.ZodType;
   /** The success response: status and the schema of `data` (absent for non-JSON responses). */
-  readonly success: { readonly status: 200 | 202; readonly data?: z.ZodType; readonly contentType?: string };
+  readonly success: { readonly status: 200 | 201 | 202; readonly data?: z.ZodType; readonly contentType?: string };
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
   readonly errors?: readonly string[];
 }
@@ -222,6 +222,69 @@ export const routes = {
     query: s.ListEventsQuery,
     success: { status: 200, data: s.listOf(s.Event) },
     errors: ['INVALID_REQUEST'],
+  },
+  createWebhook: {
+    method: 'POST',
+    path: '/webhooks',
+    handler: 'create-webhook',
+    access: ['deployments:write'],
+    summary: 'Create a webhook (its signing secret is shown once)',
+    tag: 'Webhooks',
+    body: s.CreateWebhookBody,
+    success: { status: 201, data: s.CreatedWebhook },
+    errors: [
+      'INVALID_REQUEST',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'PAYLOAD_TOO_LARGE',
+      'WEBHOOK_LIMIT_REACHED',
+      'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_USE',
+    ],
+  },
+  listWebhooks: {
+    method: 'GET',
+    path: '/webhooks',
+    handler: 'list-webhooks',
+    access: ['deployments:read'],
+    summary: 'List webhooks',
+    tag: 'Webhooks',
+    query: s.ListQuery,
+    success: { status: 200, data: s.listOf(s.Webhook) },
+    errors: ['INVALID_REQUEST'],
+  },
+  getWebhook: {
+    method: 'GET',
+    path: '/webhooks/{webhook_id}',
+    handler: 'get-webhook',
+    access: ['deployments:read'],
+    summary: 'Get a webhook',
+    tag: 'Webhooks',
+    params: s.WebhookIdParams,
+    success: { status: 200, data: s.Webhook },
+    errors: ['WEBHOOK_NOT_FOUND'],
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/webhooks/{webhook_id}',
+    handler: 'delete-webhook',
+    access: ['deployments:write'],
+    summary: 'Delete a webhook',
+    tag: 'Webhooks',
+    params: s.WebhookIdParams,
+    success: { status: 200, data: s.DeletedWebhook },
+    errors: ['WEBHOOK_NOT_FOUND'],
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/webhooks/{webhook_id}/deliveries',
+    handler: 'list-webhook-deliveries',
+    access: ['deployments:read'],
+    summary: "List a webhook's delivery attempts, newest first",
+    tag: 'Webhooks',
+    params: s.WebhookIdParams,
+    query: s.ListQuery,
+    success: { status: 200, data: s.listOf(s.WebhookDelivery) },
+    errors: ['INVALID_REQUEST', 'WEBHOOK_NOT_FOUND'],
   },
   getOpenApi: {
     method: 'GET',

@@ -5,6 +5,7 @@
  */
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
+import { getWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { type DeploymentRecord, UUID } from '../core/deployments.js';
 import { apiError } from '../core/errors.js';
 import { OPERATION_ID, type OperationRecord } from '../core/operations.js';
@@ -20,5 +21,13 @@ export async function findOperation(orgId: string, id: string): Promise<Operatio
   const normalized = id.toLowerCase();
   const found = OPERATION_ID.test(normalized) ? await getOperation(orgId, normalized, true) : undefined;
   if (!found) throw apiError('OPERATION_NOT_FOUND', { id });
+  return found;
+}
+
+const WEBHOOK_ID = /^wh_[0-9a-f]{32}$/;
+
+export async function findWebhook(orgId: string, id: string): Promise<WebhookRecord> {
+  const found = WEBHOOK_ID.test(id) ? await getWebhook(orgId, id) : undefined;
+  if (!found) throw apiError('WEBHOOK_NOT_FOUND', { id });
   return found;
 }

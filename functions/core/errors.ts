@@ -85,6 +85,12 @@ export const ERRORS = {
     message: ({ id }) => `Operation ${id} was not found.`,
     example: { id: EXAMPLE_OPERATION },
   }),
+  WEBHOOK_NOT_FOUND: code<{ id: string }>({
+    status: 404,
+    meaning: 'The webhook does not exist (or belongs to another organization).',
+    message: ({ id }) => `Webhook ${id} was not found.`,
+    example: { id: 'wh_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c' },
+  }),
   ENVIRONMENT_NOT_FOUND: code<{ id: string }>({
     status: 404,
     meaning: 'The environment does not exist.',
@@ -120,6 +126,12 @@ export const ERRORS = {
     meaning: 'The operation is finished, or is a destroy, and cannot be canceled.',
     message: (p) => (p.cancelableType ? `Operation ${p.id} is already ${p.status}.` : `A ${p.type} operation cannot be canceled.`),
     example: { id: EXAMPLE_OPERATION, type: 'deployment.create', status: 'succeeded', cancelableType: true },
+  }),
+  WEBHOOK_LIMIT_REACHED: code<{ limit: number }>({
+    status: 409,
+    meaning: 'The organization already has the most webhooks it may have; delete one first.',
+    message: ({ limit }) => `An organization may have at most ${limit} webhooks; delete one to add another.`,
+    example: { limit: 10 },
   }),
   IDEMPOTENCY_KEY_REUSED: code({
     status: 409,

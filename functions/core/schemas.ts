@@ -124,6 +124,15 @@ export const WaitOperationQuery = z.object({
   phase: Phase.optional().describe('Answer as soon as the operation is no longer in this phase.'),
 });
 
+/** Decision 38: where and what to deliver. The URL's host is checked again at delivery. */
+export const CreateWebhookBody = z.strictObject({
+  url: z.string().min(1).max(2048).describe('An absolute https URL, without user or password, of at most 2048 characters.'),
+  events: z.array(EventType).min(1).optional().describe('The event types to deliver (default: all four).'),
+  description: z.string().max(255).optional(),
+});
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+export const WebhookIdParams = z.object({ webhook_id: z.string() });
+
 export const DeploymentIdParams = z.object({ deployment_id: z.string() });
 export const OperationIdParams = z.object({ operation_id: z.string() });
 
@@ -208,6 +217,34 @@ export const Event = z.object({
   }),
 });
 export type Event = z.infer<typeof Event>;
+
+export const Webhook = z.object({
+  id: z.string().regex(/^wh_[0-9a-f]{32}$/),
+  url: z.string(),
+  events: z.array(EventType),
+  description: z.string().nullable(),
+  created_at: Timestamp,
+  links: z.object({ self: z.string() }),
+});
+export type Webhook = z.infer<typeof Webhook>;
+
+export const CreatedWebhook = Webhook.extend({
+  secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    .describe('The signing secret: shown here once, never again.'),
+});
+
+export const DeletedWebhook = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const WebhookDelivery = z.object({
+  event_id: z.string(),
+  attempt: z.number().int(),
+  attempted_at: Timestamp,
+  status_code: z.number().int().nullable().describe('null when there was no answer (refused, timed out, not allowed).'),
+  succeeded: z.boolean(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const Accepted = z.object({
   deployment_id: z.uuid(),

@@ -2,7 +2,8 @@
  * The OpenAPI 3.1 document, generated from the route table and the zod schemas: every
  * path, parameter, body, success and error response, header and scope is derived from
  * `routes.ts`, `core/schemas.ts` and the error catalogue `core/errors.ts`; what the
- * `openapi-*` modules write by hand is prose and examples. Built once per process
+ * `openapi-*` modules write by hand is prose, examples and the `webhooks` the service
+ * sends (`openapi-webhooks.ts`). Built once per process
  * (`openApiDocument()`).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
@@ -13,6 +14,7 @@ import { operationOf } from './openapi-operations.js';
 import { completeParameters, registerRequestHeaders } from './openapi-parameters.js';
 import { addComponentSchemaExamples, componentSchemaDefinitions, nameComponentSchemas } from './openapi-schemas.js';
 import { API_KEY_SCHEME, SECURITY_SCHEME } from './openapi-security.js';
+import { registerDeliveryHeaders, webhooksSection } from './openapi-webhooks.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -24,6 +26,7 @@ function build(): OpenApiDocument {
   registry.registerComponent('securitySchemes', SECURITY_SCHEME, { ...API_KEY_SCHEME });
   registerHeaders(registry);
   registerRequestHeaders(registry);
+  registerDeliveryHeaders(registry);
   for (const [id, route] of routeEntries()) registry.registerPath(operationOf(id, route));
 
   const doc = new OpenApiGeneratorV31([...registry.definitions, ...componentSchemaDefinitions()]).generateDocument({
@@ -42,7 +45,8 @@ function build(): OpenApiDocument {
     op.parameters = completeParameters(route, op.parameters);
   }
   addComponentSchemaExamples(doc.components?.schemas);
-  delete (doc as { webhooks?: unknown }).webhooks;
+  // What the service sends to webhook URLs (written by hand: they reference the named schemas).
+  doc.webhooks = webhooksSection();
   return doc;
 }
 

@@ -6,36 +6,110 @@ import * as s from '../core/schemas.js';
 const AT = '2026-11-22T06:40:00.000Z';
 const DEP_ID = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
 const OP_ID = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const WH_ID = 'wh_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
+const WEBHOOK = {
+  id: WH_ID,
+  url: 'https://hooks.example.com/deployments',
+  events: [...s.EVENT_TYPES],
+  description: 'Chat notifications',
+  created_at: AT,
+  links: { self: `${API_PREFIX}/webhooks/${WH_ID}` },
+} satisfies s.Webhook;
 
 /** The request id of the example error bodies. */
 export const EXAMPLE_REQUEST_ID = 'req_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
 
+const DEPLOYMENT_EXAMPLE = {
+  id: DEP_ID,
+  name: 'airflow-3fa9c2',
+  app_type: 'airflow',
+  status: 'ready',
+  url: `https://airflow.${DEP_ID}.apps.example.com`,
+  environment_id: s.DEFAULT_ENVIRONMENT_ID,
+  created_at: AT,
+  links: { self: deploymentPath(DEP_ID), operation: operationPath(OP_ID) },
+} satisfies s.Deployment;
+
+const OPERATION_EXAMPLE = {
+  id: OP_ID,
+  type: 'deployment.create',
+  status: 'running',
+  progress: { phase: 'provisioning_db', message: 'Provisioning the database.' },
+  resource: { type: 'deployment', id: DEP_ID },
+  requested_at: AT,
+  started_at: '2026-11-22T06:40:01.000Z',
+  links: { self: operationPath(OP_ID), resource: deploymentPath(DEP_ID) },
+} satisfies s.Operation;
+
+const { url: _url, ...PROVISIONING_DEPLOYMENT } = { ...DEPLOYMENT_EXAMPLE, status: 'provisioning' as const };
+const { started_at: _startedAt, ...QUEUED_OPERATION } = {
+  ...OPERATION_EXAMPLE,
+  status: 'queued' as const,
+  progress: { phase: 'queued', message: 'Waiting to start.' },
+};
+
+/** An event of each type, from the life of the example deployment and its create operation. */
+const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
+  'deployment.created': {
+    id: 'evt_a48223c4-25e6-44ec-8b70-a2045c74276b',
+    type: 'deployment.created',
+    sequence: 1,
+    created_at: AT,
+    data: { object: PROVISIONING_DEPLOYMENT },
+  },
+  'operation.created': {
+    id: 'evt_0b6c5e1d-3f7a-4c2b-9d8e-1a2b3c4d5e6f',
+    type: 'operation.created',
+    sequence: 2,
+    created_at: AT,
+    data: { object: QUEUED_OPERATION },
+  },
+  'operation.updated': {
+    id: 'evt_7e9f1a2b-4c3d-4e5f-8a6b-9c0d1e2f3a4b',
+    type: 'operation.updated',
+    sequence: 3,
+    created_at: '2026-11-22T06:40:01.000Z',
+    data: { object: OPERATION_EXAMPLE, previous: { status: 'queued', progress: QUEUED_OPERATION.progress, started_at: null } },
+  },
+  'deployment.updated': {
+    id: 'evt_c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+    type: 'deployment.updated',
+    sequence: 6,
+    created_at: '2026-11-22T06:40:04.530Z',
+    data: { object: DEPLOYMENT_EXAMPLE, previous: { status: 'provisioning', url: null } },
+  },
+};
+
+/** The example event of a type, as GET /events lists it and a webhook delivers it. */
+export const eventExampleOf = (type: s.EventType): s.Event => EVENT_EXAMPLES[type];
+
 const EXAMPLES = new Map<z.ZodType, unknown>([
+  [s.Deployment, DEPLOYMENT_EXAMPLE],
+  [s.Operation, OPERATION_EXAMPLE],
+  [s.Event, eventExampleOf('operation.updated')],
+  [s.Webhook, WEBHOOK],
   [
-    s.Deployment,
+    s.CreatedWebhook,
+    { ...WEBHOOK, secret: 'whsec_FEn+2nVovp8dk+fGdGompUmL5zTGgsEUPUG7dKOLBn8=' } satisfies z.output<typeof s.CreatedWebhook>,
+  ],
+  [s.DeletedWebhook, { id: WH_ID, deleted: true } satisfies z.output<typeof s.DeletedWebhook>],
+  [
+    s.WebhookDelivery,
     {
-      id: DEP_ID,
-      name: 'airflow-3fa9c2',
-      app_type: 'airflow',
-      status: 'ready',
-      url: `https://airflow.${DEP_ID}.apps.example.com`,
-      environment_id: s.DEFAULT_ENVIRONMENT_ID,
-      created_at: AT,
-      links: { self: deploymentPath(DEP_ID), operation: operationPath(OP_ID) },
-    } satisfies s.Deployment,
+      event_id: EVENT_EXAMPLES['operation.updated'].id,
+      attempt: 1,
+      attempted_at: '2026-11-22T06:40:00.120Z',
+      status_code: 200,
+      succeeded: true,
+    } satisfies s.WebhookDelivery,
   ],
   [
-    s.Operation,
+    s.CreateWebhookBody,
     {
-      id: OP_ID,
-      type: 'deployment.create',
-      status: 'running',
-      progress: { phase: 'provisioning_db', message: 'Provisioning the database.' },
-      resource: { type: 'deployment', id: DEP_ID },
-      requested_at: AT,
-      started_at: '2026-11-22T06:40:01.000Z',
-      links: { self: operationPath(OP_ID), resource: deploymentPath(DEP_ID) },
-    } satisfies s.Operation,
+      url: 'https://hooks.example.com/deployments',
+      events: ['deployment.updated'],
+      description: 'Chat notifications',
+    } satisfies s.CreateWebhookBody,
   ],
   [
     s.Environment,

@@ -12,6 +12,11 @@ export const TAGS = [
     description:
       'Asynchronous work (create, destroy, DAG sync, user provisioning). Poll `GET /api/v1/operations/{operation_id}` every 2-5 seconds, at most once per second, until `succeeded`, `failed` or `canceled`.',
   },
+  {
+    name: 'Webhooks',
+    description:
+      'URLs the service POSTs each event to (the records of `GET /api/v1/events`), signed as the Standard Webhooks specification says. What a delivery looks like, and how to check it, is under `webhooks`. The signing secret is in the `201` answer of `POST /api/v1/webhooks` and nowhere else.',
+  },
   { name: 'Organization', description: 'The calling organization and API key.' },
   { name: 'Meta', description: 'This description and its interactive documentation. No key needed.' },
 ];
@@ -28,6 +33,8 @@ function description(): string {
     `**Limits.** ${l.perHour} requests per key per clock hour, ${l.perMinute} per key per clock minute, ${l.createsPerHour} deployment creations per organization per hour. Responses to an accepted key carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the hourly window; Unix seconds). Over a limit: \`429 RATE_LIMIT_EXCEEDED\` with \`Retry-After\` seconds.`,
     '',
     '**Asynchronous work.** `202` answers carry the operation id, `Location: /api/v1/operations/<id>` and `Retry-After: 2`. Poll the operation every 2-5 seconds (at most once per second) until it is `succeeded`, `failed` or `canceled`; back off exponentially after errors; give up after a client timeout (30 minutes is suggested).',
+    '',
+    '**Webhooks.** Instead of polling, register a URL with `POST /api/v1/webhooks`: every event of the chosen types is POSTed to it, with `webhook-id`, `webhook-timestamp` and `webhook-signature` headers (Standard Webhooks). Verify the signature with the secret from the `201` answer, answer `2xx` quickly, and skip an event id you have already handled: failed deliveries are retried.',
     '',
     '**Idempotency.** POST endpoints accept an `Idempotency-Key` header (1-255 characters): repeating it within 24 hours replays the first response with `Idempotent-Replayed: true`.',
     '',

@@ -33,6 +33,11 @@ function successContent(id: RouteId, route: Route): ZodContentObject {
   return { [contentType ?? 'text/html']: { schema: { type: 'string' } } };
 }
 
+const SUCCESS_DESCRIPTIONS: Record<number, string> = {
+  201: 'Created: the new record, in `data`.',
+  202: 'Accepted: poll the operation in `data.operation_id` (also in Location).',
+};
+
 function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   const { status } = route.success;
   const names: HeaderName[] = ['XRequestId'];
@@ -42,8 +47,7 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   if (route.access === 'public') names.push('CacheControl');
   return {
     [status]: {
-      description:
-        status === 202 ? 'Accepted: poll the operation in `data.operation_id` (also in Location).' : (STATUS_CODES[status] ?? 'Success'),
+      description: SUCCESS_DESCRIPTIONS[status] ?? STATUS_CODES[status] ?? 'Success',
       headers: headerRefs(names),
       content: successContent(id, route),
     },

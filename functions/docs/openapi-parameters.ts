@@ -14,11 +14,12 @@ const PARAM_DOCS: Record<string, string> = {
   deployment_id: 'Deployment id (a UUID).',
   operation_id: 'Operation id (`op_<uuid>`).',
   environment_id: 'Environment id, e.g. `env_default`.',
+  webhook_id: 'Webhook id (`wh_` and 32 hex digits).',
   asset: 'File name of a documentation asset.',
   page: 'Page number, 1-indexed.',
   per_page: `Items per page, at most ${s.PAGE_SIZE_MAX}.`,
   status: 'Only items with this status.',
-  type: 'Only operations of this type.',
+  type: 'Only items of this type.',
   resource_id: 'Only operations on this resource (a deployment id; `dep_<uuid>` is read as `<uuid>`).',
 };
 

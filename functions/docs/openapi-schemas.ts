@@ -15,6 +15,11 @@ const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   Error: s.ErrorBody,
   CreateDeploymentBody: s.CreateDeploymentBody,
   CreateAppUserBody: s.CreateAppUserBody,
+  Event: s.Event,
+  Webhook: s.Webhook,
+  CreatedWebhook: s.CreatedWebhook,
+  WebhookDelivery: s.WebhookDelivery,
+  CreateWebhookBody: s.CreateWebhookBody,
 };
 
 /**

@@ -24,6 +24,19 @@ const schema = z.object({
   PHASE_TIMEOUT_SECONDS: intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS).pipe(z.number().max(PHASE_TIMEOUT_MAX_SECONDS)),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(60),
+  /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
+  WEBHOOK_ALLOW_INSECURE: z.enum(['true', 'false']).default('false'),
+  /** Seconds before each retry of a failed delivery, comma-separated. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')
+    .default('5,300,1800,7200,18000,36000'),
+  /** The key (base64, 32 bytes) webhook secrets are sealed with locally; only code that signs or stores them has it. */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
+  WEBHOOK_KMS_KEY_ID: z.string().optional(),
+  /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
+  DELIVERY_QUEUE_URL: z.string().optional(),
 });
 
 export type Config = Readonly<{
@@ -35,6 +48,13 @@ export type Config = Readonly<{
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
+  webhooks: Readonly<{
+    allowInsecure: boolean;
+    retrySchedule: readonly number[];
+    secretKey: string | undefined;
+    kmsKeyId: string | undefined;
+    queueUrl: string | undefined;
+  }>;
 }>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -57,6 +77,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
+    webhooks: Object.freeze({
+      allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',
+      retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),
+      secretKey: e.WEBHOOK_SECRET_KEY,
+      kmsKeyId: e.WEBHOOK_KMS_KEY_ID,
+      queueUrl: e.DELIVERY_QUEUE_URL,
+    }),
   });
 }
 

@@ -81,6 +81,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-deployments': LISTS,
   'list-operations': LISTS,
   'list-events': LISTS,
+  // Webhooks: items of the organization, counted on it, found through gsi1 (list) and
+  // written in transactions (create, delete); deliveries are items of the webhook.
+  'create-webhook': writer([]),
+  'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'] } },
+  'get-webhook': KEYED,
+  'delete-webhook': writer([]),
+  'list-webhook-deliveries': { ...KEYED, query: { table: true, indexes: [] } },
   'create-deployment': writer(['StartExecution']),
   // A destroy stops the create still provisioning (decision 11), then starts its own execution.
   'delete-deployment': writer(['StartExecution', 'StopExecution']),

@@ -13,9 +13,10 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 
 export class JavaMissingError extends Error {}
 
@@ -125,7 +126,10 @@ async function answers(client: DynamoDBClient): Promise<boolean> {
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = clientFor(endpoint);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A table made before the stream existed gets it now (decision 38's events travel on it).
+    if (!Table?.StreamSpecification?.StreamEnabled)
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: TABLE_STREAM }));
     return;
   } catch (e) {
     if (!(e instanceof ResourceNotFoundException)) throw e;

@@ -2,6 +2,8 @@
  * The environment every local process gets (the stack, the key CLI, `npm run invoke`,
  * the tests): the same variables the CDK stack sets on Lambda, pointed at local engines.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface LocalSettings {
@@ -41,7 +43,23 @@ export function applyLocalEnv(settings: LocalSettings, owned: Record<string, str
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${settings.dynamodbPort}`,
+    // Receivers run on this machine while developing (decision 38).
+    WEBHOOK_ALLOW_INSECURE: 'true',
   };
   for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v;
   Object.assign(process.env, owned);
+}
+
+/**
+ * The key webhook secrets are sealed with, kept owner-only under the data folder so
+ * secrets stay readable after a restart (in memory: a fresh key each run).
+ */
+export function localSecretKey(dataDir: string | null): string {
+  if (!dataDir) return randomBytes(32).toString('base64');
+  const file = path.join(dataDir, 'webhook-secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
 }

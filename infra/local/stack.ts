@@ -7,7 +7,8 @@ import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from './api-server.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
-import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings } from './env.js';
+import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
+import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 
 export interface RunningStack {
@@ -29,6 +30,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   let servers: http.Server[] = [];
   let reconciled: Reconciled = { ended: [], resumed: [] };
+  let pipeline: EventPipeline | undefined;
+  const dataDir = options.inMemory ? null : settings.dataDir;
   try {
     sfn = await startSfnEndpoint(stepFunctions);
     // The SDK clients and config read these lazily, at first use: set them before anything runs.
@@ -36,8 +39,10 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SFN: sfn.endpoint,
       STATE_MACHINE_ARN: localStateMachineArn('operation'),
+      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? localSecretKey(dataDir),
     });
-    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? LOCAL_TABLE_NAME);
+    const tableName = process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
+    await ensureTable(dynamo.endpoint, tableName);
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
     reconciled = await reconcileOperations({
       graceSeconds: 0,
@@ -46,7 +51,9 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       resumeMissing: true,
     });
     servers = await listenApi(settings);
+    pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
   } catch (e) {
+    await pipeline?.stop();
     await Promise.all(servers.map(close));
     await sfn?.close();
     await dynamo.stop();
@@ -58,6 +65,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     reconciled,
     stepFunctions,
     async stop() {
+      await pipeline!.stop();
       await Promise.all(servers.map(close));
       await sfn!.close();
       await dynamo.stop();

@@ -1,4 +1,6 @@
 /** The handler environment for every test worker (DynamoDB Local comes from global-setup.cjs). */
+import { randomBytes } from 'node:crypto';
+
 process.env.TABLE_NAME = 'deployments-test';
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';
@@ -6,3 +8,6 @@ process.env.AWS_SECRET_ACCESS_KEY = 'local';
 process.env.LOG_LEVEL = 'silent';
 process.env.PHASE_DELAY_MS ??= '0';
 process.env.APP_DOMAIN = 'apps.test.example';
+// Webhooks (decision 38): receivers run on this machine in the tests, as under npm start.
+process.env.WEBHOOK_ALLOW_INSECURE = 'true';
+process.env.WEBHOOK_SECRET_KEY = randomBytes(32).toString('base64');

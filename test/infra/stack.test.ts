@@ -45,9 +45,11 @@ describe('table', () => {
     const tables = resourcesOfType(s.json, 'AWS::DynamoDB::Table');
     expect(tables).toHaveLength(1);
     // CloudFormation names the table itself.
-    const { TableName: _, ...definition } = createTableInput('unnamed');
+    const { TableName: _, StreamSpecification: stream, ...definition } = createTableInput('unnamed');
     expect(tables[0]![1].Properties).toMatchObject({
       ...definition,
+      // CloudFormation enables the stream by naming its view type.
+      StreamSpecification: { StreamViewType: stream!.StreamViewType },
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       // Enabled without a key of our own: the AWS managed key (aws/dynamodb).

@@ -6,6 +6,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -124,8 +125,9 @@ describe('the docs page in headless Chromium', () => {
       .filter(([id, r]) => r.summary && id !== 'getDocs' && id !== 'getDocsAsset')
       .map(([, r]) => label(r));
     expect(listed).toEqual(expect.arrayContaining(expected));
-    // ...and nothing that is not a route (the docs routes themselves are listed too).
-    expect(all.map(label)).toEqual(expect.arrayContaining(listed));
+    // ...and nothing that is not a route (the docs routes themselves are listed too), or one of the webhooks we send.
+    expect([...all.map(label), ...EVENT_TYPES.map((t) => `POST ${t}`)]).toEqual(expect.arrayContaining(listed));
+    expect(listed).toEqual(expect.arrayContaining(EVENT_TYPES.map((t) => `POST ${t}`)));
 
     // Authorize: paste the key into the X-API-Key scheme.
     await page.locator('.auth-wrapper button.authorize').click();

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { ERROR_CODES, type ErrorCode, errorMeaning, errorStatus, exampleMessage } from '../../functions/core/errors.js';
+import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
 import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
 import { API_PREFIX, type Route, routeList, routes } from '../../functions/routes.js';
@@ -174,6 +175,56 @@ describe('the OpenAPI document', () => {
     }
     // Every example is of a code the document mentions (and so was checked above).
     expect(mentioned).toEqual(expect.arrayContaining([...examples.keys()]));
+  });
+
+  it('describes the POST of each event type under webhooks: the Event body, the signature headers, 2xx or a retry', () => {
+    const webhooks = doc.webhooks as Record<
+      string,
+      {
+        post: {
+          tags: string[];
+          security: unknown[];
+          parameters: { $ref: string }[];
+          requestBody: { required: boolean; content: Record<string, { schema: { allOf: unknown[] }; example: unknown }> };
+          responses: Record<string, { description: string }>;
+        };
+      }
+    >;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const headers = doc.components?.parameters as Record<string, { name: string; in: string; required: boolean; description: string }>;
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      expect(post.tags).toEqual(['Webhooks']);
+      expect(post.security).toEqual([]);
+      const media = post.requestBody.content['application/json']!;
+      expect(post.requestBody.required).toBe(true);
+      expect(media.schema.allOf).toContainEqual({ $ref: '#/components/schemas/Event' });
+      // The example is an event of this type, valid against the body schema and the Event schema itself.
+      expect(media.example).toEqual(expect.objectContaining({ type }));
+      expect(validatorAt(ptr('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'))(media.example)).toBe(true);
+      expect(validatorAt(ptr('components', 'schemas', 'Event'))(media.example)).toBe(true);
+      const named = post.parameters.map((p) => headers[p.$ref.replace('#/components/parameters/', '')]!);
+      expect(named.map((h) => [h.name, h.in, h.required])).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      for (const h of named) expect(h.description.length).toBeGreaterThan(40);
+      expect(Object.keys(post.responses).sort()).toEqual(['2XX', 'default']);
+      expect(post.responses.default!.description).toMatch(/retried/);
+    }
+    // Another event type's body is refused: each entry narrows `type` and `data.object`.
+    const created = validatorAt(ptr('webhooks', 'deployment.created', 'post', 'requestBody', 'content', 'application/json', 'schema'));
+    expect(created(webhooks['operation.created']!.post.requestBody.content['application/json']!.example)).toBe(false);
+    expect(doc.tags?.map((t) => t.name)).toEqual(expect.arrayContaining(['Webhooks']));
+    expect(new Set(routeList.map((r) => r.tag))).toEqual(new Set(doc.tags?.map((t) => t.name)));
+  });
+
+  it('documents a 201 success (POST /webhooks) with the secret in its schema', () => {
+    const created = opOf(routes.createWebhook)!.responses['201']!;
+    expect(created.content?.['application/json']?.example).toEqual({
+      data: expect.objectContaining({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) }),
+    });
+    expect(Object.keys(created.headers!)).toEqual(expect.arrayContaining(['X-Request-Id', 'Idempotent-Replayed']));
   });
 
   it('is built once per process', () => {

@@ -18,6 +18,7 @@ const RANK: Record<string, number> = {
   middleware: 5,
   docs: 5,
   http: 6,
+  events: 6,
   workflow: 6,
 };
 

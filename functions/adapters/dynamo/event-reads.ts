@@ -1,8 +1,10 @@
 /** Reading the event log (written by lifecycle-writes.ts, in the transactions of the changes). */
 
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../../core/pagination.js';
 import type { Event, EventType, Pagination } from '../../core/schemas.js';
-import { lists } from './item-keys.js';
+import { ddb, tableName } from './client.js';
+import { eventKey, lists } from './item-keys.js';
 import { eventTypeSeqAttr } from './lifecycle-writes.js';
 import { byFilter, byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
@@ -35,4 +37,10 @@ export async function listEvents(orgId: string, f: EventFilters, req: PageReques
     page = await byRange('gsi1', lists.events(orgId), counter(await getOrg(orgId, true), 'evt_seq'), req);
   }
   return { items: page.items.map(toEvent), pagination: page.pagination };
+}
+
+/** One event by its sequence (the deliverer's read). */
+export async function getEvent(orgId: string, sequence: number): Promise<Event | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: eventKey(orgId, sequence), ConsistentRead: true }));
+  return Item ? toEvent(Item) : undefined;
 }

@@ -10,6 +10,8 @@ export const deploymentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}
 export const operationKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `OP#${id}` });
 export const nameKey = (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `NAME#${name}` });
 export const idempotencyKey = (orgId: string, key: string) => ({ pk: `ORG#${orgId}`, sk: `IDEM#${key}` });
+export const webhookKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `WH#${id}` });
+export const deliveryPk = (webhookId: string) => `WHD#${webhookId}`;
 export const eventKey = (orgId: string, sequence: number) => ({ pk: `ORG#${orgId}`, sk: `EVT#${seqKey(sequence)}` });
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) => ({
   pk: `ORG#${orgId}`,
@@ -27,6 +29,7 @@ export const lists = {
   operationsByType: (orgId: string, type: string) => `ORG#${orgId}#OPS#TYPE#${type}`,
   operationsByResource: (orgId: string, resourceId: string) => `ORG#${orgId}#RES#${resourceId}`,
   operationsByStatus: (orgId: string, status: string) => `ORG#${orgId}#OPS#STATUS#${status}`,
+  webhooks: (orgId: string) => `ORG#${orgId}#WHS`,
   events: (orgId: string) => `ORG#${orgId}#EVTS`,
   eventsByType: (orgId: string, type: string) => `ORG#${orgId}#EVTS#TYPE#${type}`,
   eventsByResource: (orgId: string, resourceId: string) => `ORG#${orgId}#EVTS#RES#${resourceId}`,

@@ -29,6 +29,9 @@ export type IndexName = `gsi${1 | 2 | 3 | 4 | 5}`;
  * projects ALL, billing is on demand. The local host creates its table with it; the CDK
  * stack builds the same table (test/infra/stack.test.ts compares the two). TTL is set apart.
  */
+/** The table's stream carries each new event item to the webhook dispatcher (decision 38). */
+export const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } as const;
+
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] => [
     { AttributeName: partitionKey, KeyType: 'HASH' },
@@ -45,5 +48,6 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       KeySchema: keySchema(i.partitionKey, i.sortKey),
       Projection: { ProjectionType: 'ALL' },
     })),
+    StreamSpecification: TABLE_STREAM,
   };
 }

@@ -1,0 +1,185 @@
+/**
+ * Webhooks (decision 38) and their delivery attempts. A webhook is an item of its
+ * organization, counted on the organization item (`wh_count`) so the limit holds under
+ * concurrency; its secret is stored sealed. Attempts are items of the webhook, newest
+ * first, counted on the webhook (`delivery_count`) for the list's total.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type PageRequest, pageWindow } from '../../core/pagination.js';
+import type { EventType, Pagination, WebhookDelivery } from '../../core/schemas.js';
+import { ddb, tableName } from './client.js';
+import { deliveryPk, lists, orgKey, webhookKey } from './item-keys.js';
+
+export interface WebhookRecord {
+  id: string;
+  org_id: string;
+  url: string;
+  events: EventType[];
+  description: string | null;
+  created_at: string;
+  /** The signing secret, sealed (adapters/crypto/secret-box.ts). */
+  secret_sealed: string;
+  delivery_count: number;
+}
+
+const toWebhook = (item: Record<string, unknown>): WebhookRecord => ({
+  id: String(item.id),
+  org_id: String(item.org_id),
+  url: String(item.url),
+  events: (item.events ?? []) as EventType[],
+  description: typeof item.description === 'string' ? item.description : null,
+  created_at: String(item.created_at),
+  secret_sealed: String(item.secret_sealed),
+  delivery_count: Number(item.delivery_count ?? 0),
+});
+
+/** Stores a webhook unless the organization already has `limit`; false when it has. */
+export async function insertWebhook(w: WebhookRecord, limit: number): Promise<boolean> {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: orgKey(w.org_id),
+              UpdateExpression: 'ADD wh_count :one SET org_id = :org',
+              ConditionExpression: 'attribute_not_exists(wh_count) OR wh_count < :limit',
+              ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':org': w.org_id },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...webhookKey(w.org_id, w.id), ...w, gsi1pk: lists.webhooks(w.org_id), gsi1sk: `${w.created_at}#${w.id}` },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw e;
+  }
+}
+
+export async function getWebhook(orgId: string, id: string): Promise<WebhookRecord | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: webhookKey(orgId, id), ConsistentRead: true }));
+  return Item ? toWebhook(Item) : undefined;
+}
+
+/** All of an organization's webhooks (at most the limit), newest first. */
+export async function listWebhooks(orgId: string): Promise<WebhookRecord[]> {
+  const { Items = [] } = await ddb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': lists.webhooks(orgId) },
+      ScanIndexForward: false,
+    }),
+  );
+  return Items.map(toWebhook);
+}
+
+/** Deletes a webhook; false when there was none. Its attempts expire with their TTL. */
+export async function deleteWebhook(orgId: string, id: string): Promise<boolean> {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: webhookKey(orgId, id), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: orgKey(orgId),
+              UpdateExpression: 'ADD wh_count :minus',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw e;
+  }
+}
+
+/** Delivery attempts are kept 30 days. */
+const DELIVERY_TTL_SECONDS = 30 * 86_400;
+
+/** Records one attempt and counts it on the webhook (gone already: the attempt is not kept). */
+export async function recordDelivery(orgId: string, webhookId: string, d: WebhookDelivery): Promise<void> {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: webhookKey(orgId, webhookId),
+              UpdateExpression: 'ADD delivery_count :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                pk: deliveryPk(webhookId),
+                sk: `${d.attempted_at}#${randomUUID()}`,
+                ...d,
+                ttl: Math.floor(Date.parse(d.attempted_at) / 1000) + DELIVERY_TTL_SECONDS,
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (!(e instanceof TransactionCanceledException || e instanceof ConditionalCheckFailedException)) throw e;
+  }
+}
+
+/** A webhook's attempts, newest first (a page reads at most the items up to its end). */
+export async function listDeliveries(w: WebhookRecord, req: PageRequest): Promise<{ items: WebhookDelivery[]; pagination: Pagination }> {
+  const { pagination } = pageWindow(w.delivery_count, req);
+  const skip = (req.page - 1) * req.per_page;
+  const items: WebhookDelivery[] = [];
+  let start: Record<string, unknown> | undefined;
+  let seen = 0;
+  while (skip < w.delivery_count && items.length < req.per_page) {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': deliveryPk(w.id) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+        Limit: skip + req.per_page - seen,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (seen++ >= skip && items.length < req.per_page) {
+        items.push({
+          event_id: String(item.event_id),
+          attempt: Number(item.attempt),
+          attempted_at: String(item.attempted_at),
+          status_code: item.status_code === null || item.status_code === undefined ? null : Number(item.status_code),
+          succeeded: item.succeeded === true,
+        });
+      }
+    }
+    start = page.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return { items, pagination };
+}

@@ -1,0 +1,64 @@
+/**
+ * From an event to its webhooks (decision 38): the dispatcher queues one delivery per
+ * subscribed webhook; the deliverer signs it (Standard Webhooks), POSTs it through the
+ * safe outbound client, records the attempt, and queues the next attempt after the delay
+ * of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
+ */
+
+import { open } from '../adapters/crypto/secret-box.js';
+import { getEvent } from '../adapters/dynamo/event-reads.js';
+import { getWebhook, listWebhooks, recordDelivery } from '../adapters/dynamo/webhook-store.js';
+import { safePost } from '../adapters/http-out/safe-post.js';
+import { type DeliveryMessage, enqueueDelivery } from '../adapters/queue/delivery-queue.js';
+import type { Event } from '../core/schemas.js';
+import { signatureHeaders } from '../core/webhook-signature.js';
+import { config } from '../lib/config.js';
+import { logger } from '../lib/logger.js';
+
+/** Queues the first attempt of every delivery the event calls for. */
+export async function dispatchEvent(orgId: string, event: Event): Promise<number> {
+  const subscribed = (await listWebhooks(orgId)).filter((w) => w.events.includes(event.type));
+  await Promise.all(subscribed.map((w) => enqueueDelivery({ orgId, webhookId: w.id, eventSequence: event.sequence, attempt: 1 }, 0)));
+  return subscribed.length;
+}
+
+/** One attempt of one delivery; the next one is queued when it fails and the schedule allows. */
+export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): Promise<void> {
+  const early = (m.notBefore ?? 0) - now().getTime();
+  if (early > 0) {
+    // Waited the longest delay the queue has, not yet the whole retry delay: wait the rest.
+    await enqueueDelivery({ ...m, notBefore: undefined }, Math.ceil(early / 1000));
+    return;
+  }
+  const webhook = await getWebhook(m.orgId, m.webhookId);
+  if (!webhook) return; // deleted since: nothing to deliver to
+  const event = await getEvent(m.orgId, m.eventSequence);
+  if (!event) return;
+  const { allowInsecure, retrySchedule } = config().webhooks;
+  const body = JSON.stringify(event);
+  const at = now();
+  const headers = {
+    'Content-Type': 'application/json',
+    ...signatureHeaders(await open(webhook.secret_sealed), event.id, Math.floor(at.getTime() / 1000), body),
+  };
+  const answer = await safePost(webhook.url, body, headers, { allowInsecure });
+  const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;
+  await recordDelivery(m.orgId, m.webhookId, {
+    event_id: event.id,
+    attempt: m.attempt,
+    attempted_at: at.toISOString(),
+    status_code: answer.status,
+    succeeded,
+  });
+  if (succeeded) return;
+  const delay = retrySchedule[m.attempt - 1];
+  logger.info('webhook delivery failed', {
+    webhook_id: m.webhookId,
+    event_id: event.id,
+    attempt: m.attempt,
+    status: answer.status,
+    reason: answer.error,
+    retry_in_s: delay ?? null,
+  });
+  if (delay !== undefined) await enqueueDelivery({ ...m, attempt: m.attempt + 1 }, delay);
+}

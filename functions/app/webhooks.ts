@@ -1,0 +1,39 @@
+/** Webhook endpoints (decision 38): created with a fresh secret, shown once and stored sealed. */
+import { randomUUID } from 'node:crypto';
+import { seal } from '../adapters/crypto/secret-box.js';
+import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
+import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
+import { apiError, invalidRequest } from '../core/errors.js';
+import { webhookPath } from '../core/paths.js';
+import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
+import { newWebhookSecret } from '../core/webhook-signature.js';
+import { config } from '../lib/config.js';
+
+export const WEBHOOK_LIMIT = 10;
+
+export const webhookView = (w: WebhookRecord): Webhook => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  description: w.description,
+  created_at: w.created_at,
+  links: { self: webhookPath(w.id) },
+});
+
+export async function createWebhook(orgId: string, body: CreateWebhookBody, now: Date): Promise<Webhook & { secret: string }> {
+  const problem = webhookUrlProblem(body.url, config().webhooks.allowInsecure);
+  if (problem) throw invalidRequest('The request body is invalid.', [{ field: 'url', issue: problem }]);
+  const secret = newWebhookSecret();
+  const record: WebhookRecord = {
+    id: `wh_${randomUUID().replaceAll('-', '')}`,
+    org_id: orgId,
+    url: body.url,
+    events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
+    description: body.description ?? null,
+    created_at: now.toISOString(),
+    secret_sealed: await seal(secret),
+    delivery_count: 0,
+  };
+  if (!(await insertWebhook(record, WEBHOOK_LIMIT))) throw apiError('WEBHOOK_LIMIT_REACHED', { limit: WEBHOOK_LIMIT });
+  return { ...webhookView(record), secret };
+}

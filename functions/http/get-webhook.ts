@@ -1,0 +1,8 @@
+import { findWebhook } from '../app/lookups.js';
+import { webhookView } from '../app/webhooks.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { routes } from '../routes.js';
+
+export const handler = httpRoute(routes.getWebhook, async ({ caller, params }) => ({
+  data: webhookView(await findWebhook(caller.orgId, params.webhook_id)),
+}));

@@ -1,0 +1,108 @@
+/**
+ * What AWS runs around the webhook handlers, done locally (decision 38): the table's
+ * stream (DynamoDB Local has the Streams API) feeds the dispatcher, and the delivery
+ * queue (kept in the table) feeds the deliverer, each polled a few times a second so a
+ * change reaches its receivers within the 5 seconds the contract allows. Where the
+ * stream was read is remembered under DATA_DIR, so a restart neither loses nor repeats
+ * much (delivery is at least once).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import { claimDue, deleteMessage } from '../../functions/adapters/queue/delivery-queue.js';
+import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
+import { handler as dispatch } from '../../functions/events/dispatch-events.js';
+import { logger } from '../../functions/lib/logger.js';
+
+const POLL_MS = 250;
+
+export interface EventPipeline {
+  stop(): Promise<void>;
+}
+
+interface Checkpoints {
+  [shardId: string]: string;
+}
+
+export function startEventPipeline(opts: { endpoint: string; tableName: string; dataDir: string | null }): EventPipeline {
+  const local = { endpoint: opts.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const dynamo = new DynamoDBClient(local);
+  const streams = new DynamoDBStreamsClient(local);
+  const file = opts.dataDir && path.join(opts.dataDir, 'stream-checkpoints.json');
+  const checkpoints: Checkpoints = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Checkpoints) : {};
+  const iterators = new Map<string, string | undefined>();
+  let stopped = false;
+
+  async function shardsOf(): Promise<{ arn: string; shards: string[] }> {
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: opts.tableName }));
+    const arn = Table?.LatestStreamArn;
+    if (!arn) return { arn: '', shards: [] };
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: arn }));
+    return { arn, shards: (StreamDescription?.Shards ?? []).map((s) => s.ShardId!).filter(Boolean) };
+  }
+
+  async function readStream(): Promise<void> {
+    const { arn, shards } = await shardsOf();
+    for (const shard of shards) {
+      if (!iterators.has(shard)) {
+        const after = checkpoints[shard];
+        const { ShardIterator } = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: arn,
+            ShardId: shard,
+            ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+          }),
+        );
+        iterators.set(shard, ShardIterator);
+      }
+      const iterator = iterators.get(shard);
+      if (!iterator) continue; // a closed shard, read to its end
+      const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      iterators.set(shard, NextShardIterator);
+      if (!Records.length) continue;
+      // The Streams API's records are what Lambda passes on; only their TypeScript types differ.
+      const { batchItemFailures } = await dispatch({ Records } as unknown as DynamoDBStreamEvent);
+      // A failed record is read again from there next time, as Lambda's event source mapping would.
+      const failedAt = batchItemFailures[0]?.itemIdentifier;
+      const done = failedAt ? Records.filter((r) => BigInt(r.dynamodb?.SequenceNumber ?? 0) < BigInt(failedAt)) : Records;
+      const last = done.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) checkpoints[shard] = last;
+      if (failedAt) iterators.delete(shard);
+      if (file) writeFileSync(file, JSON.stringify(checkpoints), { mode: 0o600 });
+    }
+  }
+
+  async function drainQueue(): Promise<void> {
+    const due = await claimDue(10);
+    if (!due.length) return;
+    const event = { Records: due.map((d) => ({ messageId: d.receipt, body: JSON.stringify(d.message) })) } as unknown as SQSEvent;
+    const { batchItemFailures } = await deliver(event);
+    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+    // Handled messages go; a failed one stays claimed and comes back when its claim runs out.
+    await Promise.all(due.filter((d) => !failed.has(d.receipt)).map((d) => deleteMessage(d.receipt)));
+  }
+
+  const loop = (name: string, step: () => Promise<void>) =>
+    (async () => {
+      while (!stopped) {
+        try {
+          await step();
+        } catch (e) {
+          logger.error(`local ${name} failed; retrying`, { error: e as Error });
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    })();
+
+  const running = [loop('stream reader', readStream), loop('delivery queue', drainQueue)];
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+      dynamo.destroy();
+      streams.destroy();
+    },
+  };
+}

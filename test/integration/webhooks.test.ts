@@ -1,0 +1,158 @@
+/**
+ * Webhooks (decision 38) end to end on the local pipeline: the API registers a
+ * receiver on 127.0.0.1, the table's stream feeds the dispatcher, the queue the
+ * deliverer, and the receiver verifies every delivery with the `standardwebhooks`
+ * package. A receiver that fails is retried on the schedule, each attempt listed.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { claimDue, deleteMessage } from '../../functions/adapters/queue/delivery-queue.js';
+import { deliverOnce } from '../../functions/app/webhook-deliveries.js';
+import { type EventPipeline, startEventPipeline } from '../../infra/local/event-pipeline.js';
+import { createDeployment, operationReaches } from '../helpers/api.js';
+import { call, createKey } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/wait.js';
+
+// Retries a second apart, so the schedule plays out inside a test.
+process.env.WEBHOOK_RETRY_SCHEDULE = '1,1';
+process.env.RATE_LIMIT_PER_MINUTE = '1000';
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on loopback that answers each delivery with the next status of `answers` (then 204). */
+async function receiver(answers: number[] = []) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(answers.shift() ?? 204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let pipeline: EventPipeline;
+beforeAll(() => {
+  pipeline = startEventPipeline({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!, tableName: process.env.TABLE_NAME!, dataDir: null });
+});
+afterAll(() => pipeline.stop());
+
+describe('webhooks', () => {
+  it('delivers every event of a create, signed per Standard Webhooks, as GET /events shows it', async () => {
+    const { key } = await createKey();
+    const r = await receiver();
+    try {
+      const made = await call('POST', '/webhooks', { key, body: { url: r.url, description: 'ci' } });
+      expect(made.status).toBe(201);
+      expect(made.body.data).toMatchObject({ url: r.url, events: expect.arrayContaining(['deployment.created']), description: 'ci' });
+      const secret: string = made.body.data.secret;
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      // The secret is shown once: never again.
+      const read = await call('GET', `/webhooks/${made.body.data.id}`, { key });
+      expect(read.body.data).not.toHaveProperty('secret');
+      expect(JSON.stringify((await call('GET', '/webhooks', { key })).body)).not.toContain(secret.slice(6));
+
+      const created = await createDeployment(key);
+      await operationReaches(key, created.body.data.operation_id, ['succeeded']);
+      const events = (await call('GET', '/events?per_page=100', { key })).body.data.items;
+      expect(events).toHaveLength(6);
+      await eventually(async () => r.received.length >= 6, 'six deliveries', 20_000, 50);
+      const verifier = new StandardWebhook(secret.slice('whsec_'.length));
+      const delivered = r.received.map((d) => {
+        expect(d.headers['content-type']).toBe('application/json');
+        expect(d.headers['webhook-id']).toMatch(/^evt_/);
+        return verifier.verify(d.body, d.headers as Record<string, string>) as { id: string; sequence: number };
+      });
+      // At least once, in any order: receivers order by sequence.
+      expect([...new Set(delivered.map((e) => e.id))].sort()).toEqual(events.map((e: { id: string }) => e.id).sort());
+      const bySequence = [...delivered].sort((a, b) => a.sequence - b.sequence);
+      expect(bySequence).toEqual([...events].reverse());
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('retries a failing receiver on the schedule, with the same webhook-id, and lists every attempt', async () => {
+    const { key } = await createKey();
+    const r = await receiver([500, 503]);
+    try {
+      const made = await call('POST', '/webhooks', { key, body: { url: r.url, events: ['deployment.created'] } });
+      await createDeployment(key);
+      await eventually(async () => r.received.length >= 3, 'three attempts', 20_000, 50);
+      expect(new Set(r.received.map((d) => d.headers['webhook-id'])).size).toBe(1);
+      const deliveries = await eventually(async () => {
+        const res = await call('GET', `/webhooks/${made.body.data.id}/deliveries`, { key });
+        return res.body.data.pagination.total === 3 ? res.body.data : undefined;
+      }, 'three recorded attempts');
+      expect(
+        deliveries.items.map((d: { attempt: number; status_code: number; succeeded: boolean }) => [d.attempt, d.status_code, d.succeeded]),
+      ).toEqual([
+        [3, 204, true],
+        [2, 503, false],
+        [1, 500, false],
+      ]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('validates what it is given and keeps organizations apart', async () => {
+    const { key } = await createKey();
+    const stranger = await createKey();
+    for (const body of [
+      { url: 'ftp://example.com/x' },
+      { url: 'https://u:p@example.com/x' },
+      { url: 'https://example.com', events: [] },
+      { url: 'https://example.com', events: ['deployment.deleted'] },
+      { url: 'https://example.com', extra: 1 },
+    ]) {
+      const res = await call('POST', '/webhooks', { key, body });
+      expect({ body, status: res.status, code: res.body.error?.code }).toEqual({ body, status: 400, code: 'INVALID_REQUEST' });
+    }
+    const made = await call('POST', '/webhooks', { key, body: { url: 'https://example.com/hook' } });
+    for (const path of [`/webhooks/${made.body.data.id}`, `/webhooks/${made.body.data.id}/deliveries`, '/webhooks/wh_nope']) {
+      expect((await call('GET', path, { key: stranger.key })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
+    }
+    expect((await call('DELETE', `/webhooks/${made.body.data.id}`, { key: stranger.key })).status).toBe(404);
+    expect((await call('GET', '/webhooks', { key: stranger.key })).body.data.pagination.total).toBe(0);
+    const deleted = await call('DELETE', `/webhooks/${made.body.data.id}`, { key });
+    expect(deleted.body.data).toEqual({ id: made.body.data.id, deleted: true });
+    expect((await call('GET', `/webhooks/${made.body.data.id}`, { key })).status).toBe(404);
+  });
+
+  it('allows 10 webhooks per organization: the 11th is 409 WEBHOOK_LIMIT_REACHED, even when they come at once', async () => {
+    const { key } = await createKey();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call('POST', '/webhooks', { key, body: { url: `https://example.com/${i}` } })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error.code)).toEqual([
+      'WEBHOOK_LIMIT_REACHED',
+      'WEBHOOK_LIMIT_REACHED',
+    ]);
+    expect((await call('GET', '/webhooks', { key })).body.data.pagination.total).toBe(10);
+  });
+
+  it('puts back a message that comes before its due time, for the rest of the wait (SQS delays stop at 15 minutes)', async () => {
+    const early = {
+      orgId: 'org-queue',
+      webhookId: `wh_${'0'.repeat(32)}`,
+      eventSequence: 1,
+      attempt: 4,
+      notBefore: Date.now() + 3_600_000,
+    };
+    await deliverOnce(early);
+    expect((await claimDue(100, new Date(Date.now() + 3_500_000))).filter((q) => q.message.webhookId === early.webhookId)).toEqual([]);
+    const due = (await claimDue(100, new Date(Date.now() + 3_601_000))).filter((q) => q.message.webhookId === early.webhookId);
+    expect(due.map((q) => q.message)).toEqual([{ orgId: 'org-queue', webhookId: early.webhookId, eventSequence: 1, attempt: 4 }]);
+    await deleteMessage(due[0]!.receipt);
+  });
+});
