@@ -3,8 +3,11 @@
  * on disk, the ASL workflows. Polls operations the way spec 4.9 asks a client to.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { freePort, keysCli, type LocalProcess, portIsOpen, startNpm } from '../helpers/local-process.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 
@@ -17,6 +20,10 @@ let dataDir: string;
 let env: Record<string, string>;
 let stack: LocalProcess | undefined;
 let key: string;
+/** A webhook receiver on loopback: what it received, verified with the Standard Webhooks package. */
+const delivered = new Map<string, number>();
+let hookSecret: string;
+let receiverServer: http.Server;
 
 async function api(method: string, p: string, body?: unknown) {
   const res = await checkedFetch(`${stack!.baseUrl}${p}`, {
@@ -48,10 +55,27 @@ beforeAll(async () => {
   const made = keysCli(['create', '--org', 'e2e-org', '--name', 'e2e', '--json'], env);
   expect(made.status).toBe(0);
   key = JSON.parse(made.stdout).key;
+  receiverServer = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const event = new StandardWebhook(hookSecret.slice('whsec_'.length)).verify(body, req.headers as Record<string, string>) as {
+        id: string;
+        sequence: number;
+      };
+      delivered.set(event.id, event.sequence);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiverServer.listen(0, '127.0.0.1', r));
+  const hook = await api('POST', '/webhooks', { url: `http://127.0.0.1:${(receiverServer.address() as AddressInfo).port}/hook` });
+  expect(hook.status).toBe(201);
+  hookSecret = hook.body.data.secret;
 });
 
 afterAll(async () => {
   if (stack) await stack.stop().catch(() => stack!.kill());
+  await new Promise<void>((r) => receiverServer?.close(() => r()));
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -135,5 +159,14 @@ describe('npm start', () => {
     const { op } = await pollOperation(inFlight.body.data.operation_id);
     expect(op.status).toBe('succeeded');
     expect((await api('GET', `/deployments/${inFlight.body.data.deployment_id}`)).body.data.status).toBe('ready');
+
+    // Every event of the whole run, the restart included, reached the webhook at least once, signed.
+    const events = (await api('GET', '/events?per_page=100')).body.data;
+    expect(events.pagination.total).toBeGreaterThan(20);
+    const deadline = Date.now() + 30_000;
+    while (events.items.some((e: { id: string }) => !delivered.has(e.id))) {
+      if (Date.now() > deadline) throw new Error(`undelivered: ${events.items.filter((e: { id: string }) => !delivered.has(e.id)).length}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   });
 });
