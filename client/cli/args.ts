@@ -18,6 +18,13 @@ const OPTIONS = {
   'resource-id': { type: 'string' },
   page: { type: 'string' },
   'per-page': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
+  'forward-to': { type: 'string' },
+  secret: { type: 'string' },
+  'from-start': { type: 'boolean' },
+  since: { type: 'string' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;
 export type Values = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -35,6 +42,21 @@ export function oneOf<T extends string>(flag: string, value: string | undefined,
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${flag} must be one of: ${allowed.join(', ')} (got "${value}")`);
   return value as T;
+}
+
+/** A comma-separated list of allowed values (`--events a,b`), or undefined without the option. */
+export function listOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((v) => v.trim());
+  for (const item of items) oneOf(flag, item, allowed);
+  return items as T[];
+}
+
+/** A whole number of at least 0 (a --since sequence). */
+export function nonNegativeInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number (got "${value}")`);
+  return Number(value);
 }
 
 function positiveInt(flag: string, value: string | undefined): number | undefined {

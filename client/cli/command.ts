@@ -23,6 +23,8 @@ export interface Command {
 
 /** A list command: --page and --per-page, a table and the page footer (or the page as JSON). */
 export function listCommand<T>(spec: {
+  /** The positional argument it takes, if any (the list's parent, e.g. a webhook id). */
+  arg?: string;
   /** Its options besides --page and --per-page. */
   options?: OptionName[];
   list(r: Run): Promise<{ items: T[]; pagination: Pagination }>;
@@ -32,7 +34,7 @@ export function listCommand<T>(spec: {
   empty?: string;
 }): Command {
   return {
-    args: [],
+    args: spec.arg ? [spec.arg] : [],
     options: ['page', 'per-page', ...(spec.options ?? [])],
     async run(r) {
       const page = await spec.list(r);

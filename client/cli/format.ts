@@ -1,5 +1,5 @@
 /** How deployctl prints: JSON, tables, and one resource as aligned fields. The table is shared with the operator CLIs. */
-import type { Deployment, Operation, Pagination } from '../client.js';
+import type { Deployment, Operation, Pagination, Webhook } from '../client.js';
 import { type CliContext, out } from './context.js';
 
 export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify(value, null, 2));
@@ -51,4 +51,13 @@ export const showOperation = (o: Operation) =>
     ['ended_at', o.ended_at],
     ['error', o.error ? `${o.error.code}: ${o.error.message}` : undefined],
     ['result', o.result ? JSON.stringify(o.result) : undefined],
+  ]);
+
+export const showWebhook = (w: Webhook) =>
+  fields([
+    ['id', w.id],
+    ['url', w.url],
+    ['events', w.events.join(', ')],
+    ['description', w.description],
+    ['created_at', w.created_at],
   ]);

@@ -11,7 +11,9 @@ import { type OptionName, parseArgv, UsageError, type Values } from './args.js';
 import type { Command } from './command.js';
 import { deploymentCommands } from './commands/deployments.js';
 import { environmentCommands } from './commands/environments.js';
+import { eventCommands } from './commands/events.js';
 import { operationCommands } from './commands/operations.js';
+import { webhookCommands } from './commands/webhooks.js';
 import { type CliContext, EXIT, err, out } from './context.js';
 import { WaitInterrupted, watchCommand } from './progress.js';
 
@@ -30,6 +32,14 @@ Commands:
   operations wait <operation-id> [--timeout <seconds>]
   operations cancel <operation-id>
   environments list [--page <n>] [--per-page <n>]
+  events list [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]
+  events listen --forward-to <url> [--type <t>,...] [--secret <whsec_...>]
+                [--from-start | --since <sequence>]
+  webhooks create --url <https-url> [--events <t>,...] [--description <text>]
+  webhooks list [--page <n>] [--per-page <n>]
+  webhooks get <webhook-id>
+  webhooks delete <webhook-id>
+  webhooks deliveries <webhook-id> [--page <n>] [--per-page <n>]
 
 Options:
   --json        print the API's data as JSON (progress goes to stderr)
@@ -42,12 +52,25 @@ Environment:
 Waiting (--wait, operations wait) follows each phase change as it happens, with no time
 limit unless --timeout is given; Ctrl-C stops waiting and leaves the operation running.
 
+events listen prints a signing secret (or uses --secret), then every 2 s looks for events
+newer than the newest at its start (or all, --from-start, or after --since) and POSTs each,
+oldest first, to --forward-to, signed as webhook deliveries are (Standard Webhooks), with
+one line per event: "→ <sequence> <type> <object id> [<receiver's status>]". A receiver
+that is down is reported and listening goes on; Ctrl-C stops it (exit 130).
+
 Exit codes: 0 success; 1 the operation failed, was canceled or did not finish within
 --timeout; 2 usage error; 3 API or network error; 130 interrupted (Ctrl-C) while waiting,
-the operation goes on ("deployctl operations wait <operation-id>" watches it again).
+the operation goes on ("deployctl operations wait <operation-id>" watches it again), or
+events listen stopped.
 `;
 
-const COMMANDS: Record<string, Command> = { ...deploymentCommands, ...operationCommands, ...environmentCommands };
+const COMMANDS: Record<string, Command> = {
+  ...deploymentCommands,
+  ...operationCommands,
+  ...environmentCommands,
+  ...eventCommands,
+  ...webhookCommands,
+};
 
 /** The command the words name, checked against its arguments and options before anything is sent. */
 function commandFor(positionals: string[], values: Values): { command: Command; args: string[] } {
