@@ -17,6 +17,10 @@ import type { routes } from '../../functions/routes.js';
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
 export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecution';
+/** Actions on the webhook delivery queue (granted on that queue's ARN only). */
+export type QueueAction = 'SendMessage';
+/** Actions on the webhook secret key (granted on that key's ARN only). */
+export type KmsAction = 'Encrypt' | 'Decrypt';
 
 export interface FunctionAccess {
   readonly items: readonly ItemAction[];
@@ -24,13 +28,25 @@ export interface FunctionAccess {
   readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[] };
   /** Actions on the operation state machine (Start) and its executions (Stop, Describe). */
   readonly states: readonly StatesAction[];
+  /** Messages it sends to the webhook delivery queue (adapters/queue/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
+  readonly queue: readonly QueueAction[];
+  /** What it does with the webhook secret key (adapters/crypto/secret-box.ts); gives it WEBHOOK_KMS_KEY_ID. */
+  readonly kms: readonly KmsAction[];
 }
 
 /** Every module in functions/http/ that API Gateway invokes: the route table's handlers plus the fallback. */
 export type HttpHandlerName = (typeof routes)[keyof typeof routes]['handler'] | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
 export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
-export type FunctionName = HttpHandlerName | WorkflowFunctionName;
+/**
+ * Every module in functions/events/: invoked by an event source mapping (the table's
+ * stream, the delivery queue), not by API Gateway or the state machine.
+ */
+export type EventsFunctionName = 'dispatch-events' | 'deliver-webhooks';
+export type FunctionName = HttpHandlerName | WorkflowFunctionName | EventsFunctionName;
+
+/** The functions/events/ modules, in the order the stack creates them. */
+export const EVENTS_FUNCTIONS: readonly EventsFunctionName[] = ['dispatch-events', 'deliver-webhooks'];
 
 /** The step that runs on a schedule rather than from the state machine. */
 export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
@@ -38,14 +54,14 @@ export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
 // table.ts types the names as IndexName; INDEXES is their one list.
 const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
 
-const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [] }, states: [] };
+const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [] }, states: [], queue: [], kms: [] };
 
 /**
  * Every request with a key (functions/middleware/): the key and any idempotency record
  * (GetItem), the rate-limit counters and the key's last use (UpdateItem), the usage log
  * and an idempotency claim (PutItem). Endpoints that write also release claims (DeleteItem).
  */
-const KEYED: FunctionAccess = { items: ['GetItem', 'UpdateItem', 'PutItem'], query: { table: false, indexes: [] }, states: [] };
+const KEYED: FunctionAccess = { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'] };
 
 /** A list endpoint: pages come from the list indexes (adapters/dynamo/list-query.ts). */
 const LISTS: FunctionAccess = { ...KEYED, query: { table: false, indexes: ALL_INDEXES } };
@@ -68,7 +84,7 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
 });
 
 /** A workflow step: reads the operation and its deployment and runs a transition (which appends its events, PutItem). */
-const STEP: FunctionAccess = { items: [...TRANSITION, 'PutItem'], query: { table: false, indexes: [] }, states: [] };
+const STEP: FunctionAccess = { ...NONE, items: [...TRANSITION, 'PutItem'] };
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-environments': KEYED,
@@ -83,7 +99,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-events': LISTS,
   // Webhooks: items of the organization, counted on it, found through gsi1 (list) and
   // written in transactions (create, delete); deliveries are items of the webhook.
-  'create-webhook': writer([]),
+  // A new webhook's signing secret is sealed with the webhook key (KMS Encrypt).
+  'create-webhook': { ...writer([]), kms: ['Encrypt'] },
   'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'] } },
   'get-webhook': KEYED,
   'delete-webhook': writer([]),
@@ -107,6 +124,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Finds unfinished operations through gsi5 (it holds only those), asks Step Functions
   // what became of their executions, stops overdue ones, and ends them failed.
   'reconcile-operations': { ...STEP, query: { table: false, indexes: ['gsi5'] }, states: ['DescribeExecution', 'StopExecution'] },
+  // Decision 38. The stream's event items → the organization's webhooks (gsi1) → one
+  // message each on the delivery queue. Reading the stream is the event source's grant.
+  'dispatch-events': { ...NONE, query: { table: false, indexes: ['gsi1'] }, queue: ['SendMessage'] },
+  // One message → the webhook and the event (GetItem), its secret opened (KMS Decrypt),
+  // the attempt recorded in one transaction (Update webhook, Put attempt), and the next
+  // attempt queued on failure. Receiving and deleting messages is the event source's grant.
+  'deliver-webhooks': { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'], queue: ['SendMessage'], kms: ['Decrypt'] },
 };
 
 /** Whether the function needs the table at all (and so TABLE_NAME). */

@@ -1,8 +1,8 @@
 /**
  * The environment of every Lambda function, in one place, under the names
  * functions/lib/config.ts reads (test/infra checks the names against that file).
- * A function that does not use the table or the state machine does not get their
- * names either.
+ * A function that does not use the table, the state machine, the delivery queue or the
+ * webhook key does not get their names either.
  */
 import type { Settings } from './settings.js';
 
@@ -19,6 +19,9 @@ export type FunctionEnvName =
   | 'RATE_LIMIT_PER_MINUTE'
   | 'CREATE_LIMIT_PER_HOUR'
   | 'PHASE_TIMEOUT_SECONDS'
+  | 'WEBHOOK_ALLOW_INSECURE'
+  | 'WEBHOOK_KMS_KEY_ID'
+  | 'DELIVERY_QUEUE_URL'
   | 'SWAGGER_UI_DIST'
   | 'NODE_OPTIONS';
 
@@ -30,6 +33,10 @@ export interface EnvInputs {
   readonly tableName?: string;
   /** Set for functions that start, stop or describe executions. */
   readonly stateMachineArn?: string;
+  /** Set for functions that send to the webhook delivery queue. */
+  readonly deliveryQueueUrl?: string;
+  /** Set for functions that encrypt or decrypt with the webhook key. */
+  readonly webhookKeyId?: string;
   /** Variables naming files copied next to the bundle (see RUNTIME_FILES in functions.ts). */
   readonly files?: FunctionEnv;
 }
@@ -42,10 +49,14 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
     RATE_LIMIT_PER_MINUTE: String(i.settings.limits.perMinute),
     CREATE_LIMIT_PER_HOUR: String(i.settings.limits.createsPerHour),
     PHASE_TIMEOUT_SECONDS: String(i.settings.phaseTimeoutSeconds),
+    // Every function parses config.ts, so every one gets it: on AWS a webhook URL must be https.
+    WEBHOOK_ALLOW_INSECURE: 'false',
     // Stack traces point at the TypeScript sources (bundles ship with source maps).
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (i.tableName !== undefined) env.TABLE_NAME = i.tableName;
   if (i.stateMachineArn !== undefined) env.STATE_MACHINE_ARN = i.stateMachineArn;
+  if (i.deliveryQueueUrl !== undefined) env.DELIVERY_QUEUE_URL = i.deliveryQueueUrl;
+  if (i.webhookKeyId !== undefined) env.WEBHOOK_KMS_KEY_ID = i.webhookKeyId;
   return { ...env, ...i.files };
 }

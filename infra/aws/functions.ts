@@ -11,9 +11,11 @@ import path from 'node:path';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
@@ -24,8 +26,8 @@ import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Where a function's module lives: functions/http/<name>.ts or functions/workflow/<name>.ts. */
-export type FunctionKind = 'http' | 'workflow';
+/** Where a function's module lives: functions/http/<name>.ts, functions/workflow/<name>.ts or functions/events/<name>.ts. */
+export type FunctionKind = 'http' | 'workflow' | 'events';
 
 export const entryOf = (kind: FunctionKind, name: string): string => path.join(REPO_ROOT, 'functions', kind, `${name}.ts`);
 
@@ -58,10 +60,19 @@ const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
   'get-docs': swaggerUiFiles,
 };
 
+const NAMED_BY: Record<FunctionKind, string> = {
+  http: 'functions/routes.ts',
+  workflow: 'the state machine',
+  events: 'EVENTS_FUNCTIONS in infra/aws/function-access.ts',
+};
+
 const TIMEOUTS: Record<FunctionKind, Duration> = {
   // API Gateway gives up after 29 s; a request that takes 10 s is already a fault.
   http: Duration.seconds(10),
   workflow: Duration.seconds(60),
+  // A deliverer batch is 10 messages POSTed in parallel, each POST cut off at 10 s;
+  // a dispatcher batch is 100 stream records, a Query and a few SendMessage each.
+  events: Duration.seconds(30),
 };
 
 /** Functions that need longer than their kind's timeout. */
@@ -72,9 +83,20 @@ const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
   'reconcile-operations': Duration.minutes(4),
 };
 
-export interface FunctionFactoryProps {
-  readonly settings: Settings;
+/** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
+export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration => TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind];
+
+/** Where a function's data lives; FUNCTION_ACCESS says which of these it may touch. */
+export interface AccessTargets {
   readonly table: dynamodb.ITable;
+  /** The webhook delivery queue (FunctionAccess.queue). */
+  readonly deliveryQueue: sqs.IQueue;
+  /** The key that seals webhook secrets (FunctionAccess.kms). */
+  readonly webhookKey: kms.IKey;
+}
+
+export interface FunctionFactoryProps extends AccessTargets {
+  readonly settings: Settings;
 }
 
 export interface ServiceFunction {
@@ -117,11 +139,9 @@ export class FunctionFactory extends Construct {
     if (access.states.length > 0 && !stateMachine) throw new Error(`${name} needs the state machine (it uses ${access.states.join(', ')})`);
     const entry = entryOf(kind, name);
     if (!fs.existsSync(entry))
-      throw new Error(
-        `handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${kind === 'http' ? 'functions/routes.ts' : 'the state machine'})`,
-      );
+      throw new Error(`handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${NAMED_BY[kind]})`);
 
-    const { settings, table } = this.props;
+    const { settings, table, deliveryQueue, webhookKey } = this.props;
     const id = pascalCase(name);
     const files = RUNTIME_FILES[name]?.();
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
@@ -147,7 +167,7 @@ export class FunctionFactory extends Construct {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind],
+      timeout: functionTimeout(kind, name),
       tracing: lambda.Tracing.ACTIVE,
       role,
       logGroup,
@@ -157,6 +177,8 @@ export class FunctionFactory extends Construct {
         settings,
         tableName: usesTable(access) ? table.tableName : undefined,
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
+        deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
+        webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {
@@ -189,7 +211,7 @@ export class FunctionFactory extends Construct {
       },
     });
 
-    grantAccess(role, access, table, stateMachine);
+    grantAccess(role, access, this.props, stateMachine);
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
@@ -202,7 +224,24 @@ export class FunctionFactory extends Construct {
 }
 
 /** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
-function grantAccess(role: iam.IRole, access: FunctionAccess, table: dynamodb.ITable, stateMachine?: sfn.StateMachine): void {
+function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTargets, stateMachine?: sfn.StateMachine): void {
+  const { table, deliveryQueue, webhookKey } = targets;
+  if (access.queue.length > 0) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.queue.map((a) => `sqs:${a}`),
+        resources: [deliveryQueue.queueArn],
+      }),
+    );
+  }
+  if (access.kms.length > 0) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.kms.map((a) => `kms:${a}`),
+        resources: [webhookKey.keyArn],
+      }),
+    );
+  }
   if (access.items.length > 0) {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({

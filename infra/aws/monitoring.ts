@@ -1,15 +1,18 @@
 /**
  * Alarms (to one SNS topic, optionally mailed) and a dashboard for the whole service:
  * API 5xx rate, Lambda errors and throttles per function, failed and timed-out
- * workflow executions, DynamoDB throttling.
+ * workflow executions, DynamoDB throttling, webhook dead letters and the stream
+ * dispatcher falling behind.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { pascalCase, type ServiceFunction } from './functions.js';
@@ -23,7 +26,16 @@ export interface MonitoringProps {
   readonly functions: readonly ServiceFunction[];
   readonly stateMachine: sfn.StateMachine;
   readonly table: dynamodb.Table;
+  readonly webhooks: {
+    /** Dead letters of the delivery queue and failed stream batches of the dispatcher. */
+    readonly deadLetterQueue: sqs.IQueue;
+    /** The function reading the table's stream. */
+    readonly dispatcher: lambda.IFunction;
+  };
 }
+
+/** How far behind the table's stream the dispatcher may fall before it alarms. */
+export const ITERATOR_AGE_ALARM_MS = 5 * 60 * 1000;
 
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
@@ -32,7 +44,7 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { settings, api, functions, stateMachine, table } = props;
+    const { settings, api, functions, stateMachine, table, webhooks } = props;
 
     this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `Deployment API alarms (${settings.stage})`, enforceSSL: true });
     if (settings.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
@@ -85,6 +97,13 @@ export class Monitoring extends Construct {
       period: PERIOD,
     });
     alarm('TableThrottles', dynamoThrottles, 'DynamoDB throttled requests on the table');
+
+    const deadLetters = webhooks.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD });
+    alarm('WebhookDeadLetters', deadLetters, 'Webhook deliveries or stream batches reached the dead-letter queue');
+    const iteratorAge = webhooks.dispatcher.metric('IteratorAge', { statistic: 'Maximum', period: PERIOD });
+    alarm('DispatchIteratorAge', iteratorAge, 'dispatch-events is more than 5 minutes behind the table stream', {
+      threshold: ITERATOR_AGE_ALARM_MS,
+    });
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(3),
@@ -146,6 +165,18 @@ export class Monitoring extends Construct {
               table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period: PERIOD, label: 'write units' }),
             ],
             right: [dynamoThrottles],
+            width: 12,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Webhook dead letters',
+            left: [deadLetters],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'dispatch-events stream iterator age (ms)',
+            left: [iteratorAge],
             width: 12,
           }),
         ],

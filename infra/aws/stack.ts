@@ -1,7 +1,8 @@
 /**
  * The whole service on AWS, the same code for every stage (settings.ts holds what
  * differs): the table, one function per handler module, the operation workflow, the
- * reconciler's schedule, the REST API, and the alarms.
+ * reconciler's schedule, webhook delivery (key, queues, event sources), the REST API,
+ * and the alarms.
  */
 import fs from 'node:fs';
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
@@ -11,12 +12,13 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
-import { type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
+import { EVENTS_FUNCTIONS, type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import type { Settings } from './settings.js';
 import { aslSteps, OPERATION_ASL, OperationStateMachine } from './state-machine.js';
 import { DataTable } from './table.js';
+import { WebhookDelivery } from './webhooks.js';
 
 /** How often the reconciler looks for operations whose workflow died. */
 export const RECONCILE_EVERY = Duration.minutes(5);
@@ -28,6 +30,7 @@ export interface DeploymentApiStackProps extends StackProps {
 export class DeploymentApiStack extends Stack {
   readonly settings: Settings;
   readonly data: DataTable;
+  readonly webhooks: WebhookDelivery;
   readonly functions: FunctionFactory;
   readonly workflow: OperationStateMachine;
   readonly api: ServiceApi;
@@ -43,7 +46,13 @@ export class DeploymentApiStack extends Stack {
     this.data = new DataTable(this, 'Data', settings);
 
     const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
-    this.functions = new FunctionFactory(this, 'Functions', { settings, table: this.data.table });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', settings);
+    this.functions = new FunctionFactory(this, 'Functions', {
+      settings,
+      table: this.data.table,
+      deliveryQueue: this.webhooks.queue,
+      webhookKey: this.webhooks.key,
+    });
 
     // The workflow's steps are the functions its placeholders name.
     const stepFunctions = new Map<FunctionName, lambda.IFunction>();
@@ -59,6 +68,10 @@ export class DeploymentApiStack extends Stack {
     });
 
     for (const name of [...handlerNames, NOT_FOUND_HANDLER]) this.functions.create('http', name as HttpHandlerName, stateMachine);
+    // Decision 38: the table's stream → dispatch-events → the delivery queue → deliver-webhooks.
+    for (const name of EVENTS_FUNCTIONS) this.functions.create('events', name);
+    this.webhooks.connect(this.data.table, this.functions.get('dispatch-events').fn, this.functions.get('deliver-webhooks').fn);
+
     this.api = new ServiceApi(this, 'Http', {
       settings,
       handler: (name) => this.functions.get(name).fn,
@@ -70,11 +83,16 @@ export class DeploymentApiStack extends Stack {
       functions: this.functions.all,
       stateMachine,
       table: this.data.table,
+      webhooks: { deadLetterQueue: this.webhooks.deadLetterQueue, dispatcher: this.functions.get('dispatch-events').fn },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.baseUrl, description: 'Service base URL (ends in /api/v1)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table (TABLE_NAME for npm run keys)' });
     new CfnOutput(this, 'StateMachineArn', { value: stateMachine.stateMachineArn, description: 'Operation workflow' });
+    new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', {
+      value: this.webhooks.deadLetterQueue.queueUrl,
+      description: 'Webhook deliveries and stream batches that could not be handled',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic the alarms notify' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     if (this.api.domain) {

@@ -10,7 +10,7 @@ import { PHASES } from '../../functions/core/operations.js';
 import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
-import { FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
+import { EVENTS_FUNCTIONS, FUNCTION_ACCESS, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
 import { type FunctionEnvName, functionEnv } from '../../infra/aws/function-env.js';
 import { entryOf } from '../../infra/aws/functions.js';
 import { type ContextKey, readSettings } from '../../infra/aws/settings.js';
@@ -29,13 +29,21 @@ describe('FUNCTION_ACCESS', () => {
 
   it('covers every handler of the route table, the fallback, and every workflow step, and nothing else', () => {
     const steps = aslSteps(asl).map((st) => st.name);
-    const expected = [...new Set([...handlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION])].sort();
+    const expected = [...new Set([...handlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION, ...EVENTS_FUNCTIONS])].sort();
     expect(Object.keys(FUNCTION_ACCESS).sort()).toEqual(expected);
   });
 
   it('names a module that exists for every entry (and every workflow module is deployed)', () => {
     expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION].sort());
     for (const name of [...handlerNames, NOT_FOUND_HANDLER]) expect(fs.existsSync(entryOf('http', name))).toBe(true);
+    expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());
+  });
+
+  it('lets only create-webhook encrypt and only deliver-webhooks decrypt with the webhook key, and only the events functions queue deliveries', () => {
+    const withKms = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.kms.length ? [[n, a.kms]] : [])));
+    expect(withKms).toEqual({ 'create-webhook': ['Encrypt'], 'deliver-webhooks': ['Decrypt'] });
+    const withQueue = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.queue.length ? [[n, a.queue]] : [])));
+    expect(withQueue).toEqual({ 'dispatch-events': ['SendMessage'], 'deliver-webhooks': ['SendMessage'] });
   });
 
   it('gives the handlers that start or stop workflows exactly those Step Functions actions', () => {
@@ -75,6 +83,9 @@ describe('function environment', () => {
       'RATE_LIMIT_PER_MINUTE',
       'CREATE_LIMIT_PER_HOUR',
       'PHASE_TIMEOUT_SECONDS',
+      'WEBHOOK_ALLOW_INSECURE',
+      'WEBHOOK_KMS_KEY_ID',
+      'DELIVERY_QUEUE_URL',
       'SWAGGER_UI_DIST',
     ];
     for (const n of names) expect({ n, read: new RegExp(`\\b${n}\\b`).test(code) }).toEqual({ n, read: true });
@@ -83,6 +94,8 @@ describe('function environment', () => {
       settings: readSettings(() => undefined),
       tableName: 't',
       stateMachineArn: 'arn',
+      deliveryQueueUrl: 'https://sqs',
+      webhookKeyId: 'arn:key',
     });
     for (const k of Object.keys(env).filter((k) => k !== 'NODE_OPTIONS')) expect(config).toMatch(new RegExp(`\\b${k}:`));
   });

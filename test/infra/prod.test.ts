@@ -39,6 +39,14 @@ it('retains the table, with deletion protection', () => {
   });
 });
 
+it('retains the webhook key (rotating) and both webhook queues', () => {
+  s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+  const queues = resourcesOfType(s.json, 'AWS::SQS::Queue');
+  expect(queues).toHaveLength(2);
+  for (const [, q] of queues) expect(q.DeletionPolicy).toBe('Retain');
+  s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+});
+
 it('keeps logs a year and retains them', () => {
   for (const [, lg] of resourcesOfType(s.json, 'AWS::Logs::LogGroup')) {
     expect(lg.Properties?.RetentionInDays).toBe(365);

@@ -11,7 +11,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
-import { type FunctionName, usesTable } from '../../infra/aws/function-access.js';
+import { EVENTS_FUNCTIONS, type FunctionName, usesTable } from '../../infra/aws/function-access.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
   actionsOf,
@@ -21,6 +21,7 @@ import {
   logicalId,
   resourcesOf,
   resourcesOfType,
+  type Statement,
   type Synthesized,
   statementsOfRole,
   synth,
@@ -69,9 +70,9 @@ describe('functions', () => {
     .readdirSync(path.join(import.meta.dirname, '../../functions/workflow'))
     .filter((f) => f.endsWith('.ts'))
     .map((f) => f.slice(0, -3));
-  const expected = [...handlerNames, 'route-not-found', ...workflowFiles].sort();
+  const expected = [...handlerNames, 'route-not-found', ...workflowFiles, ...EVENTS_FUNCTIONS].sort();
 
-  it('are one per handler module and workflow step, on Node.js 24, arm64, traced', () => {
+  it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced', () => {
     expect(s.stack.functions.all.map((f) => f.name).sort()).toEqual(expected);
     const fns = resourcesOfType(s.json, 'AWS::Lambda::Function');
     expect(fns).toHaveLength(expected.length);
@@ -136,16 +137,91 @@ describe('functions', () => {
       expect(flatten(env.STATE_MACHINE_ARN)).toBe(
         f.access.states.length ? `<Ref:${logicalId(s.stack.workflow.stateMachine)}>` : 'undefined',
       );
+      expect(env.WEBHOOK_ALLOW_INSECURE).toBe('false');
+      expect(flatten(env.DELIVERY_QUEUE_URL)).toBe(f.access.queue.length ? `<Ref:${logicalId(s.stack.webhooks.queue)}>` : 'undefined');
+      expect(flatten(env.WEBHOOK_KMS_KEY_ID)).toBe(f.access.kms.length ? `<GetAtt:${logicalId(s.stack.webhooks.key)}.Arn>` : 'undefined');
     }
   });
 });
 
 describe('IAM, per function', () => {
   const tableArn = () => `<GetAtt:${logicalId(s.stack.data.table)}.Arn>`;
+  const queueArn = () => `<GetAtt:${logicalId(s.stack.webhooks.queue)}.Arn>`;
+  const dlqArn = () => `<GetAtt:${logicalId(s.stack.webhooks.deadLetterQueue)}.Arn>`;
+  const keyArn = () => `<GetAtt:${logicalId(s.stack.webhooks.key)}.Arn>`;
+
+  /**
+   * What the event sources grant (CDK, not FUNCTION_ACCESS): the dispatcher reads the
+   * table's stream and sends failed batches to the dead-letter queue, the deliverer
+   * receives and deletes messages of the delivery queue. Nothing else is granted this way.
+   */
+  const eventSourceGrants = (name: FunctionName): { actions: string[]; resources: string[] }[] => {
+    const streamArn = `<GetAtt:${logicalId(s.stack.data.table)}.StreamArn>`;
+    if (name === 'dispatch-events')
+      return [
+        { actions: ['dynamodb:ListStreams'], resources: ['*'] },
+        { actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], resources: [streamArn] },
+        { actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], resources: [dlqArn()] },
+      ];
+    if (name === 'deliver-webhooks')
+      return [
+        {
+          actions: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'],
+          resources: [queueArn()],
+        },
+      ];
+    return [];
+  };
+  const shapeOf = (st: Statement) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st).map(flatten).sort() });
+  const isEventSourceGrant = (name: FunctionName, st: Statement) =>
+    eventSourceGrants(name).some((g) => JSON.stringify(g) === JSON.stringify(shapeOf(st)));
+  /** The statements FUNCTION_ACCESS and the factory wrote (event-source grants left out). */
+  const declared = (name: FunctionName) =>
+    statementsOfRole(s.json, logicalId(s.stack.functions.get(name).fn.role!)).filter((st) => !isEventSourceGrant(name, st));
+
+  it('grants the event-source functions exactly what reading their source takes', () => {
+    for (const f of s.stack.functions.all) {
+      const fromSources = statementsOfRole(s.json, logicalId(f.fn.role!))
+        .filter((st) => isEventSourceGrant(f.name, st))
+        .map(shapeOf);
+      expect({ fn: f.name, fromSources: sortShapes(fromSources) }).toEqual({
+        fn: f.name,
+        fromSources: sortShapes(eventSourceGrants(f.name)),
+      });
+    }
+  });
+
+  it('grants sqs:SendMessage on the delivery queue and kms:Encrypt/Decrypt on the webhook key exactly as declared', () => {
+    const senders: string[] = [];
+    const encrypters: string[] = [];
+    const decrypters: string[] = [];
+    for (const f of s.stack.functions.all) {
+      const sts = declared(f.name);
+      const sqsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('sqs:'));
+      expect({ fn: f.name, sqsActions }).toEqual({ fn: f.name, sqsActions: f.access.queue.map((a) => `sqs:${a}`) });
+      const kmsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('kms:'));
+      expect({ fn: f.name, kmsActions }).toEqual({ fn: f.name, kmsActions: f.access.kms.map((a) => `kms:${a}`) });
+      for (const st of sts) {
+        if (actionsOf(st).some((a) => a.startsWith('sqs:'))) expect(resourcesOf(st).map(flatten)).toEqual([queueArn()]);
+        if (actionsOf(st).some((a) => a.startsWith('kms:'))) expect(resourcesOf(st).map(flatten)).toEqual([keyArn()]);
+      }
+      if (sqsActions.includes('sqs:SendMessage')) senders.push(f.name);
+      if (kmsActions.includes('kms:Encrypt')) encrypters.push(f.name);
+      if (kmsActions.includes('kms:Decrypt')) decrypters.push(f.name);
+    }
+    expect(senders.sort()).toEqual(['deliver-webhooks', 'dispatch-events']);
+    expect(encrypters).toEqual(['create-webhook']);
+    expect(decrypters).toEqual(['deliver-webhooks']);
+    // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
+    const allSends = resourcesOfType(s.json, 'AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[])
+      .filter((st) => actionsOf(st).some((a) => a === 'sqs:SendMessage' || a === 'kms:Decrypt' || a === 'kms:Encrypt'));
+    expect(allSends).toHaveLength(senders.length + encrypters.length + decrypters.length + 1);
+  });
 
   it('grants exactly the declared DynamoDB and Step Functions actions, never a wildcard action', () => {
     for (const f of s.stack.functions.all) {
-      const statements = statementsOfRole(s.json, logicalId(f.fn.role!));
+      const statements = declared(f.name);
       const actions = statements.flatMap(actionsOf);
       expect(actions.filter((a) => a.includes('*'))).toEqual([]);
       expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
@@ -159,8 +235,8 @@ describe('IAM, per function', () => {
       const states = actions.filter((a) => a.startsWith('states:')).sort();
       expect({ fn: f.name, states }).toEqual({ fn: f.name, states: f.access.states.map((a) => `states:${a}`).sort() });
 
-      // Nothing else but logging and tracing.
-      expect(actions.filter((a) => !/^(dynamodb|states):/.test(a)).sort()).toEqual([
+      // Nothing else but the queue and the key (checked below), logging and tracing.
+      expect(actions.filter((a) => !/^(dynamodb|states|sqs|kms):/.test(a)).sort()).toEqual([
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         'xray:PutTelemetryRecords',
@@ -172,7 +248,7 @@ describe('IAM, per function', () => {
   it('scopes item actions to the table, Query to the declared indexes, and executions to this state machine', () => {
     const smName = `<GetAtt:${logicalId(s.stack.workflow.stateMachine)}.Name>`;
     for (const f of s.stack.functions.all) {
-      for (const st of statementsOfRole(s.json, logicalId(f.fn.role!))) {
+      for (const st of declared(f.name)) {
         const resources = resourcesOf(st).map(flatten);
         const actions = actionsOf(st);
         if (actions.includes('dynamodb:Query')) {
@@ -197,7 +273,7 @@ describe('IAM, per function', () => {
   it('lets the public and fallback handlers touch no data at all', () => {
     for (const name of ['get-openapi', 'get-docs', 'route-not-found'] as const) {
       const actions = statementsOfRole(s.json, logicalId(s.stack.functions.get(name).fn.role!)).flatMap(actionsOf);
-      expect(actions.filter((a) => /^(dynamodb|states):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^(dynamodb|states|sqs|kms):/.test(a))).toEqual([]);
     }
   });
 
@@ -207,6 +283,10 @@ describe('IAM, per function', () => {
     }
   });
 });
+
+function sortShapes<T>(shapes: T[]): T[] {
+  return [...shapes].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -390,6 +470,71 @@ describe('operation workflow', () => {
   });
 });
 
+describe('webhook delivery', () => {
+  const fnTimeout = (name: FunctionName) => s.json.Resources[fnId(name)]!.Properties?.Timeout as number;
+
+  it('has a rotating KMS key with an alias, destroyed with a dev stack', () => {
+    s.template.resourceCountIs('AWS::KMS::Key', 1);
+    s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Delete', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+    s.template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: 'alias/DeploymentApi-dev/webhook-secrets',
+      TargetKeyId: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.key), 'Arn'] },
+    });
+  });
+
+  it('has a delivery queue (SSE, visible again after 6 × the deliverer timeout) redriving to a 14-day dead-letter queue after 5 receives', () => {
+    const queue = s.json.Resources[logicalId(s.stack.webhooks.queue)]!.Properties!;
+    const dlq = s.json.Resources[logicalId(s.stack.webhooks.deadLetterQueue)]!.Properties!;
+    expect(queue).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 6 * fnTimeout('deliver-webhooks'),
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 },
+    });
+    expect(dlq).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    s.template.resourceCountIs('AWS::SQS::Queue', 2);
+  });
+
+  it('denies non-TLS access to both queues', () => {
+    const policies = resourcesOfType(s.json, 'AWS::SQS::QueuePolicy').map(([, p]) => p.Properties!);
+    for (const q of [s.stack.webhooks.queue, s.stack.webhooks.deadLetterQueue]) {
+      const policy = policies.find((p) => (p.Queues as unknown[]).some((r) => flatten(r) === `<Ref:${logicalId(q)}>`));
+      expect(policy?.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it('runs dispatch-events on the table stream: new event items only, bisecting and bounded, failures to the dead-letter queue', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('dispatch-events') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.data.table), 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.deadLetterQueue), 'Arn'] } } },
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { sk: { S: [{ prefix: 'EVT#' }] } } } }) }],
+      },
+    });
+  });
+
+  it('runs deliver-webhooks on the delivery queue, 10 messages at a time, reporting failures per message', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('deliver-webhooks') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.queue), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+  });
+
+  it('gives the events functions no VPC (the deliverer POSTs to the internet)', () => {
+    for (const name of EVENTS_FUNCTIONS) expect(s.json.Resources[fnId(name)]!.Properties?.VpcConfig).toBeUndefined();
+  });
+});
+
 describe('operations', () => {
   const alarms = () => resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
 
@@ -420,6 +565,23 @@ describe('operations', () => {
     expect(names).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
     const dynamo = alarms().filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.Namespace === 'AWS/DynamoDB'));
     expect(dynamo).toHaveLength(1);
+  });
+
+  it('alarms on any message in the webhook dead-letter queue, and on the dispatcher falling behind the stream', () => {
+    const dlq = alarms().filter((a) => a.Namespace === 'AWS/SQS');
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0]).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.deadLetterQueue), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const age = alarms().filter((a) => a.MetricName === 'IteratorAge');
+    expect(age).toHaveLength(1);
+    expect(age[0]).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId('dispatch-events') } }],
+    });
   });
 
   it('sends every alarm to the alarm topic, and has a dashboard', () => {
