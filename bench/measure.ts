@@ -1,11 +1,12 @@
 /**
  * Measures list pages through the repositories' own functions (listOperations,
- * listDeployments: what the handlers call), page 1 against the last page, each run
- * metered for read units and items read.
+ * listDeployments, listEvents: what the handlers call), page 1 against the last page
+ * (and, for the event log, a middle page), each run metered for read units and items read.
  */
 import { listDeployments } from '../functions/adapters/dynamo/deployment-reads.js';
+import { listEvents } from '../functions/adapters/dynamo/event-reads.js';
 import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operation-reads.js';
-import type { Pagination } from '../functions/core/schemas.js';
+import type { EventType, Pagination } from '../functions/core/schemas.js';
 import { metered, type Reading } from './meter.js';
 import type { SeededOrg } from './seed.js';
 
@@ -23,6 +24,8 @@ export interface Sample {
 
 export interface PageStats {
   page: number;
+  /** Which page of the list this is, for the report. */
+  role: 'first' | 'middle' | 'last' | 'deepest full';
   samples: Sample[];
   medianMs: number;
   p90Ms: number;
@@ -61,6 +64,8 @@ interface Case {
   label: string;
   gated: boolean;
   note?: string;
+  /** Also measure the middle page. */
+  middle?: boolean;
   runs?: number;
   warmups?: number;
   read(page: number): Promise<{ items: unknown[]; pagination: Pagination }>;
@@ -90,11 +95,12 @@ async function sample(c: Case, page: number): Promise<Sample> {
   };
 }
 
-function stats(page: number, samples: Sample[]): PageStats {
+function stats(page: number, role: PageStats['role'], samples: Sample[]): PageStats {
   const units = samples.map((s) => s.units);
   const r = samples[0]!;
   return {
     page,
+    role,
     samples,
     medianMs: median(samples.map((s) => s.ms)),
     p90Ms: quantile(
@@ -123,10 +129,14 @@ async function measureCase(c: Case, runs: number, warmups: number): Promise<Case
   const probe = await sample(c, 1);
   const { pages, total } = probe.pagination;
   const last = Math.max(1, pages);
-  const deep = [last];
+  const roles: [number, PageStats['role']][] = [[1, 'first']];
+  const mid = Math.ceil(last / 2);
+  if (c.middle && mid > 1 && mid < last - 1) roles.push([mid, 'middle']);
+  if (last > 1) roles.push([last, 'last']);
   // A partial last page is cheap for the wrong reason: also hold the deepest full page.
-  if (c.gated && total - (last - 1) * PER_PAGE < PER_PAGE && last - 1 > 1) deep.push(last - 1);
-  const measured = [1, ...deep];
+  if (c.gated && total - (last - 1) * PER_PAGE < PER_PAGE && last - 1 > 1) roles.push([last - 1, 'deepest full']);
+  if (roles.length === 1) roles.push([last, 'last']);
+  const measured = roles.map(([p]) => p);
   for (let w = 0; w < warmups; w++) for (const p of measured) await sample(c, p);
   const samples = measured.map((): Sample[] => []);
   for (let i = 0; i < runs; i++) {
@@ -135,12 +145,16 @@ async function measureCase(c: Case, runs: number, warmups: number): Promise<Case
       samples[k]!.push(await sample(c, measured[k]!));
     }
   }
-  const [first, ...rest] = measured.map((p, k) => stats(p, samples[k]!));
+  const [first, ...rest] = roles.map(([p, role], k) => stats(p, role, samples[k]!));
   return { key: c.key, label: c.label, gated: c.gated, note: c.note, total, pages: last, runs, first: first!, deep: rest };
 }
 
+/** The event type measured filtered: the most common one, so page 1 is full at every size. */
+export const EVENT_TYPE: EventType = 'operation.updated';
+
 export async function measureSize(org: SeededOrg, runs: number, warmups: number): Promise<SizeResult> {
   const ops = (f: OperationFilters) => (page: number) => listOperations(org.orgId, f, { page, per_page: PER_PAGE });
+  const evts = (type?: EventType) => (page: number) => listEvents(org.orgId, type ? { type } : {}, { page, per_page: PER_PAGE });
   // The same type at every size, so page 1 compares across sizes: DAG syncs, the list that grows for years.
   const type: OperationFilters['type'] = 'dag_sync.trigger';
   const cases: Case[] = [
@@ -153,6 +167,8 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
       read: ops({ resourceId: org.busiest.id }),
     },
     { key: 'deps', label: 'deployments', gated: true, read: (page) => listDeployments(org.orgId, { page, per_page: PER_PAGE }) },
+    { key: 'events', label: 'events', gated: true, middle: true, read: evts() },
+    { key: 'evtype', label: `events type=${EVENT_TYPE}`, gated: true, middle: true, read: evts(EVENT_TYPE) },
     {
       key: 'status',
       label: 'operations status=succeeded',

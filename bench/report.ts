@@ -1,4 +1,5 @@
 /** The results table and the verdicts; returns whether every gated check passed. */
+import { DELIVERY_GOAL_MS, type DeliveryResult } from './delivery.js';
 import { type PageStats, PER_PAGE, type SizeResult } from './measure.js';
 
 const LIMIT = 2;
@@ -21,15 +22,16 @@ function table(rows: string[][]): string {
 /** Every run of the page read exactly the items it returned (the total's GetItem included). */
 const readsOnlyReturned = (p: PageStats) => p.samples.every((s) => s.reading.itemsRead === s.reading.itemsReturned);
 
-export function printReport(results: SizeResult[], info: { runs: number; warmups: number; seeding: string[]; totalMs: number }): boolean {
+export function printReport(
+  results: SizeResult[],
+  info: { runs: number; warmups: number; seeding: string[]; delivery: DeliveryResult; totalMs: number },
+): boolean {
   const sources = new Set(results.flatMap((r) => r.cases.flatMap((c) => [c.first, ...c.deep].map((p) => p.unitSource))));
-  const rows: string[][] = [
-    ['operations', 'list', 'page', 'total', 'items', 'read/returned', 'read units', 'p50 ms', 'p90 ms', 'runs', 'calls'],
-  ];
+  const rows: string[][] = [['size', 'list', 'page', 'total', 'items', 'read/returned', 'read units', 'p50 ms', 'p90 ms', 'runs', 'calls']];
   for (const r of results) {
     for (const c of r.cases) {
       for (const p of [c.first, ...c.deep]) {
-        const which = p === c.first ? '' : p.page === c.pages ? ' (last)' : ' (deepest full)';
+        const which = p === c.first ? '' : ` (${p.role})`;
         rows.push([
           fmt(r.size),
           `${c.label}${c.gated ? '' : ' *'}`,
@@ -58,7 +60,10 @@ export function printReport(results: SizeResult[], info: { runs: number; warmups
   console.log(
     'read/returned: items the calls read (Query ScannedCount, GetItem 1) / items they returned; the GetItem is the org (or deployment) item holding the total.',
   );
-  console.log('Latency: wall time of the repository call (listOperations / listDeployments), median (p50) and p90 over the runs.');
+  console.log('size: the organization holds this many operations and as many events.');
+  console.log(
+    'Latency: wall time of the repository call (listOperations / listDeployments / listEvents), median (p50) and p90 over the runs.',
+  );
   console.log('* informational, not gated.');
   console.log('');
   console.log(table(rows));
@@ -77,7 +82,7 @@ export function printReport(results: SizeResult[], info: { runs: number; warmups
       for (const d of c.deep) {
         const u = ratio(d.units, c.first.units);
         const l = ratio(d.medianMs, c.first.medianMs);
-        const head = `${fmt(r.size)} ops · ${c.label}: page ${fmt(d.page)}${d.page === c.pages ? ' (last)' : ' (deepest full)'} vs page 1:`;
+        const head = `${fmt(r.size)} ops · ${c.label}: page ${fmt(d.page)} (${d.role}) vs page 1:`;
         if (!c.gated) {
           note(
             `${head} ${x(u)} read units, ${x(l)} median latency; page 1 reads ${fmt(c.first.itemsRead)} items for ${c.first.returned}, page ${fmt(d.page)} reads ${fmt(d.itemsRead)} for ${d.returned} (${c.note})`,
@@ -111,6 +116,28 @@ export function printReport(results: SizeResult[], info: { runs: number; warmups
       }
     }
   }
+  const d = info.delivery;
+  console.log('');
+  console.log(
+    `Webhook delivery (local pipeline: stream → dispatcher → queue → deliverer → receiver on 127.0.0.1), commit → receipt, ` +
+      `${d.events} events of ${d.changes} changes (insertDeployment, one every ${d.gapMs[0]}-${d.gapMs[1]} ms, after ${d.warmups} warm-up changes):`,
+  );
+  console.log(
+    table([
+      ['events', 'deliveries', 'p50 ms', 'p99 ms', 'min ms', 'max ms', 'write p50 ms', 'goal'],
+      [
+        String(d.events),
+        String(d.deliveries),
+        ms(d.p50Ms),
+        ms(d.p99Ms),
+        ms(d.minMs),
+        ms(d.maxMs),
+        ms(d.writeP50Ms),
+        `≤ ${DELIVERY_GOAL_MS / 1000} s`,
+      ],
+    ]),
+  );
+  verdict(d.p99Ms <= DELIVERY_GOAL_MS, `webhook delivery: p99 ${ms(d.p99Ms)} ms, max ${ms(d.maxMs)} ms (goal ≤ ${DELIVERY_GOAL_MS} ms)`);
   console.log('');
   for (const s of info.seeding) console.log(`Seeding: ${s}`);
   console.log(`Total time: ${(info.totalMs / 1000).toFixed(1)} s`);

@@ -6,18 +6,22 @@
  * median latency, through the same repository functions the handlers call.
  * See docs/benchmark.md.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
+import { type DeliveryResult, measureDelivery } from './delivery.js';
 import { measureSize, type SizeResult } from './measure.js';
 import { installMeter } from './meter.js';
 import { printReport } from './report.js';
 import { buildOrg, type SeededOrg, seedOrg } from './seed.js';
-import { verifyOrg, verifyTable } from './verify.js';
+import { tableItemCount, verifyEventShape, verifyOrg, verifyTable } from './verify.js';
 
 /** BENCH_SIZES / BENCH_RUNS / BENCH_WARMUPS override the defaults (for trying the benchmark out quickly). */
 const SIZES = (process.env.BENCH_SIZES ?? '100,100000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 const WARMUPS = Number(process.env.BENCH_WARMUPS ?? 5);
+/** BENCH_DELIVERY_CHANGES: changes timed for webhook delivery (2 events each), after 5 warm-up ones. */
+const DELIVERY_CHANGES = Number(process.env.BENCH_DELIVERY_CHANGES ?? 50);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,6 +48,10 @@ async function main(): Promise<number> {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // Webhooks to a receiver on loopback, as under npm start (decision 38).
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   });
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
@@ -66,6 +74,17 @@ async function main(): Promise<number> {
     await ensureTable(endpoint, process.env.TABLE_NAME!);
     installMeter();
 
+    // Webhook delivery first, on the empty table: the pipeline then reads only these changes.
+    console.log(`webhook delivery: ${DELIVERY_CHANGES} changes (2 events each) after 5 warm-up ones, through the local event pipeline…`);
+    const delivery: DeliveryResult = await measureDelivery(endpoint, {
+      changes: DELIVERY_CHANGES,
+      warmups: 5,
+      gapMs: [50, 250],
+      timeoutMs: 60_000,
+    });
+    console.log(`  ${delivery.events} events delivered in ${secs(delivery.wallMs)}`);
+    const before = await tableItemCount(endpoint);
+
     // Seed every organization first: the large seed also warms DynamoDB Local's JVM up
     // before anything is timed.
     const orgs: SeededOrg[] = [];
@@ -80,7 +99,7 @@ async function main(): Promise<number> {
       written += org.items.length + 1;
       const line =
         `${fmt(n)} operations: ${fmt(org.items.length + 1)} items (${fmt(org.deployments)} deployments, ` +
-        `${fmt(org.items.length - n - org.deployments)} name reservations, the org item) built in ${secs(t1 - t0)}, ` +
+        `${fmt(org.items.length - 2 * n - org.deployments)} name reservations, ${fmt(org.events)} events, the org item) built in ${secs(t1 - t0)}, ` +
         `written in ${secs(t2 - t1)} (${fmt(Math.round((org.items.length + 1) / ((t2 - t1) / 1000)))} items/s)`;
       seeding.push(line);
       console.log(`seeded ${line}`);
@@ -88,14 +107,18 @@ async function main(): Promise<number> {
     }
     const tv = performance.now();
     for (const org of orgs) console.log(`  verified ${org.orgId}: ${await verifyOrg(org)}`);
-    console.log(`  verified: ${await verifyTable(endpoint, written)} (${secs(performance.now() - tv)})`);
+    console.log(`  verified: ${await verifyTable(endpoint, before + written)} (${secs(performance.now() - tv)})`);
+    const seededEvent = orgs[0]!.items.find((i) => i.type === delivery.realEvent.type && String(i.sk).startsWith('EVT#'));
+    console.log(
+      `  verified: ${verifyEventShape(delivery.realEvent, seededEvent ?? orgs[0]!.items.find((i) => String(i.sk).startsWith('EVT#'))!)}`,
+    );
 
     const results: SizeResult[] = [];
     for (const org of orgs) {
       console.log(`measuring ${fmt(org.operations)} operations (${RUNS} runs after ${WARMUPS} warm-ups per page)…`);
       results.push(await measureSize(org, RUNS, WARMUPS));
     }
-    const ok = printReport(results, { runs: RUNS, warmups: WARMUPS, seeding, totalMs: performance.now() - started });
+    const ok = printReport(results, { runs: RUNS, warmups: WARMUPS, seeding, delivery, totalMs: performance.now() - started });
     return ok ? 0 : 1;
   } finally {
     await stop();

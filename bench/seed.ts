@@ -12,19 +12,33 @@
  *  - in between: dag_sync.trigger (airflow) and app_user.provision, 96% succeeded,
  *    3% failed, 1% canceled; the newest operation is still running;
  *  - one operation a minute, each finished within 20 s, so sequence order is time order.
+ *
+ * And as many events (decision 37) as operations, in the same organization: items of the
+ * shape eventWrites (lifecycle-writes.ts) puts, each carrying the record view of one of
+ * the history's operations or deployments; 65% operation.updated, 15% operation.created,
+ * 15% deployment.updated, 5% deployment.created; the org item gets evt_seq and
+ * evt_seq_<type>. (run.ts checks one seeded event's attributes against a real write's.)
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { nameKey, orgKey } from '../functions/adapters/dynamo/item-keys.js';
-import { depCounter, deploymentItem, opCounter, operationItem, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
-import { type DeploymentRecord, deploymentUrl } from '../functions/core/deployments.js';
-import { newOperationId, type OperationRecord, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
+import { eventKey, lists, nameKey, orgKey, seqKey } from '../functions/adapters/dynamo/item-keys.js';
+import {
+  depCounter,
+  deploymentItem,
+  eventTypeSeqAttr,
+  opCounter,
+  operationItem,
+  typeSeqAttr,
+} from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
+import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
   type AppType,
   DEFAULT_ENVIRONMENT_ID,
   type DeploymentStatus,
+  type EventType,
   type OperationStatus,
   type OperationType,
 } from '../functions/core/schemas.js';
@@ -70,6 +84,9 @@ export interface SeededOrg {
   busiest: { id: string; ops: number };
   opsByType: Record<string, number>;
   opsByStatus: Record<string, number>;
+  /** Events seeded (= operations), and how many of each type. */
+  events: number;
+  eventsByType: Record<string, number>;
 }
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');
@@ -155,6 +172,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   };
   let lastAt = '';
   let createTimes: number[] = [];
+  const opRecords: OperationRecord[] = [];
 
   planned.forEach((p, idx) => {
     const seq = idx + 1;
@@ -236,12 +254,41 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     if (op.status !== 'running') bump(nOp, 'running', -1);
     if (op.status !== 'running') bump(nOp, op.status);
     ops.push(operationItem(op, { seq, typeSeq: typeSeq[p.type]!, resourceSeq: d.op_count }));
+    opRecords.push(op);
   });
 
   const items: Item[] = [...ops];
   for (const r of records) {
     items.push(deploymentItem(r.d, r.seq));
     if (!r.nameFreed) items.push({ ...nameKey(orgId, r.d.name), deployment_id: r.d.id, name: r.d.name });
+  }
+
+  // ---- the event log: n events, each about one record of the history --------------
+  const depById = new Map(records.map((r) => [r.d.id, r.d]));
+  const evtTypeSeq: Record<string, number> = {};
+  for (let i = 0; i < n; i++) {
+    const sequence = i + 1;
+    const op = opRecords[i]!;
+    const r = rnd();
+    const type: EventType =
+      r < 0.65 ? 'operation.updated' : r < 0.8 ? 'operation.created' : r < 0.95 ? 'deployment.updated' : 'deployment.created';
+    const object = type.startsWith('operation.') ? operationView(op) : deploymentView(depById.get(op.resource_id)!, APP_DOMAIN);
+    const data = type.endsWith('.updated')
+      ? { object, previous: type === 'operation.updated' ? { status: 'running', phase: 'queued' } : { status: 'provisioning' } }
+      : { object };
+    evtTypeSeq[type] = (evtTypeSeq[type] ?? 0) + 1;
+    const typeSeqN = evtTypeSeq[type];
+    items.push(
+      eventItem(orgId, {
+        id: `evt_${randomUUID()}`,
+        type,
+        sequence,
+        typeSequence: typeSeqN,
+        createdAt: new Date(BASE + sequence * MINUTE + 30_000).toISOString(),
+        data,
+        resourceId: object.id,
+      }),
+    );
   }
 
   const lastCreate = createTimes.at(-1)!;
@@ -260,6 +307,8 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     ...Object.fromEntries(Object.entries(nDep).map(([s, v]) => [depCounter(s as DeploymentStatus), v])),
     create_hour: hour,
     create_count: createTimes.length,
+    evt_seq: n,
+    ...Object.fromEntries(Object.entries(evtTypeSeq).map(([t, v]) => [eventTypeSeqAttr(t), v])),
   };
 
   const busiest = records.reduce((a, b) => (b.d.op_count > a.d.op_count ? b : a));
@@ -272,6 +321,30 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     busiest: { id: busiest.d.id, ops: busiest.d.op_count },
     opsByType: typeSeq,
     opsByStatus: Object.fromEntries(Object.entries(nOp).filter(([, v]) => v)),
+    events: n,
+    eventsByType: evtTypeSeq,
+  };
+}
+
+/** One event item, attribute for attribute what eventWrites (lifecycle-writes.ts) puts. */
+export function eventItem(
+  orgId: string,
+  e: { id: string; type: EventType; sequence: number; typeSequence: number; createdAt: string; data: unknown; resourceId: string },
+): Item {
+  return {
+    ...eventKey(orgId, e.sequence),
+    id: e.id,
+    type: e.type,
+    sequence: e.sequence,
+    created_at: e.createdAt,
+    data: e.data,
+    resource_id: e.resourceId,
+    gsi1pk: lists.events(orgId),
+    gsi1sk: seqKey(e.sequence),
+    gsi2pk: lists.eventsByType(orgId, e.type),
+    gsi2sk: seqKey(e.typeSequence),
+    gsi3pk: lists.eventsByResource(orgId, e.resourceId),
+    gsi3sk: seqKey(e.sequence),
   };
 }
 

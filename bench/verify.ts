@@ -12,10 +12,10 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { lists } from '../functions/adapters/dynamo/item-keys.js';
-import { depCounter, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { depCounter, eventTypeSeqAttr, opCounter, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import type { IndexName } from '../functions/adapters/dynamo/table.js';
-import { DEPLOYMENT_STATUSES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
+import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
 import { clientFor } from '../infra/local/dynamodb-local.js';
 import type { SeededOrg } from './seed.js';
 
@@ -53,6 +53,8 @@ export async function verifyOrg(org: SeededOrg): Promise<string> {
   if (sum(OPERATION_TYPES.map(typeSeqAttr)) !== c('op_seq')) problems.push('seq_<type> do not sum to op_seq');
   if (sum(OPERATION_STATUSES.map(opCounter)) !== c('op_seq')) problems.push('n_op_<status> do not sum to op_seq');
   if (sum(DEPLOYMENT_STATUSES.map(depCounter)) !== c('dep_seq')) problems.push('n_dep_<status> do not sum to dep_seq');
+  if (c('evt_seq') !== org.events) problems.push(`evt_seq is ${c('evt_seq')}, expected ${org.events}`);
+  if (sum(EVENT_TYPES.map(eventTypeSeqAttr)) !== c('evt_seq')) problems.push('evt_seq_<type> do not sum to evt_seq');
 
   const partitions: [string, IndexName, string, number][] = [
     ['operations', 'gsi1', lists.operations(org.orgId), c('op_seq')],
@@ -76,6 +78,13 @@ export async function verifyOrg(org: SeededOrg): Promise<string> {
       c(depCounter(s)),
     ]),
     ['busiest deployment', 'gsi3', lists.operationsByResource(org.orgId, org.busiest.id), org.busiest.ops],
+    ['events', 'gsi1', lists.events(org.orgId), c('evt_seq')],
+    ...EVENT_TYPES.map((t): [string, IndexName, string, number] => [
+      `events type=${t}`,
+      'gsi2',
+      lists.eventsByType(org.orgId, t),
+      c(eventTypeSeqAttr(t)),
+    ]),
   ];
   let counted = 0;
   let lists_ = 0;
@@ -98,6 +107,38 @@ export async function verifyOrg(org: SeededOrg): Promise<string> {
 }
 
 /** DynamoDB Local's DescribeTable ItemCount, against what was written. */
+export async function tableItemCount(endpoint: string): Promise<number> {
+  const client = clientFor(endpoint);
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName() })).finally(() => client.destroy());
+  return Table?.ItemCount ?? -1;
+}
+
+/**
+ * A seeded event item against one a real write put (eventWrites, through insertDeployment):
+ * the same attributes, of the same types, the keys of the same form.
+ */
+export function verifyEventShape(real: Record<string, unknown>, seeded: Record<string, unknown>): string {
+  const form = (v: unknown) =>
+    String(v)
+      .replace(/ORG#[^#]+/g, 'ORG#<org>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replace(/\d/g, '9');
+  const problems: string[] = [];
+  const keys = (o: Record<string, unknown>) => Object.keys(o).sort().join(',');
+  if (keys(real) !== keys(seeded)) problems.push(`attributes differ: real ${keys(real)}; seeded ${keys(seeded)}`);
+  for (const [k, v] of Object.entries(real)) {
+    const s = seeded[k];
+    if (typeof v !== typeof s) problems.push(`${k}: real ${typeof v}, seeded ${typeof s}`);
+    else if (/pk$|sk$/.test(k) && form(v) !== form(s)) problems.push(`${k}: real ${String(v)}, seeded ${String(s)}`);
+  }
+  // The seeded records are in their final states (a ready deployment also has its url).
+  const data = (o: Record<string, unknown>) => Object.keys((o.data as { object: Record<string, unknown> }).object);
+  const lacking = data(real).filter((k) => !data(seeded).includes(k));
+  if (real.type === seeded.type && lacking.length) problems.push(`the seeded data.object lacks ${lacking.join(', ')}`);
+  if (problems.length) throw new Error(`Seeded event items differ from what eventWrites puts:\n  ${problems.join('\n  ')}`);
+  return `a seeded ${String(seeded.type)} event has the attributes, types and key forms of the real write's (${Object.keys(real).length} attributes)`;
+}
+
 export async function verifyTable(endpoint: string, written: number): Promise<string> {
   const client = clientFor(endpoint);
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName() })).finally(() => client.destroy());
