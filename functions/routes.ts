@@ -31,6 +31,8 @@ export interface Route {
   readonly body?: z.ZodType;
   /** The success response: status and the schema of `data` (absent for non-JSON responses). */
   readonly success: { readonly status: 200 | 201 | 202; readonly data?: z.ZodType; readonly contentType?: string };
+  /** The success shows a secret once (a new webhook's): the copy kept for Idempotency-Key replays is sealed. */
+  readonly secretInAnswer?: true;
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
   readonly errors?: readonly string[];
 }
@@ -232,6 +234,7 @@ export const routes = {
     tag: 'Webhooks',
     body: s.CreateWebhookBody,
     success: { status: 201, data: s.CreatedWebhook },
+    secretInAnswer: true,
     errors: [
       'INVALID_REQUEST',
       'UNSUPPORTED_MEDIA_TYPE',

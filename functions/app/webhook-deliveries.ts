@@ -39,7 +39,7 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
   const at = now();
   const headers = {
     'Content-Type': 'application/json',
-    ...signatureHeaders(await open(webhook.secret_sealed), event.id, Math.floor(at.getTime() / 1000), body),
+    ...signatureHeaders(await open(webhook.secret_sealed, 'delivery'), event.id, Math.floor(at.getTime() / 1000), body),
   };
   const answer = await safePost(webhook.url, body, headers, { allowInsecure });
   const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;

@@ -31,7 +31,7 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
     events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
     description: body.description ?? null,
     created_at: now.toISOString(),
-    secret_sealed: await seal(secret),
+    secret_sealed: await seal(secret, 'delivery'),
     delivery_count: 0,
   };
   if (!(await insertWebhook(record, WEBHOOK_LIMIT))) throw apiError('WEBHOOK_LIMIT_REACHED', { limit: WEBHOOK_LIMIT });

@@ -30,8 +30,8 @@ export interface RequestState {
   input: { params?: unknown; query?: unknown; body?: unknown };
   /** This request's claim on its Idempotency-Key. */
   idempotency?: IdempotencyClaim;
-  /** The stored first response this request repeats (decision 16). */
-  replay?: StoredResponse;
+  /** The stored first response this request repeats (decision 16), opened if it was sealed. */
+  replay?: Omit<StoredResponse, 'sealed'>;
 }
 
 export type ApiContext = Context & { api: RequestState };

@@ -60,11 +60,14 @@ export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaH
   if (route.body) stack = stack.use(bodyGuard(takesNoBody(route))).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const handler = stack
     .use(validateInput(route))
-    .use(idempotency())
+    .use(idempotency(route))
     .handler(async (event, context): Promise<IntentResult> => {
       const api: RequestState = context.api;
       // Decision 16: a repeated request gets the first response, and nothing is done again.
-      if (api.replay) return { ...api.replay, headers: { ...api.replay.headers, 'Idempotent-Replayed': 'true' } };
+      if (api.replay) {
+        const { status, data, headers } = api.replay;
+        return { status, data, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
+      }
       const { params, query, body } = api.input;
       return intent({ params, query, body, caller: api.caller, now: api.now, requestId: api.requestId, event } as Input<R>);
     });

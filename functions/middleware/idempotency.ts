@@ -5,6 +5,7 @@
  * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { open, seal } from '../adapters/crypto/secret-box.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -13,6 +14,7 @@ import {
   releaseIdempotencyKey,
 } from '../adapters/dynamo/idempotency-store.js';
 import { apiError, invalidRequest } from '../core/errors.js';
+import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
 
 /** How long a request waits for a concurrent one holding its key, polling this often. */
@@ -41,7 +43,8 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Prom
     const existing = await findIdempotencyRecord(claim.orgId, claim.key, new Date());
     if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
     if (existing?.state === 'COMPLETED') {
-      api.replay = existing.response;
+      const { sealed, ...response } = existing.response;
+      api.replay = sealed ? { ...response, data: JSON.parse(await open(sealed, 'replay')) } : response;
       return;
     }
     // Held by a request still at work (or just released): look again shortly.
@@ -50,7 +53,8 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Prom
   }
 }
 
-export const idempotency = (): ApiMiddleware => ({
+/** `route.secretInAnswer`: the stored answer is sealed, so the table never holds the secret in the clear. */
+export const idempotency = (route: Route): ApiMiddleware => ({
   async before(request) {
     const { api } = request.context;
     const key = request.event.headers['idempotency-key'];
@@ -71,8 +75,13 @@ export const idempotency = (): ApiMiddleware => ({
     const result = intentResult(request.response);
     if (!claim || !result || 'raw' in result) return;
     const status = result.status ?? 200;
-    if (status < 300) await completeIdempotencyKey(claim, { status, data: result.data, headers: result.headers ?? {} }, new Date());
-    else await releaseIdempotencyKey(claim);
+    if (status < 300) {
+      const headers = result.headers ?? {};
+      const stored = route.secretInAnswer
+        ? { status, sealed: await seal(JSON.stringify(result.data), 'replay'), headers }
+        : { status, data: result.data, headers };
+      await completeIdempotencyKey(claim, stored, new Date());
+    } else await releaseIdempotencyKey(claim);
   },
   async onError(request) {
     const claim = request.context.api?.idempotency;

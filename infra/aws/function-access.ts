@@ -11,6 +11,7 @@
  * another action, index or Step Functions call, its entry here changes with it
  * (DynamoDB Local does not check IAM, so only AWS would notice).
  */
+import type { SealPurpose } from '../../functions/adapters/crypto/secret-box.js';
 import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
 import type { routes } from '../../functions/routes.js';
 
@@ -20,7 +21,13 @@ export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecuti
 /** Actions on the webhook delivery queue (granted on that queue's ARN only). */
 export type QueueAction = 'SendMessage';
 /** Actions on the webhook secret key (granted on that key's ARN only). */
-export type KmsAction = 'Encrypt' | 'Decrypt';
+/**
+ * What a function may do with the webhook key. Decrypting is bound to a purpose (the
+ * encryption context secret-box.ts seals with): the deliverer opens webhooks' secrets,
+ * the creating function only the answers it keeps for Idempotency-Key replays.
+ */
+export type KmsAction = 'Encrypt' | `Decrypt:${SealPurpose}`;
+export const kmsActionName = (a: KmsAction): string => `kms:${a.split(':')[0]}`;
 
 export interface FunctionAccess {
   readonly items: readonly ItemAction[];
@@ -100,7 +107,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Webhooks: items of the organization, counted on it, found through gsi1 (list) and
   // written in transactions (create, delete); deliveries are items of the webhook.
   // A new webhook's signing secret is sealed with the webhook key (KMS Encrypt).
-  'create-webhook': { ...writer([]), kms: ['Encrypt'] },
+  'create-webhook': { ...writer([]), kms: ['Encrypt', 'Decrypt:replay'] },
   'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'] } },
   'get-webhook': KEYED,
   'delete-webhook': writer([]),
@@ -130,7 +137,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // One message → the webhook and the event (GetItem), its secret opened (KMS Decrypt),
   // the attempt recorded in one transaction (Update webhook, Put attempt), and the next
   // attempt queued on failure. Receiving and deleting messages is the event source's grant.
-  'deliver-webhooks': { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'], queue: ['SendMessage'], kms: ['Decrypt'] },
+  'deliver-webhooks': { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'], queue: ['SendMessage'], kms: ['Decrypt:delivery'] },
 };
 
 /** Whether the function needs the table at all (and so TABLE_NAME). */

@@ -19,7 +19,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
-import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } from './function-access.js';
+import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, kmsActionName, usesTable } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { iam5ResourceFinding } from './nag.js';
 import type { Settings } from './settings.js';
@@ -234,11 +234,13 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
       }),
     );
   }
-  if (access.kms.length > 0) {
+  for (const action of access.kms) {
+    const [, purpose] = action.split(':');
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: access.kms.map((a) => `kms:${a}`),
+        actions: [kmsActionName(action)],
         resources: [webhookKey.keyArn],
+        ...(purpose ? { conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } } } : {}),
       }),
     );
   }

@@ -39,9 +39,10 @@ describe('FUNCTION_ACCESS', () => {
     expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());
   });
 
-  it('lets only create-webhook encrypt and only deliver-webhooks decrypt with the webhook key, and only the events functions queue deliveries', () => {
+  it('lets only create-webhook encrypt, each decrypt only its own purpose, and only the events functions queue deliveries', () => {
     const withKms = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.kms.length ? [[n, a.kms]] : [])));
-    expect(withKms).toEqual({ 'create-webhook': ['Encrypt'], 'deliver-webhooks': ['Decrypt'] });
+    // The deliverer opens webhooks' secrets; the creating function only its own answers kept for replays.
+    expect(withKms).toEqual({ 'create-webhook': ['Encrypt', 'Decrypt:replay'], 'deliver-webhooks': ['Decrypt:delivery'] });
     const withQueue = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.queue.length ? [[n, a.queue]] : [])));
     expect(withQueue).toEqual({ 'dispatch-events': ['SendMessage'], 'deliver-webhooks': ['SendMessage'] });
   });

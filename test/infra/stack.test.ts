@@ -11,7 +11,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
-import { EVENTS_FUNCTIONS, type FunctionName, usesTable } from '../../infra/aws/function-access.js';
+import { EVENTS_FUNCTIONS, type FunctionName, kmsActionName, usesTable } from '../../infra/aws/function-access.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
   actionsOf,
@@ -200,10 +200,15 @@ describe('IAM, per function', () => {
       const sqsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('sqs:'));
       expect({ fn: f.name, sqsActions }).toEqual({ fn: f.name, sqsActions: f.access.queue.map((a) => `sqs:${a}`) });
       const kmsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('kms:'));
-      expect({ fn: f.name, kmsActions }).toEqual({ fn: f.name, kmsActions: f.access.kms.map((a) => `kms:${a}`) });
+      expect({ fn: f.name, kmsActions }).toEqual({ fn: f.name, kmsActions: f.access.kms.map(kmsActionName) });
       for (const st of sts) {
         if (actionsOf(st).some((a) => a.startsWith('sqs:'))) expect(resourcesOf(st).map(flatten)).toEqual([queueArn()]);
         if (actionsOf(st).some((a) => a.startsWith('kms:'))) expect(resourcesOf(st).map(flatten)).toEqual([keyArn()]);
+        // A decrypt is bound to its purpose, the encryption context the code seals with.
+        if (actionsOf(st).includes('kms:Decrypt')) {
+          const purpose = f.access.kms.find((a) => a.startsWith('Decrypt:'))!.split(':')[1];
+          expect((st as { Condition?: unknown }).Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': purpose } });
+        }
       }
       if (sqsActions.includes('sqs:SendMessage')) senders.push(f.name);
       if (kmsActions.includes('kms:Encrypt')) encrypters.push(f.name);
@@ -211,7 +216,7 @@ describe('IAM, per function', () => {
     }
     expect(senders.sort()).toEqual(['deliver-webhooks', 'dispatch-events']);
     expect(encrypters).toEqual(['create-webhook']);
-    expect(decrypters).toEqual(['deliver-webhooks']);
+    expect(decrypters.sort()).toEqual(['create-webhook', 'deliver-webhooks']);
     // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
     const allSends = resourcesOfType(s.json, 'AWS::IAM::Policy')
       .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[])

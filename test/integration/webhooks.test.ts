@@ -6,7 +6,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { claimDue, deleteMessage } from '../../functions/adapters/queue/delivery-queue.js';
 import { deliverOnce } from '../../functions/app/webhook-deliveries.js';
 import { type EventPipeline, startEventPipeline } from '../../infra/local/event-pipeline.js';
@@ -154,5 +156,32 @@ describe('webhooks', () => {
     const due = (await claimDue(100, new Date(Date.now() + 3_601_000))).filter((q) => q.message.webhookId === early.webhookId);
     expect(due.map((q) => q.message)).toEqual([{ orgId: 'org-queue', webhookId: early.webhookId, eventSequence: 1, attempt: 4 }]);
     await deleteMessage(due[0]!.receipt);
+  });
+
+  it('repeats the secret to an Idempotency-Key replay, and keeps it sealed in the table, the replay copy included', async () => {
+    const { key, record } = await createKey();
+    const first = await call('POST', '/webhooks', {
+      key,
+      body: { url: 'https://example.com/once' },
+      headers: { 'Idempotency-Key': 'hook-1' },
+    });
+    const again = await call('POST', '/webhooks', {
+      key,
+      body: { url: 'https://example.com/once' },
+      headers: { 'Idempotency-Key': 'hook-1' },
+    });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    const secretBytes = first.body.data.secret.slice('whsec_'.length);
+    const { Items = [] } = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${record.org_id}` },
+      }),
+    );
+    expect(Items.map((i) => i.sk)).toEqual(expect.arrayContaining([`IDEM#hook-1`, `WH#${first.body.data.id}`]));
+    expect(JSON.stringify(Items)).not.toContain(secretBytes);
   });
 });

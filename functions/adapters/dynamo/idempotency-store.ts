@@ -16,7 +16,9 @@ export const CLAIM_LEASE_SECONDS = 60;
 
 export interface StoredResponse {
   status: number;
-  data: unknown;
+  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (secret-box, purpose `replay`). */
+  data?: unknown;
+  sealed?: string;
   headers: Record<string, string>;
 }
 
