@@ -11,19 +11,12 @@ import { Webhook } from 'standardwebhooks';
 import { type CliContext, EXIT, runCli } from '../../client/cli/main.js';
 import type { Clock, Event } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
 import { call, createKey } from '../helpers/fixtures.js';
+import { localApi } from '../helpers/local-api.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { close, error, listen, operation, queryOf, scriptedServer } from '../helpers/scripted-api.js';
 
-let server: http.Server;
-let baseUrl: string;
-
-beforeAll(async () => {
-  server = createApiServer();
-  baseUrl = `${await listen(server)}${API_PREFIX}`;
-});
-afterAll(() => close(server));
+const local = localApi();
 
 function sink() {
   let text = '';
@@ -39,7 +32,7 @@ async function deployctl(argv: string[], opts: { key?: string; url?: string; clo
   const out = sink();
   const err = sink();
   const checked = conformanceCheckingFetch();
-  const url = opts.url ?? baseUrl;
+  const url = opts.url ?? local.baseUrl;
   const ctx: CliContext = {
     stdout: out.stream,
     stderr: err.stream,

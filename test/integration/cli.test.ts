@@ -12,6 +12,7 @@ import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
+import { localApi } from '../helpers/local-api.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { runProcess } from '../helpers/run-process.js';
 import {
@@ -53,14 +54,7 @@ function sink(isTTY = false, columns?: number) {
   };
 }
 
-let server: http.Server;
-let baseUrl: string;
-
-beforeAll(async () => {
-  server = createApiServer();
-  baseUrl = `${await listen(server)}${API_PREFIX}`;
-});
-afterAll(() => close(server));
+const local = localApi();
 
 async function deployctl(
   argv: string[],
@@ -73,7 +67,7 @@ async function deployctl(
   const ctx: CliContext = {
     stdout: out.stream,
     stderr: err.stream,
-    env: { DEPLOY_API_KEY: opts.key, DEPLOY_API_URL: opts.url ?? baseUrl },
+    env: { DEPLOY_API_KEY: opts.key, DEPLOY_API_URL: opts.url ?? local.baseUrl },
     // Responses of the real server must conform to the document; a scripted server's need not.
     fetch: (input, init) => {
       requests++;
@@ -391,13 +385,13 @@ describe('npx deployctl (bin/deployctl.js)', () => {
 
   it('runs the TypeScript CLI as a real process, with its exit codes', async () => {
     const { key } = await createKey();
-    const listed = await run(['environments', 'list', '--json'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: baseUrl });
+    const listed = await run(['environments', 'list', '--json'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: local.baseUrl });
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).items[0].id).toBe('env_default');
-    const usage = await run(['deployments', 'get'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: baseUrl });
+    const usage = await run(['deployments', 'get'], { DEPLOY_API_KEY: key, DEPLOY_API_URL: local.baseUrl });
     expect(usage.code).toBe(2);
-    const denied = await run(['environments', 'list'], { DEPLOY_API_KEY: 'svc_sk_live_nope', DEPLOY_API_URL: baseUrl });
+    const denied = await run(['environments', 'list'], { DEPLOY_API_KEY: 'svc_sk_live_nope', DEPLOY_API_URL: local.baseUrl });
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('INVALID_API_KEY');
   });

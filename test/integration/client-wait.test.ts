@@ -15,8 +15,8 @@ import {
   waitForOperation,
 } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
+import { localApi } from '../helpers/local-api.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import {
   close,
@@ -50,20 +50,14 @@ const GET_PATH = `${API_PREFIX}/operations/${OP_ID}`;
 const pathOf = (s: Seen) => s.path.split('?')[0];
 
 describe('waitForOperation against the local API', () => {
-  let server: http.Server;
-  let baseUrl: string;
-  beforeAll(async () => {
-    server = createApiServer();
-    baseUrl = `${await listen(server)}${API_PREFIX}`;
-  });
-  afterAll(() => close(server));
+  const local = localApi();
 
   it('reports each phase of a create once, in order, as it happens, through the wait route', async () => {
     const { key } = await createKey();
     const sent: string[] = [];
     const checked = conformanceCheckingFetch();
     const api = new DeploymentsClient({
-      baseUrl,
+      baseUrl: local.baseUrl,
       apiKey: key,
       validateResponses: true,
       fetch: (input, init) => {
@@ -97,7 +91,7 @@ describe('waitForOperation against the local API', () => {
 
   it('answers the wait route at once for a terminal operation, and 404 OPERATION_NOT_FOUND for an unknown one', async () => {
     const { key } = await createKey();
-    const api = new DeploymentsClient({ baseUrl, apiKey: key, validateResponses: true, fetch: conformanceCheckingFetch() });
+    const api = new DeploymentsClient({ baseUrl: local.baseUrl, apiKey: key, validateResponses: true, fetch: conformanceCheckingFetch() });
     const { operation_id } = await api.createDeployment({ app_type: 'superset' });
     const done = await waitForOperation(api, operation_id);
     expect(done.status).toBe('succeeded');

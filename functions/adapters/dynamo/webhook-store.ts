@@ -6,12 +6,23 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { EventType, Pagination, WebhookDelivery } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { deliveryPk, lists, orgKey, webhookKey } from './item-keys.js';
+import { TransactionRefused, transact, withRetries } from './transact.js';
+
+/** Runs a transaction (again after a conflict); false when the named item's condition failed. */
+async function unless(failing: string, items: Parameters<typeof transact>[0]): Promise<boolean> {
+  try {
+    await withRetries(() => transact(items));
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionRefused && e.failed.has(failing)) return false;
+    throw e;
+  }
+}
 
 export interface WebhookRecord {
   id: string;
@@ -38,34 +49,24 @@ const toWebhook = (item: Record<string, unknown>): WebhookRecord => ({
 
 /** Stores a webhook unless the organization already has `limit`; false when it has. */
 export async function insertWebhook(w: WebhookRecord, limit: number): Promise<boolean> {
-  try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: orgKey(w.org_id),
-              UpdateExpression: 'ADD wh_count :one SET org_id = :org',
-              ConditionExpression: 'attribute_not_exists(wh_count) OR wh_count < :limit',
-              ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':org': w.org_id },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...webhookKey(w.org_id, w.id), ...w, gsi1pk: lists.webhooks(w.org_id), gsi1sk: `${w.created_at}#${w.id}` },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw e;
-  }
+  return unless('org', {
+    org: {
+      Update: {
+        TableName: tableName(),
+        Key: orgKey(w.org_id),
+        UpdateExpression: 'ADD wh_count :one SET org_id = :org',
+        ConditionExpression: 'attribute_not_exists(wh_count) OR wh_count < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':org': w.org_id },
+      },
+    },
+    webhook: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...webhookKey(w.org_id, w.id), ...w, gsi1pk: lists.webhooks(w.org_id), gsi1sk: `${w.created_at}#${w.id}` },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  });
 }
 
 export async function getWebhook(orgId: string, id: string): Promise<WebhookRecord | undefined> {
@@ -89,27 +90,17 @@ export async function listWebhooks(orgId: string): Promise<WebhookRecord[]> {
 
 /** Deletes a webhook; false when there was none. Its attempts expire with their TTL. */
 export async function deleteWebhook(orgId: string, id: string): Promise<boolean> {
-  try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: webhookKey(orgId, id), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: orgKey(orgId),
-              UpdateExpression: 'ADD wh_count :minus',
-              ExpressionAttributeValues: { ':minus': -1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw e;
-  }
+  return unless('webhook', {
+    webhook: { Delete: { TableName: tableName(), Key: webhookKey(orgId, id), ConditionExpression: 'attribute_exists(pk)' } },
+    org: {
+      Update: {
+        TableName: tableName(),
+        Key: orgKey(orgId),
+        UpdateExpression: 'ADD wh_count :minus',
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  });
 }
 
 /** Delivery attempts are kept 30 days. */
@@ -117,36 +108,28 @@ const DELIVERY_TTL_SECONDS = 30 * 86_400;
 
 /** Records one attempt and counts it on the webhook (gone already: the attempt is not kept). */
 export async function recordDelivery(orgId: string, webhookId: string, d: WebhookDelivery): Promise<void> {
-  try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: webhookKey(orgId, webhookId),
-              UpdateExpression: 'ADD delivery_count :one',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                pk: deliveryPk(webhookId),
-                sk: `${d.attempted_at}#${randomUUID()}`,
-                ...d,
-                ttl: Math.floor(Date.parse(d.attempted_at) / 1000) + DELIVERY_TTL_SECONDS,
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (e) {
-    if (!(e instanceof TransactionCanceledException || e instanceof ConditionalCheckFailedException)) throw e;
-  }
+  await unless('webhook', {
+    webhook: {
+      Update: {
+        TableName: tableName(),
+        Key: webhookKey(orgId, webhookId),
+        UpdateExpression: 'ADD delivery_count :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    attempt: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          pk: deliveryPk(webhookId),
+          sk: `${d.attempted_at}#${randomUUID()}`,
+          ...d,
+          ttl: Math.floor(Date.parse(d.attempted_at) / 1000) + DELIVERY_TTL_SECONDS,
+        },
+      },
+    },
+  });
 }
 
 /** A webhook's attempts, newest first (a page reads at most the items up to its end). */
