@@ -17,6 +17,7 @@ import { handler as dispatch } from '../../functions/events/dispatch-events.js';
 import { logger } from '../../functions/lib/logger.js';
 
 const POLL_MS = 250;
+const SHARD_REFRESH_MS = 5000;
 
 export interface EventPipeline {
   stop(): Promise<void>;
@@ -35,12 +36,16 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
   const iterators = new Map<string, string | undefined>();
   let stopped = false;
 
+  /** The stream and its shards, described again every few seconds rather than on every poll (new shards appear rarely). */
+  let known = { arn: '', shards: [] as string[], at: 0 };
   async function shardsOf(): Promise<{ arn: string; shards: string[] }> {
+    if (known.arn && Date.now() - known.at < SHARD_REFRESH_MS) return known;
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: opts.tableName }));
     const arn = Table?.LatestStreamArn;
     if (!arn) return { arn: '', shards: [] };
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: arn }));
-    return { arn, shards: (StreamDescription?.Shards ?? []).map((s) => s.ShardId!).filter(Boolean) };
+    known = { arn, shards: (StreamDescription?.Shards ?? []).map((s) => s.ShardId!).filter(Boolean), at: Date.now() };
+    return known;
   }
 
   async function readStream(): Promise<void> {
