@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { apiError } from './errors.js';
+import { type ApiError, apiError } from './errors.js';
 import type { Scope } from './schemas.js';
 import { SCOPES } from './schemas.js';
 
@@ -107,13 +107,14 @@ export const missingKey = (bearer: boolean) => apiError('MISSING_API_KEY', { bea
 export const invalidKey = () => apiError('INVALID_API_KEY');
 
 /**
- * Decides whether a recognised key may be used now. Order (decision 28): revoked,
+ * Why a recognised key may not be used now, if it may not. Order (decision 28): revoked,
  * then expired; a key is expired from its expiry instant on.
  */
-export function checkKeyUsable(record: ApiKeyRecord, now: Date): void {
-  if (record.revoked_at) throw apiError('API_KEY_REVOKED');
+export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefined {
+  if (record.revoked_at) return apiError('API_KEY_REVOKED');
   if (record.expires_at && now.getTime() >= Date.parse(record.expires_at))
-    throw apiError('API_KEY_EXPIRED', { expiredAt: record.expires_at });
+    return apiError('API_KEY_EXPIRED', { expiredAt: record.expires_at });
+  return undefined;
 }
 
 /** Throws 403 unless the key holds one of the scopes (the first is the one named). */

@@ -72,3 +72,7 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
   };
   return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits), retryAfter }, { headers });
 }
+
+/** The 429 for a request that found a window full: the hourly one when both are (the longer wait). */
+export const windowFull = (limits: Limits, usage: Usage, now: Date) =>
+  limitExceeded(usage.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, usage);

@@ -1,7 +1,7 @@
 import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpRoute(routes.getKey, async ({ caller: { record, lastUsedAt } }) => ({
+export const handler = httpRoute(routes.getKey, async ({ caller: { record } }) => ({
   data: {
     id: record.id,
     name: record.name,
@@ -10,6 +10,6 @@ export const handler = httpRoute(routes.getKey, async ({ caller: { record, lastU
     expires_at: record.expires_at,
     created_at: record.created_at,
     hint: record.hint,
-    last_used_at: lastUsedAt ?? null,
+    last_used_at: record.last_used_at,
   },
 }));

@@ -12,9 +12,8 @@ export interface Caller {
   keyId: string;
   orgId: string;
   scopes: readonly Scope[];
+  /** The key as stored before this request: `last_used_at` is its previous use (decision 40). */
   record: ApiKeyRecord;
-  /** The key's previous use before this request (decision 40), once it was counted. */
-  lastUsedAt?: string | null;
 }
 
 export interface RequestState {

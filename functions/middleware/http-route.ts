@@ -21,7 +21,7 @@ import { idempotency } from './idempotency.js';
 import { mapErrors } from './map-errors.js';
 import { requestContext } from './request-context.js';
 import { requireScope } from './require-scope.js';
-import { usageLog } from './usage-log.js';
+import { usageLog, usageLogAhead } from './usage-log.js';
 import { validateInput } from './validate-input.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -61,6 +61,7 @@ export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaH
   const handler = stack
     .use(validateInput(route))
     .use(idempotency(route))
+    .use(usageLogAhead(route))
     .handler(async (event, context): Promise<IntentResult> => {
       const api: RequestState = context.api;
       // Decision 16: a repeated request gets the first response, and nothing is done again.

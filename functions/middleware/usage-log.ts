@@ -1,29 +1,72 @@
 /**
  * Decision 34: every request made with a recognised key is logged, whatever its answer.
+ * Once a request has passed every check, its entry is written in parallel with the work,
+ * with the status the route answers on success; the rare answer that differs (a 404, a
+ * 409) corrects it afterwards. Requests refused earlier are logged once, with their status.
  * The entry never turns a served request into a failure: a failed write is logged instead.
  */
-import { recordUsage } from '../adapters/dynamo/usage-store.js';
+import { recordUsage, setUsageStatus, type UsageEntry, type UsageEntryKey, usageEntryKey } from '../adapters/dynamo/usage-store.js';
 import { logger } from '../lib/logger.js';
-import { type ApiMiddleware, type ApiRequest, wireResponse } from './api-request.js';
+import type { Route } from '../routes.js';
+import { type ApiMiddleware, type ApiRequest, type RequestState, wireResponse } from './api-request.js';
 
-async function logUsage(request: ApiRequest): Promise<void> {
+/** The entry written ahead of the answer, and whether its write succeeded. */
+interface EarlyEntry {
+  key: UsageEntryKey;
+  status: number;
+  written: Promise<boolean>;
+}
+
+const early = new WeakMap<RequestState, EarlyEntry>();
+
+function entryOf(api: RequestState, status: number): UsageEntry | undefined {
+  const caller = api.caller;
+  if (!caller) return undefined;
+  return {
+    at: api.now.toISOString(),
+    method: api.route.method,
+    route: api.route.path,
+    status,
+    key_id: caller.keyId,
+    org_id: caller.orgId,
+    request_id: api.requestId,
+  };
+}
+
+async function settle(request: ApiRequest): Promise<void> {
   const { api } = request.context;
-  const caller = api?.caller;
   const response = wireResponse(request.response);
-  if (!caller || !response) return;
+  if (!api || !response) return;
   try {
-    await recordUsage({
-      at: api.now.toISOString(),
-      method: api.route.method,
-      route: api.route.path,
-      status: response.statusCode,
-      key_id: caller.keyId,
-      org_id: caller.orgId,
-      request_id: api.requestId,
-    });
+    const ahead = early.get(api);
+    if (ahead) {
+      const written = await ahead.written;
+      if (written && ahead.status === response.statusCode) return;
+      if (written) return await setUsageStatus(ahead.key, response.statusCode);
+    }
+    const entry = entryOf(api, response.statusCode);
+    if (entry) await recordUsage(entry, ahead?.key);
   } catch (e) {
     logger.error('usage log write failed', { error: e as Error });
   }
 }
 
-export const usageLog = (): ApiMiddleware => ({ after: logUsage, onError: logUsage });
+/** Writes the entry of a request that got past every check; the last `before` hook. */
+export const usageLogAhead = (route: Route): ApiMiddleware => ({
+  async before(request) {
+    const { api } = request.context;
+    const entry = entryOf(api, route.success.status);
+    if (!entry) return;
+    const key = usageEntryKey(entry);
+    const written = recordUsage(entry, key).then(
+      () => true,
+      (e: unknown) => {
+        logger.error('usage log write failed', { error: e as Error });
+        return false;
+      },
+    );
+    early.set(api, { key, status: entry.status, written });
+  },
+});
+
+export const usageLog = (): ApiMiddleware => ({ after: settle, onError: settle });

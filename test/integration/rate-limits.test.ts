@@ -1,18 +1,19 @@
 /**
  * Rate limits (spec §8, decision 32) against DynamoDB Local: the one conditional
- * UpdateItem in consumeRequest lets exactly the limit through however many requests
- * race, refuses the rest with 429 and the right Retry-After, and counts clock windows.
+ * UpdateItem on the key's item (admitRequest) lets exactly the limit through however many
+ * requests race, refuses the rest with 429 and the right Retry-After, and counts clock windows.
  * The limiter tests pass a fixed `now`, so a real clock minute rolling over cannot
  * change their outcome; the dates are in the future, so TTL never removes an item.
  */
-import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { rateWindowKey } from '../../functions/adapters/dynamo/item-keys.js';
-import { consumeRequest } from '../../functions/adapters/dynamo/rate-limit-counter.js';
+import { apiKeyKey } from '../../functions/adapters/dynamo/item-keys.js';
+import { admitRequest } from '../../functions/adapters/dynamo/key-admission.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
+import { generateKey } from '../../functions/core/api-keys.js';
 import { ApiError } from '../../functions/core/errors.js';
-import { type Limits, rateLimitHeaders, type Usage } from '../../functions/core/rate-limits.js';
+import { type Limits, rateLimitHeaders, type Usage, windowFull } from '../../functions/core/rate-limits.js';
 import { config } from '../../functions/lib/config.js';
 import { type CallResult, call, createKey } from '../helpers/fixtures.js';
 
@@ -20,9 +21,23 @@ import { type CallResult, call, createKey } from '../helpers/fixtures.js';
 for (const name of ['RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR']) delete process.env[name];
 
 const limits = (perMinute: number, perHour: number): Limits => ({ perMinute, perHour, createsPerHour: 10 });
-const newKeyId = () => `key_rl_${randomUUID().slice(0, 12)}`;
 const at = (iso: string) => new Date(iso);
 const epoch = (iso: string) => Date.parse(iso) / 1000;
+
+/** A stored key; the limiter addresses it by its hash, as the middleware does. */
+async function newKeyId(): Promise<string> {
+  const { record } = generateKey({ orgId: 'org_rate_limits', name: 'limits', now: new Date() });
+  await saveKey(record);
+  return record.hash;
+}
+
+/** What the middleware makes of an admission: the usage, or the 429. */
+async function consumeRequest(hash: string, l: Limits, now: Date): Promise<Usage> {
+  const admission = await admitRequest(hash, l, now);
+  if (admission.outcome === 'admitted') return admission.usage;
+  if (admission.outcome === 'limited') throw windowFull(l, admission.usage, now);
+  throw new Error(`unexpected admission: ${admission.outcome}`);
+}
 
 /** Fires all requests at once and sorts the outcomes. */
 async function burst(keyId: string, l: Limits, now: Date, n: number): Promise<{ ok: Usage[]; refused: ApiError[] }> {
@@ -47,16 +62,14 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the request to be refused');
 }
 
-async function storedCounts(keyId: string, hourStartIso: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName(), Key: rateWindowKey(keyId, epoch(hourStartIso)), ConsistentRead: true }),
-  );
+async function storedCounts(hash: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash), ConsistentRead: true }));
   return Item;
 }
 
-describe('consumeRequest: the burst limit', () => {
+describe('admitRequest: the burst limit', () => {
   it('lets exactly perMinute of a concurrent burst through and refuses the rest with 429', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const now = at('2031-03-04T10:15:30.000Z');
     const { ok, refused } = await burst(keyId, limits(7, 1000), now, 20);
     expect(ok).toHaveLength(7);
@@ -73,7 +86,7 @@ describe('consumeRequest: the burst limit', () => {
       expect(e.message).toMatch(/7 requests per minute/);
       expect(e.message).toContain('Retry after 30 seconds');
     }
-    expect(await storedCounts(keyId, '2031-03-04T10:00:00.000Z')).toMatchObject({ n: 7, m15: 7 });
+    expect(await storedCounts(keyId)).toMatchObject({ rate_hour: epoch('2031-03-04T10:00:00.000Z'), rate_n: 7, rate_m15: 7 });
   });
 
   it('Retry-After runs to the next clock minute: 60 at the first instant of a minute, 1 in its last second', async () => {
@@ -83,7 +96,7 @@ describe('consumeRequest: the burst limit', () => {
       ['2031-03-04T10:20:44.500Z', '16'],
     ];
     for (const [iso, retryAfter] of cases) {
-      const keyId = newKeyId();
+      const keyId = await newKeyId();
       await consumeRequest(keyId, limits(1, 1000), at(iso));
       const e = await refusal(consumeRequest(keyId, limits(1, 1000), at(iso)));
       expect(e.options.headers?.['Retry-After']).toBe(retryAfter);
@@ -92,9 +105,9 @@ describe('consumeRequest: the burst limit', () => {
   });
 });
 
-describe('consumeRequest: the hourly limit', () => {
+describe('admitRequest: the hourly limit', () => {
   it('lets exactly perHour of a concurrent burst through; Retry-After and Reset are the next clock hour', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const now = at('2031-03-04T10:15:30.000Z');
     const { ok, refused } = await burst(keyId, limits(100, 5), now, 12);
     expect(ok.map((u) => u.hour).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
@@ -113,7 +126,7 @@ describe('consumeRequest: the hourly limit', () => {
   });
 
   it('names the hourly limit when both windows are full (the longer wait)', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const now = at('2031-03-04T10:59:10.000Z');
     await burst(keyId, limits(3, 3), now, 3);
     const e = await refusal(consumeRequest(keyId, limits(3, 3), now));
@@ -122,9 +135,9 @@ describe('consumeRequest: the hourly limit', () => {
   });
 });
 
-describe('consumeRequest: counting', () => {
+describe('admitRequest: counting', () => {
   it('headers step down by one per request', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const l = limits(4, 10);
     const now = at('2031-05-06T07:08:09.000Z');
     const seen: string[][] = [];
@@ -143,7 +156,7 @@ describe('consumeRequest: counting', () => {
   });
 
   it('the next minute resets the burst but not the hour; the next hour resets both', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const l = limits(3, 5);
     const t0 = at('2031-03-04T10:15:30.000Z');
     const { ok } = await burst(keyId, l, t0, 3);
@@ -161,26 +174,67 @@ describe('consumeRequest: counting', () => {
 
     const t2 = at('2031-03-04T11:00:00.000Z');
     expect(await consumeRequest(keyId, l, t2)).toEqual({ hour: 1, minute: 1 });
+    // The new hour's first request removed the old minutes: the item never grows past 60 of them.
+    const stored = await storedCounts(keyId);
+    expect(Object.keys(stored ?? {}).filter((k) => k.startsWith('rate_m'))).toEqual(['rate_m00']);
+    expect(stored).toMatchObject({ rate_hour: epoch('2031-03-04T11:00:00.000Z'), rate_n: 1, last_used_at: t2.toISOString() });
   });
 
   it('refused requests are not counted', async () => {
-    const keyId = newKeyId();
+    const keyId = await newKeyId();
     const l = limits(2, 10);
     const t0 = at('2031-07-01T12:30:10.000Z');
     const { ok, refused } = await burst(keyId, l, t0, 9);
     expect([ok.length, refused.length]).toEqual([2, 7]);
-    expect(await storedCounts(keyId, '2031-07-01T12:00:00.000Z')).toMatchObject({ n: 2, m30: 2 });
+    expect(await storedCounts(keyId)).toMatchObject({ rate_hour: epoch('2031-07-01T12:00:00.000Z'), rate_n: 2, rate_m30: 2 });
     // Had the 7 refusals counted, the hour would now be at 9 of 10.
     expect(await consumeRequest(keyId, l, at('2031-07-01T12:31:00.000Z'))).toEqual({ hour: 3, minute: 1 });
   });
 
   it('counts each key separately', async () => {
-    const [a, b] = [newKeyId(), newKeyId()];
+    const [a, b] = [await newKeyId(), await newKeyId()];
     const l = limits(1, 10);
     const now = at('2031-03-04T10:15:30.000Z');
     await consumeRequest(a, l, now);
     await refusal(consumeRequest(a, l, now));
     expect(await consumeRequest(b, l, now)).toEqual({ hour: 1, minute: 1 });
+  });
+});
+
+describe('admitRequest: the key itself', () => {
+  it('refuses an unknown hash, and a revoked or expired key, without counting or stamping it', async () => {
+    const l = limits(10, 100);
+    expect(await admitRequest('0'.repeat(64), l, new Date())).toEqual({ outcome: 'unknown' });
+    const now = at('2031-03-04T10:15:30.000Z');
+    const revoked = generateKey({ orgId: 'org_rate_limits', name: 'revoked', now: new Date() }).record;
+    await saveKey({ ...revoked, revoked_at: '2031-01-01T00:00:00.000Z' });
+    const expired = generateKey({ orgId: 'org_rate_limits', name: 'expired', now: new Date(), expiresAt: now.toISOString() }).record;
+    await saveKey(expired);
+    for (const record of [revoked, expired]) {
+      expect(await admitRequest(record.hash, l, now)).toMatchObject({ outcome: 'unusable', record: { id: record.id } });
+      const stored = await storedCounts(record.hash);
+      expect(stored?.rate_n).toBeUndefined();
+      expect(stored?.last_used_at).toBeNull();
+    }
+    // One millisecond before its expiry instant the key still works.
+    expect(await admitRequest(expired.hash, l, new Date(now.getTime() - 1))).toMatchObject({ outcome: 'admitted' });
+  });
+
+  it('returns the record as it was, so the previous last_used_at is the one reported (decision 40)', async () => {
+    const hash = await newKeyId();
+    const l = limits(10, 100);
+    const first = await admitRequest(hash, l, at('2031-03-04T10:15:30.000Z'));
+    expect(first).toMatchObject({ outcome: 'admitted', record: { last_used_at: null } });
+    const second = await admitRequest(hash, l, at('2031-03-04T10:15:31.000Z'));
+    expect(second).toMatchObject({ outcome: 'admitted', record: { last_used_at: '2031-03-04T10:15:30.000Z' } });
+  });
+
+  it('a request refused by a limit still stamps the key as used', async () => {
+    const hash = await newKeyId();
+    const l = limits(1, 100);
+    await consumeRequest(hash, l, at('2031-03-04T10:15:30.000Z'));
+    await refusal(consumeRequest(hash, l, at('2031-03-04T10:15:40.000Z')));
+    expect(await storedCounts(hash)).toMatchObject({ rate_n: 1, last_used_at: '2031-03-04T10:15:40.000Z' });
   });
 });
 

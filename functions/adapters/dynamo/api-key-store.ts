@@ -8,7 +8,7 @@ import { apiKeyKey, lists, orgKey } from './item-keys.js';
 
 const nullable = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+export function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
   return {
     id: String(item.id),
     org_id: String(item.org_id),
@@ -55,11 +55,6 @@ export async function saveKey(record: ApiKeyRecord): Promise<void> {
   );
 }
 
-export async function findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
-  return Item ? toRecord(Item) : undefined;
-}
-
 export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined> {
   const { Items } = await ddb.send(
     new QueryCommand({
@@ -69,7 +64,7 @@ export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined>
       ExpressionAttributeValues: { ':pk': lists.keyById(id) },
     }),
   );
-  return Items?.[0] ? toRecord(Items[0]) : undefined;
+  return Items?.[0] ? toKeyRecord(Items[0]) : undefined;
 }
 
 export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
@@ -85,7 +80,7 @@ export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
         ExclusiveStartKey: start,
       }),
     );
-    out.push(...(page.Items ?? []).map(toRecord));
+    out.push(...(page.Items ?? []).map(toKeyRecord));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
@@ -109,29 +104,11 @@ export async function revokeKey(record: ApiKeyRecord, now: Date): Promise<ApiKey
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return toRecord(Attributes ?? {});
+    return toKeyRecord(Attributes ?? {});
   } catch (e) {
     if (!(e instanceof ConditionalCheckFailedException)) throw e;
     const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(record.hash), ConsistentRead: true }));
     if (!Item) throw new Error(`API key ${record.id} no longer exists`);
-    return toRecord(Item);
+    return toKeyRecord(Item);
   }
-}
-
-/**
- * Decision 40: stamps the key's use and returns the previous stamp (null for its first
- * request), one write whose old value DynamoDB hands back atomically.
- */
-export async function touchKey(hash: string, now: Date): Promise<string | null> {
-  const { Attributes } = await ddb.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: apiKeyKey(hash),
-      UpdateExpression: 'SET last_used_at = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': now.toISOString() },
-      ReturnValues: 'UPDATED_OLD',
-    }),
-  );
-  return nullable(Attributes?.last_used_at);
 }

@@ -17,7 +17,6 @@ export const simulatedJobKey = (orgId: string, operationId: string, phase: strin
   pk: `ORG#${orgId}`,
   sk: `JOB#${operationId}#${phase}`,
 });
-export const rateWindowKey = (keyId: string, hourStart: number) => ({ pk: `RATE#${keyId}`, sk: String(hourStart) });
 
 /** Partition keys of the list indexes. */
 export const lists = {

@@ -5,7 +5,7 @@
  * still get an entry each.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import { keyUsagePk } from './item-keys.js';
 
@@ -21,18 +21,37 @@ export interface UsageEntry {
   request_id: string;
 }
 
-export async function recordUsage(entry: UsageEntry): Promise<void> {
+/** Where one entry is stored: its time and a server-made id. */
+export interface UsageEntryKey {
+  pk: string;
+  sk: string;
+}
+
+export function usageEntryKey(entry: Pick<UsageEntry, 'key_id' | 'at'>): UsageEntryKey {
+  return { pk: keyUsagePk(entry.key_id), sk: `${entry.at}#${randomUUID()}` };
+}
+
+export async function recordUsage(entry: UsageEntry, key: UsageEntryKey = usageEntryKey(entry)): Promise<void> {
   await ddb.send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
-        pk: keyUsagePk(entry.key_id),
-        sk: `${entry.at}#${randomUUID()}`,
-        ...entry,
-        ttl: Math.floor(Date.parse(entry.at) / 1000) + USAGE_RETENTION_DAYS * 86_400,
-      },
+      Item: { ...key, ...entry, ttl: Math.floor(Date.parse(entry.at) / 1000) + USAGE_RETENTION_DAYS * 86_400 },
       // Never replaces an entry, even in the (astronomically unlikely) event of a repeated id.
       ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** Corrects the status of an entry written before its answer was known. */
+export async function setUsageStatus(key: UsageEntryKey, status: number): Promise<void> {
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #status = :status',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status },
     }),
   );
 }
