@@ -15,9 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { eventKey } from '../functions/adapters/dynamo/item-keys.js';
-import { insertDeployment } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { insertDeployment, withWriteState } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
-import { withRetries } from '../functions/adapters/dynamo/transact.js';
+import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
 import { createWebhook } from '../functions/app/webhooks.js';
 import type { DeploymentRecord } from '../functions/core/deployments.js';
 import { queuedOperation } from '../functions/core/operations.js';
@@ -84,29 +84,34 @@ const LIMITS = { perHour: 1_000_000, perMinute: 1_000_000, createsPerHour: 1_000
 
 /** One change through the write path: a deployment created, with its create operation (2 events). */
 async function createOne(orgId: string, i: number): Promise<void> {
-  await withRetries(() =>
-    insertDeployment({
-      orgId,
-      limits: LIMITS,
-      now: new Date(),
-      build: (at) => {
-        const id = randomUUID();
-        const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-        const deployment: DeploymentRecord = {
-          id,
-          org_id: orgId,
-          name: `bench-hook-${String(i).padStart(4, '0')}`,
-          app_type: i % 2 ? 'superset' : 'airflow',
-          status: 'provisioning',
-          environment_id: DEFAULT_ENVIRONMENT_ID,
-          created_at: at,
-          updated_at: at,
-          last_operation_id: operation.id,
-          op_count: 1,
-        };
-        return { deployment, operation };
-      },
-    }),
+  await withWriteState(
+    orgId,
+    undefined,
+    ({ org }) =>
+      insertDeployment({
+        orgId,
+        org,
+        limits: LIMITS,
+        now: new Date(),
+        build: (at) => {
+          const id = randomUUID();
+          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+          const deployment: DeploymentRecord = {
+            id,
+            org_id: orgId,
+            name: `bench-hook-${String(i).padStart(4, '0')}`,
+            app_type: i % 2 ? 'superset' : 'airflow',
+            status: 'provisioning',
+            environment_id: DEFAULT_ENVIRONMENT_ID,
+            created_at: at,
+            updated_at: at,
+            last_operation_id: operation.id,
+            op_count: 1,
+          };
+          return { deployment, operation };
+        },
+      }),
+    STEP_RETRIES,
   );
 }
 

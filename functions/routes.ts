@@ -85,6 +85,7 @@ export const routes = {
       'DEPLOYMENT_NAME_TAKEN',
       'IDEMPOTENCY_KEY_REUSED',
       'IDEMPOTENCY_KEY_IN_USE',
+      'ORGANIZATION_BUSY',
     ],
   },
   listDeployments: {
@@ -118,7 +119,7 @@ export const routes = {
     tag: 'Deployments',
     params: s.DeploymentIdParams,
     success: { status: 202, data: s.Accepted },
-    errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED'],
+    errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
   },
   createDagSync: {
     method: 'POST',
@@ -138,6 +139,7 @@ export const routes = {
       'DEPLOYMENT_NOT_READY',
       'IDEMPOTENCY_KEY_REUSED',
       'IDEMPOTENCY_KEY_IN_USE',
+      'ORGANIZATION_BUSY',
     ],
   },
   createAppUser: {
@@ -158,6 +160,7 @@ export const routes = {
       'DEPLOYMENT_NOT_READY',
       'IDEMPOTENCY_KEY_REUSED',
       'IDEMPOTENCY_KEY_IN_USE',
+      'ORGANIZATION_BUSY',
     ],
   },
   listOperations: {
@@ -212,6 +215,7 @@ export const routes = {
       'OPERATION_NOT_CANCELABLE',
       'IDEMPOTENCY_KEY_REUSED',
       'IDEMPOTENCY_KEY_IN_USE',
+      'ORGANIZATION_BUSY',
     ],
   },
   listEvents: {
@@ -242,6 +246,7 @@ export const routes = {
       'WEBHOOK_LIMIT_REACHED',
       'IDEMPOTENCY_KEY_REUSED',
       'IDEMPOTENCY_KEY_IN_USE',
+      'ORGANIZATION_BUSY',
     ],
   },
   listWebhooks: {
@@ -275,7 +280,7 @@ export const routes = {
     tag: 'Webhooks',
     params: s.WebhookIdParams,
     success: { status: 200, data: s.DeletedWebhook },
-    errors: ['WEBHOOK_NOT_FOUND'],
+    errors: ['WEBHOOK_NOT_FOUND', 'ORGANIZATION_BUSY'],
   },
   listWebhookDeliveries: {
     method: 'GET',

@@ -6,9 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import { applyTransition, insertDeployment, insertOperation } from '../adapters/dynamo/lifecycle-writes.js';
+import {
+  applyTransition,
+  insertDeployment,
+  insertOperation,
+  type WriteState,
+  withWriteState,
+} from '../adapters/dynamo/lifecycle-writes.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
-import { Retry, withRetries } from '../adapters/dynamo/transact.js';
+import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { autoName, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
@@ -24,7 +30,7 @@ import {
   type OperationType,
 } from '../core/schemas.js';
 import { logger } from '../lib/logger.js';
-import { findDeployment, findOperation } from './lookups.js';
+import { deploymentIdOf, findOperation } from './lookups.js';
 
 /** What an asynchronous request started: the deployment and the operation to watch. */
 export interface Started {
@@ -51,6 +57,8 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord): Promis
     },
     deployment: deploymentMoveAfter('failed', op.type, deployment),
     at,
+    // A fault path already: past this budget the reconciler ends the operation instead.
+    retries: { budgetMs: 3_000, exhausted: 'rethrow' },
   });
   throw internalError(op.id);
 }
@@ -69,59 +77,77 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
       { field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` },
     ]);
   }
-  const { deployment, operation } = await withRetries(async () => {
-    const name = req.body.name ?? autoName(req.body.app_type);
-    try {
-      return await insertDeployment({
-        orgId: req.orgId,
-        limits: req.limits,
-        now: req.now,
-        build: (at) => {
-          const id = randomUUID();
-          const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-          const deployment: DeploymentRecord = {
-            id,
-            org_id: req.orgId,
-            name,
-            app_type: req.body.app_type,
-            status: 'provisioning',
-            environment_id: environmentId,
-            created_at: at,
-            updated_at: at,
-            last_operation_id: operation.id,
-            op_count: 1,
-          };
-          return { deployment, operation };
-        },
-      });
-    } catch (e) {
-      // A generated name that happens to be taken is simply generated again.
-      if (req.body.name === undefined && e instanceof ApiError && e.code === 'DEPLOYMENT_NAME_TAKEN') throw new Retry();
-      throw e;
-    }
-  });
+  const { deployment, operation } = await withWriteState(
+    req.orgId,
+    undefined,
+    async ({ org }) => {
+      const name = req.body.name ?? autoName(req.body.app_type);
+      try {
+        return await insertDeployment({
+          orgId: req.orgId,
+          org,
+          limits: req.limits,
+          now: req.now,
+          build: (at) => {
+            const id = randomUUID();
+            const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+            const deployment: DeploymentRecord = {
+              id,
+              org_id: req.orgId,
+              name,
+              app_type: req.body.app_type,
+              status: 'provisioning',
+              environment_id: environmentId,
+              created_at: at,
+              updated_at: at,
+              last_operation_id: operation.id,
+              op_count: 1,
+            };
+            return { deployment, operation };
+          },
+        });
+      } catch (e) {
+        // A generated name that happens to be taken is simply generated again.
+        if (req.body.name === undefined && e instanceof ApiError && e.code === 'DEPLOYMENT_NAME_TAKEN') throw new Retry();
+        throw e;
+      }
+    },
+    requestRetries(req.now),
+  );
   return launch(operation, deployment);
+}
+
+/** The deployment a write started from, or the 404 for an id that names none (decision 30). */
+function foundDeployment(state: WriteState, id: string): DeploymentRecord {
+  if (!state.deployment) throw apiError('DEPLOYMENT_NOT_FOUND', { id });
+  return state.deployment;
 }
 
 /** Decisions 11-12: DELETE cancels what is in flight and starts one destroy; repeated DELETEs join it. */
 export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Started> {
   type Outcome = { joined: Started } | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
-  const started = await withRetries(async (): Promise<Outcome> => {
-    const d = await findDeployment(orgId, id);
-    if (d.status === 'destroyed') throw apiError('DEPLOYMENT_ALREADY_DESTROYED', { id: d.id });
-    if (d.status === 'destroying' && d.last_operation_id) return { joined: { deploymentId: d.id, operationId: d.last_operation_id } };
-    const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
-    const cancel =
-      inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
-    const operation = await insertOperation({
-      deployment: d,
-      build: (at) => queuedOperation({ org_id: orgId, type: 'deployment.destroy', resource_id: d.id, requested_at: at }),
-      deploymentStatus: 'destroying',
-      cancel,
-      now,
-    });
-    return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
-  });
+  const started = await withWriteState(
+    orgId,
+    deploymentIdOf(id),
+    async (state): Promise<Outcome> => {
+      const d = foundDeployment(state, id);
+      if (d.status === 'destroyed') throw apiError('DEPLOYMENT_ALREADY_DESTROYED', { id: d.id });
+      if (d.status === 'destroying' && d.last_operation_id) return { joined: { deploymentId: d.id, operationId: d.last_operation_id } };
+      const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
+      const cancel =
+        inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
+      const operation = await insertOperation({
+        deployment: d,
+        org: state.org,
+        build: (at) => queuedOperation({ org_id: orgId, type: 'deployment.destroy', resource_id: d.id, requested_at: at }),
+        deploymentStatus: 'destroying',
+        cancel,
+        now,
+      });
+      return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
+    },
+    requestRetries(now),
+  );
   if ('joined' in started) return started.joined;
   if (started.canceled) await stopQuietly(started.canceled, 'Canceled by a destroy request.');
   return launch(started.operation, started.deployment);
@@ -140,17 +166,23 @@ async function startOnReadyDeployment(
   check: (d: DeploymentRecord) => void,
   params?: Record<string, unknown>,
 ): Promise<Started> {
-  const { deployment, operation } = await withRetries(async () => {
-    const d = await findDeployment(req.orgId, req.deploymentId);
-    check(d);
-    if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
-    const operation = await insertOperation({
-      deployment: d,
-      build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
-      now: req.now,
-    });
-    return { deployment: d, operation };
-  });
+  const { deployment, operation } = await withWriteState(
+    req.orgId,
+    deploymentIdOf(req.deploymentId),
+    async (state) => {
+      const d = foundDeployment(state, req.deploymentId);
+      check(d);
+      if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
+      const operation = await insertOperation({
+        deployment: d,
+        org: state.org,
+        build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
+        now: req.now,
+      });
+      return { deployment: d, operation };
+    },
+    requestRetries(req.now),
+  );
   return launch(operation, deployment);
 }
 
@@ -177,9 +209,10 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
     }
     const at = now.toISOString();
     const change = { status: 'canceled' as const, message: 'Canceled by request.', ended_at: at };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at, retries: requestRetries(now) })))
+      throw new Retry();
     return { ...op, ...change };
-  });
+  }, requestRetries(now));
   await stopQuietly(canceled, 'Canceled by request.');
   return operationView(canceled);
 }

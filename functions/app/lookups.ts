@@ -10,9 +10,15 @@ import { type DeploymentRecord, UUID } from '../core/deployments.js';
 import { apiError } from '../core/errors.js';
 import { OPERATION_ID, type OperationRecord } from '../core/operations.js';
 
-export async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
+/** The stored form of a deployment id from a path, or the 404 for one that cannot exist, without a read. */
+export function deploymentIdOf(id: string): string {
   const normalized = id.toLowerCase();
-  const found = UUID.test(normalized) ? await getDeployment(orgId, normalized, true) : undefined;
+  if (!UUID.test(normalized)) throw apiError('DEPLOYMENT_NOT_FOUND', { id });
+  return normalized;
+}
+
+export async function findDeployment(orgId: string, id: string): Promise<DeploymentRecord> {
+  const found = await getDeployment(orgId, deploymentIdOf(id), true);
   if (!found) throw apiError('DEPLOYMENT_NOT_FOUND', { id });
   return found;
 }

@@ -6,7 +6,7 @@
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { applyTransition } from '../adapters/dynamo/lifecycle-writes.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
-import { Retry, withRetries } from '../adapters/dynamo/transact.js';
+import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
@@ -91,9 +91,9 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
       message: PHASE_MESSAGES[input.phase],
       started_at: op.started_at ?? at,
     };
-    if (!(await applyTransition({ operation: op, change, at }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES }))) throw new Retry();
     return { ...loaded, op: { ...op, ...change } };
-  });
+  }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
   const handle = await platform.start({ operationId: op.id, phase: input.phase, target, input: op.params });
   if (op.job?.phase !== input.phase || op.job.handle !== handle) {
@@ -102,8 +102,9 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     await withRetries(async () => {
       const current = (await load(input)).op;
       if (isTerminal(current.status)) throw new OperationEnded(current.id, current.status);
-      if (!(await applyTransition({ operation: current, change: { job }, at: now().toISOString() }))) throw new Retry();
-    });
+      if (!(await applyTransition({ operation: current, change: { job }, at: now().toISOString(), retries: STEP_RETRIES })))
+        throw new Retry();
+    }, STEP_RETRIES);
   }
   return { handle, status: 'running', next_check_seconds: 0 };
 }
@@ -148,9 +149,17 @@ export async function completeOperation(input: StepInput, appDomain: string, now
       started_at: op.started_at ?? at,
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
     };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('succeeded', op.type, deployment), at })))
+    if (
+      !(await applyTransition({
+        operation: op,
+        change,
+        deployment: deploymentMoveAfter('succeeded', op.type, deployment),
+        at,
+        retries: STEP_RETRIES,
+      }))
+    )
       throw new Retry();
-  });
+  }, STEP_RETRIES);
 }
 
 /** The workflow's Catch output: Error name and Cause (on Lambda a JSON string with errorMessage). */
@@ -202,10 +211,18 @@ async function endFailed(
     const at = now().toISOString();
     const error = errorFor(op);
     const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMoveAfter('failed', op.type, deployment), at })))
+    if (
+      !(await applyTransition({
+        operation: op,
+        change,
+        deployment: deploymentMoveAfter('failed', op.type, deployment),
+        at,
+        retries: STEP_RETRIES,
+      }))
+    )
       throw new Retry();
     return true;
-  });
+  }, STEP_RETRIES);
 }
 
 export interface ReconcileOptions {

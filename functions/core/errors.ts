@@ -163,6 +163,14 @@ export const ERRORS = {
     message: ({ limit, retryAfter }) => `Rate limit exceeded: ${limit}. Retry after ${retryAfter} seconds.`,
     example: { limit: 'the burst limit of 100 requests per minute for this API key', retryAfter: 60 },
   }),
+  ORGANIZATION_BUSY: code<{ retryAfter: number }>({
+    status: 429,
+    meaning:
+      "Too many changes to the organization's deployments at once: this one could not be recorded in time and nothing was changed; retry after Retry-After seconds.",
+    message: ({ retryAfter }) =>
+      `Too many concurrent changes to this organization's deployments; nothing was changed. Retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+    example: { retryAfter: 1 },
+  }),
   INTERNAL_ERROR: code<{ operationFailed: boolean }>({
     status: 500,
     meaning:

@@ -200,6 +200,11 @@ export class LocalStepFunctions {
     return { stopDate: e.stopDate ?? Date.now() / 1000 };
   }
 
+  /** Stops every running execution (tests whose workflows wait for hours end with it). */
+  stopAll(cause: string): void {
+    for (const executionArn of this.executions.keys()) this.stop({ executionArn, error: 'Stopped', cause });
+  }
+
   /** Drops an execution as a restart would (tests use it to simulate one). */
   forget(executionArn: string): void {
     this.find(executionArn).abort();

@@ -3,8 +3,8 @@
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { insertDeployment, insertOperation } from '../../functions/adapters/dynamo/lifecycle-writes.js';
-import { withRetries } from '../../functions/adapters/dynamo/transact.js';
+import { insertDeployment, insertOperation, withWriteState } from '../../functions/adapters/dynamo/lifecycle-writes.js';
+import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
 import {
   checkPhase,
   completeOperation,
@@ -65,29 +65,34 @@ export function engineWith(platform: HostingPlatform) {
 }
 
 export async function newDeployment(orgId: string, status: DeploymentStatus = 'provisioning') {
-  const made = await withRetries(() =>
-    insertDeployment({
-      orgId,
-      limits: LIMITS,
-      now: new Date(),
-      build: (at) => {
-        const id = crypto.randomUUID();
-        const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-        const deployment: DeploymentRecord = {
-          id,
-          org_id: orgId,
-          name: `wf-${id.slice(0, 6)}`,
-          app_type: 'airflow',
-          status: 'provisioning',
-          environment_id: 'env_default',
-          created_at: at,
-          updated_at: at,
-          last_operation_id: operation.id,
-          op_count: 1,
-        };
-        return { deployment, operation };
-      },
-    }),
+  const made = await withWriteState(
+    orgId,
+    undefined,
+    ({ org }) =>
+      insertDeployment({
+        orgId,
+        org,
+        limits: LIMITS,
+        now: new Date(),
+        build: (at) => {
+          const id = crypto.randomUUID();
+          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
+          const deployment: DeploymentRecord = {
+            id,
+            org_id: orgId,
+            name: `wf-${id.slice(0, 6)}`,
+            app_type: 'airflow',
+            status: 'provisioning',
+            environment_id: 'env_default',
+            created_at: at,
+            updated_at: at,
+            last_operation_id: operation.id,
+            op_count: 1,
+          };
+          return { deployment, operation };
+        },
+      }),
+    STEP_RETRIES,
   );
   return { ...made, deployment: { ...made.deployment, status } };
 }
@@ -100,13 +105,18 @@ export async function recordsFor(type: OperationType): Promise<{ op: OperationRe
   // Finish the create first (a ready deployment), then add the operation under test.
   await completeOperation({ org_id: orgId, operation_id: operation.id, deployment_id: deployment.id }, 'apps.test.example');
   const ready = (await getDeployment(orgId, deployment.id, true))!;
-  const op = await withRetries(() =>
-    insertOperation({
-      deployment: ready,
-      now: new Date(),
-      build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
-      ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
-    }),
+  const op = await withWriteState(
+    orgId,
+    deployment.id,
+    ({ org }) =>
+      insertOperation({
+        deployment: ready,
+        org,
+        now: new Date(),
+        build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
+        ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
+      }),
+    STEP_RETRIES,
   );
   return { op, deploymentId: deployment.id, orgId };
 }
@@ -131,11 +141,11 @@ export const startExecution = (engine: LocalStepFunctions, op: OperationRecord) 
  */
 export function workflowsOn(
   platform: HostingPlatform,
-  options: { retryIntervalMs?: number; release?: () => void } = {},
+  options: { retryIntervalMs?: number; release?: () => void; timing?: typeof TEST_TIMING } = {},
 ): LocalStepFunctions {
   const engine = new LocalStepFunctions({
     retryIntervalMs: options.retryIntervalMs,
-    handlers: phaseSteps(platform),
+    handlers: phaseSteps(platform, options.timing),
   });
   let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   beforeAll(async () => {

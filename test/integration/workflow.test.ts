@@ -9,6 +9,7 @@ import aslValidator from 'asl-validator';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { applyTransition } from '../../functions/adapters/dynamo/lifecycle-writes.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
+import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { PHASES } from '../../functions/core/operations.js';
 import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
@@ -130,7 +131,12 @@ describe('an operation that ended without its workflow', () => {
     const { op, orgId } = await recordsFor('dag_sync.trigger');
     const at = new Date().toISOString();
     expect(
-      await applyTransition({ operation: op, change: { status: 'canceled', message: 'Canceled by request.', ended_at: at }, at }),
+      await applyTransition({
+        operation: op,
+        change: { status: 'canceled', message: 'Canceled by request.', ended_at: at },
+        at,
+        retries: STEP_RETRIES,
+      }),
     ).toBe(true);
     const { platform, calls } = testPlatform();
     expect((await run(engineWith(platform), op)).status).toBe('SUCCEEDED');

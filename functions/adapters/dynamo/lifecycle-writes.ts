@@ -13,7 +13,7 @@
  *    write appends the events of what it changed, numbered under the same lock.
  * See docs/data-model.md.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type DeploymentRecord, deploymentView } from '../../core/deployments.js';
 import { apiError } from '../../core/errors.js';
 import { changeEvent, type PendingEvent } from '../../core/events.js';
@@ -22,8 +22,19 @@ import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
+import { toDeployment } from './deployment-reads.js';
 import { ACTIVE_OPERATIONS, deploymentKey, eventKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
-import { Retry, type TransactItem, TransactionRefused, transact, updateParts, withCondition, withRetries } from './transact.js';
+import {
+  pastBudget,
+  Retry,
+  type RetryPolicy,
+  type TransactItem,
+  TransactionRefused,
+  transact,
+  updateParts,
+  withCondition,
+  withRetries,
+} from './transact.js';
 
 export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
 export const opCounter = (s: OperationStatus) => `n_op_${s}`;
@@ -39,11 +50,94 @@ interface OrgSnapshot {
   at: string;
 }
 
-async function readOrg(orgId: string, now: Date): Promise<OrgSnapshot> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: orgKey(orgId), ConsistentRead: true }));
-  const item = Item ?? {};
+/** The org item as a write will number from, stamped with the instant the write commits at. */
+function snapshotOf(item: Item, now: Date): OrgSnapshot {
   const last = typeof item.last_at === 'string' ? Date.parse(item.last_at) + 1 : 0;
   return { item, ver: Number(item.ver ?? 0), at: new Date(Math.max(now.getTime(), last)).toISOString() };
+}
+
+async function readOrg(orgId: string): Promise<Item> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: orgKey(orgId), ConsistentRead: true }));
+  return Item ?? {};
+}
+
+/** What a lifecycle write starts from: the organization item and, for a write on one, the deployment. */
+export interface WriteState {
+  org: Item;
+  deployment?: DeploymentRecord;
+}
+
+/** Both items in one consistent BatchGetItem: one round trip, not two. */
+async function readForWrite(orgId: string, deploymentId?: string): Promise<WriteState> {
+  if (deploymentId === undefined) return { org: await readOrg(orgId) };
+  const keys = [orgKey(orgId), deploymentKey(orgId, deploymentId)];
+  const found: Item[] = [];
+  let request: BatchGetCommandInput['RequestItems'] = { [tableName()]: { Keys: keys, ConsistentRead: true } };
+  // DynamoDB may hand back part of a batch as unprocessed; ask again for the rest.
+  for (let i = 0; request && Object.keys(request).length > 0; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** i)));
+    const out: BatchGetCommandOutput = await ddb.send(new BatchGetCommand({ RequestItems: request }));
+    found.push(...(out.Responses?.[tableName()] ?? []));
+    request = out.UnprocessedKeys;
+  }
+  const deployment = found.find((item) => item.sk === deploymentKey(orgId, deploymentId).sk);
+  return { org: found.find((item) => item.sk === orgKey(orgId).sk) ?? {}, deployment: deployment && toDeployment(deployment) };
+}
+
+/**
+ * Attempts on one organization from this process take turns. Every visible change is
+ * numbered under the organization's lock, so concurrent attempts would mostly refuse each
+ * other: a herd of N costs N² transactions. In turn, each attempt starts from what the
+ * previous one left. Across processes (Lambda containers) the optimistic lock and the
+ * jittered backoff of withRetries remain the arbiter.
+ */
+const turns = new Map<string, Promise<unknown>>();
+
+async function inTurn<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+  const previous = turns.get(orgId) ?? Promise.resolve();
+  const mine = previous.then(work, work);
+  const settled = mine.catch(() => undefined);
+  turns.set(orgId, settled);
+  try {
+    return await mine;
+  } finally {
+    // The last in line clears the entry, so the map holds only organizations being written.
+    if (turns.get(orgId) === settled) turns.delete(orgId);
+  }
+}
+
+/**
+ * Runs a lifecycle write until it commits, starting each attempt from the organization
+ * (and deployment) as they are. A refused write brings back the items it found changed,
+ * so the next attempt starts from them without another read.
+ */
+export function withWriteState<T>(
+  orgId: string,
+  deploymentId: string | undefined,
+  attempt: (state: WriteState) => Promise<T>,
+  policy: RetryPolicy,
+): Promise<T> {
+  let known: WriteState | undefined;
+  return withRetries(
+    () =>
+      inTurn(orgId, async () => {
+        // A turn that comes too late is given up, not served past the caller's deadline.
+        if (pastBudget(policy)) throw new Retry();
+        const state = known ?? (await readForWrite(orgId, deploymentId));
+        known = undefined;
+        try {
+          return await attempt(state);
+        } catch (e) {
+          if (e instanceof Retry && e.current.size > 0) {
+            const org = e.current.get('org');
+            const deployment = e.current.get('deployment');
+            known = { org: org ?? state.org, deployment: deployment ? toDeployment(deployment) : state.deployment };
+          }
+          throw e;
+        }
+      }),
+    policy,
+  );
 }
 
 const num = (item: Item, attr: string) => Number(item[attr] ?? 0);
@@ -57,6 +151,7 @@ function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item, add: Record<stri
       TableName: tableName(),
       Key: orgKey(orgId),
       ...withCondition(parts, lock, { '#ver': 'ver' }, snap.ver === 0 ? {} : { ':ver': snap.ver }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
 }
@@ -149,6 +244,8 @@ function eventWrites(orgId: string, snap: OrgSnapshot, events: (PendingEvent | u
 
 export interface NewDeployment {
   orgId: string;
+  /** The organization item as last read (withWriteState). */
+  org: Item;
   /** The records, stamped with the instant the transaction will commit them at. */
   build(at: string): { deployment: DeploymentRecord; operation: OperationRecord };
   limits: Limits;
@@ -160,7 +257,7 @@ export interface NewDeployment {
 export async function insertDeployment(req: NewDeployment): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
   // The quota window is the one this attempt commits in (contention can make attempts late).
   const now = new Date(Math.max(Date.now(), req.now.getTime()));
-  const snap = await readOrg(req.orgId, now);
+  const snap = snapshotOf(req.org, now);
   const hour = windowsAt(now).hourStart;
   const created = num(snap.item, 'create_hour') === hour ? num(snap.item, 'create_count') : 0;
   if (created >= req.limits.createsPerHour) throw limitExceeded('creations', req.limits, now);
@@ -195,7 +292,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   } catch (e) {
     if (!(e instanceof TransactionRefused)) throw e;
     if (e.failed.has('name')) throw apiError('DEPLOYMENT_NAME_TAKEN', { name: deployment.name });
-    throw new Retry();
+    throw new Retry(e.current);
   }
   return { deployment, operation };
 }
@@ -205,6 +302,8 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
 export interface NewOperation {
   /** The deployment as read; the write holds only if it is unchanged. */
   deployment: DeploymentRecord;
+  /** The organization item as last read (withWriteState). */
+  org: Item;
   build(at: string): OperationRecord;
   /** The deployment's new status, when the operation changes it (a destroy). */
   deploymentStatus?: DeploymentStatus;
@@ -215,7 +314,7 @@ export interface NewOperation {
 
 export async function insertOperation(req: NewOperation): Promise<OperationRecord> {
   const d = req.deployment;
-  const snap = await readOrg(d.org_id, req.now);
+  const snap = snapshotOf(req.org, new Date(Math.max(Date.now(), req.now.getTime())));
   const operation = req.build(snap.at);
   const opSeq = num(snap.item, 'op_seq') + 1;
   const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
@@ -251,6 +350,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
           { '#st': 'status', '#oc': 'op_count' },
           { ':expected': d.status, ':count': d.op_count },
         ),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     },
     operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
@@ -260,9 +360,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   try {
     await transact(items);
   } catch (e) {
-    // Any condition failing means something moved since it was read: read again and retry.
+    // Any condition failing means something moved since it was read: retry from what moved.
     if (!(e instanceof TransactionRefused)) throw e;
-    throw new Retry();
+    throw new Retry(e.current);
   }
   return operation;
 }
@@ -296,6 +396,8 @@ export interface Transition {
   /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
   deployment?: { record: DeploymentRecord; to: DeploymentStatus };
   at: string;
+  /** How long to keep retrying the organization's lock. */
+  retries: RetryPolicy;
 }
 
 /**
@@ -337,20 +439,29 @@ export async function applyTransition(t: Transition): Promise<boolean> {
     }
   }
   const visible = counters.length > 0 || changes.some((e) => e !== undefined);
-  const outcome = await withRetries(async () => {
-    // The organization's lock numbers the events; losing it to another write only means reading it again.
-    // A change no client sees (the phase's job) writes the operation alone.
-    const snap = visible ? await readOrg(op.org_id, new Date(t.at)) : undefined;
-    const events = snap ? eventWrites(op.org_id, snap, changes) : { items: {}, set: {} };
-    const org = snap ? { org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)) } : {};
-    try {
-      await transact({ ...items, ...org, ...events.items });
-      return true;
-    } catch (e) {
-      if (!(e instanceof TransactionRefused)) throw e;
-      if ([...e.failed].some((name) => name !== 'org')) return false;
-      throw new Retry();
-    }
-  });
-  return outcome;
+  // A change no client sees (the phase's job) writes the operation alone.
+  if (!visible) return commitTransition(items);
+  // The organization's lock numbers the events; losing it to another write only means starting again from it.
+  return withWriteState(
+    op.org_id,
+    undefined,
+    async ({ org }) => {
+      const snap = snapshotOf(org, new Date(t.at));
+      const events = eventWrites(op.org_id, snap, changes);
+      return commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)), ...events.items });
+    },
+    t.retries,
+  );
+}
+
+/** True when committed, false when the operation or deployment moved first; losing only the org's lock retries. */
+async function commitTransition(items: Record<string, TransactItem>): Promise<boolean> {
+  try {
+    await transact(items);
+    return true;
+  } catch (e) {
+    if (!(e instanceof TransactionRefused)) throw e;
+    if ([...e.failed].some((name) => name !== 'org')) return false;
+    throw new Retry(e.current);
+  }
 }

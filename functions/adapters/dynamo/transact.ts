@@ -4,15 +4,22 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { apiError } from '../../core/errors.js';
 import { ddb } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** The transaction was refused; `failed` names the items whose conditions failed. */
+/**
+ * The transaction was refused; `failed` names the items whose conditions failed, and
+ * `current` holds those items as they now are (for items written with
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`), so a retry need not read them again.
+ */
 export class TransactionRefused extends Error {
   constructor(
     readonly failed: ReadonlySet<string>,
     readonly conflict: boolean,
+    readonly current: ReadonlyMap<string, Record<string, unknown>> = new Map(),
   ) {
     super(conflict ? 'transaction conflict' : `condition failed on ${[...failed].join(', ')}`);
     this.name = 'TransactionRefused';
@@ -33,29 +40,62 @@ export async function transact(items: Readonly<Record<string, TransactItem | und
     const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [named[i]![0]] : [])));
     const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
     if (failed.size === 0 && !conflict) throw e;
-    throw new TransactionRefused(failed, conflict);
+    const current = new Map(
+      reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' && r.Item ? [[named[i]![0], unmarshall(r.Item)]] : [])),
+    );
+    throw new TransactionRefused(failed, conflict, current);
   }
 }
 
 /**
- * Runs `attempt` until it commits. Optimistic locks and transaction conflicts make an
- * attempt throw Retry; the pause grows with jitter so contenders spread out.
+ * An attempt lost a race: throwing Retry makes `withRetries` run it again. `current`
+ * holds the items the refused write found changed, as they now are, when DynamoDB
+ * returned them, so the next attempt can start from them instead of reading again.
  */
 export class Retry extends Error {
-  constructor() {
+  constructor(readonly current: ReadonlyMap<string, Record<string, unknown>> = new Map()) {
     super('retry');
     this.name = 'Retry';
   }
 }
 
-export async function withRetries<T>(attempt: () => Promise<T>, maxAttempts = 40): Promise<T> {
+export interface RetryPolicy {
+  /** How long after `since` (the request's arrival, or the first attempt) the last attempt may start. */
+  budgetMs: number;
+  since?: Date;
+  /** Past the budget: answer `429 ORGANIZATION_BUSY` (a request), or throw the last Retry for the caller's own retries (a workflow step). */
+  exhausted: 'busy' | 'rethrow';
+}
+
+/** A request keeps retrying a contended write until 6 s after it arrived: well inside the HTTP functions' 10 s. */
+export const requestRetries = (arrived: Date): RetryPolicy => ({ budgetMs: 6_000, since: arrived, exhausted: 'busy' });
+/** A workflow step has a minute; past 40 s its state machine retries the step (Retry in the ASL). */
+export const STEP_RETRIES: RetryPolicy = { budgetMs: 40_000, exhausted: 'rethrow' };
+
+/**
+ * Runs `attempt` until it commits. Optimistic locks and transaction conflicts make an
+ * attempt throw Retry; the pause is exponential with full jitter (up to 1 s), so many
+ * contenders spread out instead of colliding again. Past the budget the write gives
+ * up as its policy says: a request with `429 ORGANIZATION_BUSY` and a Retry-After, never a fault.
+ */
+/** True once a policy that counts from a request's arrival has no time left. */
+export const pastBudget = (policy: RetryPolicy): boolean =>
+  policy.since !== undefined && Date.now() > policy.since.getTime() + policy.budgetMs;
+
+export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+  const deadline = (policy.since?.getTime() ?? Date.now()) + policy.budgetMs;
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (e) {
       const retriable = e instanceof Retry || (e instanceof TransactionRefused && e.conflict && e.failed.size === 0);
-      if (!retriable || i >= maxAttempts) throw e;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** Math.min(i, 6))));
+      if (!retriable) throw e;
+      const pause = Math.random() * Math.min(1_000, 10 * 2 ** Math.min(i, 7));
+      if (Date.now() + pause > deadline) {
+        if (policy.exhausted === 'rethrow') throw e;
+        throw apiError('ORGANIZATION_BUSY', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
+      }
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 }

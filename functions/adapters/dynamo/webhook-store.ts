@@ -11,12 +11,12 @@ import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { EventType, Pagination, WebhookDelivery } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { deliveryPk, lists, orgKey, webhookKey } from './item-keys.js';
-import { TransactionRefused, transact, withRetries } from './transact.js';
+import { requestRetries, TransactionRefused, transact, withRetries } from './transact.js';
 
 /** Runs a transaction (again after a conflict); false when the named item's condition failed. */
 async function unless(failing: string, items: Parameters<typeof transact>[0]): Promise<boolean> {
   try {
-    await withRetries(() => transact(items));
+    await withRetries(() => transact(items), requestRetries(new Date()));
     return true;
   } catch (e) {
     if (e instanceof TransactionRefused && e.failed.has(failing)) return false;
