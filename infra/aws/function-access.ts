@@ -16,7 +16,7 @@ import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.j
 import type { routes } from '../../functions/routes.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
-export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecution';
 /** Actions on the webhook delivery queue (granted on that queue's ARN only). */
 export type QueueAction = 'SendMessage';
@@ -82,11 +82,12 @@ const TRANSITION: readonly ItemAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'
 /**
  * An endpoint that writes records in a transaction (Put, Update) and may run a
  * transition (Delete); a workflow that cannot start also forgets the request's
- * idempotency claim (DeleteItem).
+ * idempotency claim (DeleteItem). It reads the organization and the deployment it
+ * writes on in one BatchGetItem (lifecycle-writes.ts withWriteState).
  */
 const writer = (states: readonly StatesAction[]): FunctionAccess => ({
   ...KEYED,
-  items: [...new Set([...KEYED.items, ...TRANSITION])],
+  items: [...new Set([...KEYED.items, ...TRANSITION, 'BatchGetItem' as const])],
   states,
 });
 
