@@ -45,6 +45,7 @@ export interface CaseResult {
   label: string;
   gated: boolean;
   note?: string;
+  grows?: string;
   total: number;
   pages: number;
   runs: number;
@@ -68,6 +69,10 @@ interface Case {
   middle?: boolean;
   runs?: number;
   warmups?: number;
+  /** The total the seed says the list has (checked, not measured). */
+  total?: number;
+  /** Why page 1 may cost more in a larger organization (then page 1 is not compared across sizes). */
+  grows?: string;
   read(page: number): Promise<{ items: unknown[]; pagination: Pagination }>;
 }
 
@@ -128,6 +133,7 @@ function stats(page: number, role: PageStats['role'], samples: Sample[]): PageSt
 async function measureCase(c: Case, runs: number, warmups: number): Promise<CaseResult> {
   const probe = await sample(c, 1);
   const { pages, total } = probe.pagination;
+  if (c.total !== undefined && c.total !== total) throw new Error(`${c.label}: total ${total}, but the seed holds ${c.total}`);
   const last = Math.max(1, pages);
   const roles: [number, PageStats['role']][] = [[1, 'first']];
   const mid = Math.ceil(last / 2);
@@ -146,39 +152,92 @@ async function measureCase(c: Case, runs: number, warmups: number): Promise<Case
     }
   }
   const [first, ...rest] = roles.map(([p, role], k) => stats(p, role, samples[k]!));
-  return { key: c.key, label: c.label, gated: c.gated, note: c.note, total, pages: last, runs, first: first!, deep: rest };
+  return { key: c.key, label: c.label, gated: c.gated, note: c.note, grows: c.grows, total, pages: last, runs, first: first!, deep: rest };
 }
 
 /** The event type measured filtered: the most common one, so page 1 is full at every size. */
 export const EVENT_TYPE: EventType = 'operation.updated';
+
+/** A status filter reads its list's status counts first: one small item per 50 positions of the list. */
+const COUNTS = 'reads the status counts of its list first, one small item per 50 positions';
 
 export async function measureSize(org: SeededOrg, runs: number, warmups: number): Promise<SizeResult> {
   const ops = (f: OperationFilters) => (page: number) => listOperations(org.orgId, f, { page, per_page: PER_PAGE });
   const evts = (type?: EventType) => (page: number) => listEvents(org.orgId, type ? { type } : {}, { page, per_page: PER_PAGE });
   // The same type at every size, so page 1 compares across sizes: DAG syncs, the list that grows for years.
   const type: OperationFilters['type'] = 'dag_sync.trigger';
+  const busiest = org.busiest.id;
+  const status = 'succeeded';
+  // Every filter and combination of GET /operations, and both of GET /deployments: page 1,
+  // the middle page and the last (and the deepest full one) within 2× of each other.
   const cases: Case[] = [
-    { key: 'ops', label: 'operations', gated: true, read: ops({}) },
-    { key: 'type', label: `operations type=${type}`, gated: true, read: ops({ type }) },
+    { key: 'ops', label: 'operations', gated: true, middle: true, read: ops({}) },
+    { key: 'type', label: `operations type=${type}`, gated: true, middle: true, read: ops({ type }) },
     {
       key: 'resource',
       label: `operations resource_id=<busiest, ${org.busiest.ops.toLocaleString('en-US')} ops>`,
       gated: true,
-      read: ops({ resourceId: org.busiest.id }),
+      middle: true,
+      read: ops({ resourceId: busiest }),
     },
-    { key: 'deps', label: 'deployments', gated: true, read: (page) => listDeployments(org.orgId, { page, per_page: PER_PAGE }) },
-    { key: 'events', label: 'events', gated: true, middle: true, read: evts() },
-    { key: 'evtype', label: `events type=${EVENT_TYPE}`, gated: true, middle: true, read: evts(EVENT_TYPE) },
+    {
+      key: 'resource+type',
+      label: `operations resource_id=<busiest> type=${type}`,
+      gated: true,
+      middle: true,
+      read: ops({ resourceId: busiest, type }),
+    },
     {
       key: 'status',
-      label: 'operations status=succeeded',
-      gated: false,
-      note: 'offset-based by design (byOffset): informational',
-      // The last status page reads the whole status list (about a minute at 100,000 on
-      // DynamoDB Local): one run, no warm-up, is enough to show it.
-      ...(org.operations > 10_000 ? { runs: 1, warmups: 0 } : {}),
-      read: ops({ status: 'succeeded' }),
+      grows: COUNTS,
+      label: `operations status=${status}`,
+      gated: true,
+      middle: true,
+      total: org.opsByStatus[status] ?? 0,
+      read: ops({ status }),
     },
+    {
+      key: 'status+type',
+      grows: COUNTS,
+      label: `operations status=${status} type=${type}`,
+      gated: true,
+      middle: true,
+      read: ops({ status, type }),
+    },
+    {
+      key: 'status+resource',
+      grows: COUNTS,
+      label: `operations status=${status} resource_id=<busiest>`,
+      gated: true,
+      middle: true,
+      read: ops({ status, resourceId: busiest }),
+    },
+    {
+      key: 'status+resource+type',
+      grows: COUNTS,
+      label: `operations status=${status} resource_id=<busiest> type=${type}`,
+      gated: true,
+      middle: true,
+      read: ops({ status, resourceId: busiest, type }),
+    },
+    {
+      key: 'deps',
+      label: 'deployments',
+      gated: true,
+      middle: true,
+      read: (page) => listDeployments(org.orgId, { page, per_page: PER_PAGE }),
+    },
+    {
+      key: 'deps+status',
+      grows: COUNTS,
+      label: 'deployments status=ready',
+      gated: true,
+      middle: true,
+      total: org.deploymentsByStatus.ready ?? 0,
+      read: (page) => listDeployments(org.orgId, { status: 'ready', page, per_page: PER_PAGE }),
+    },
+    { key: 'events', label: 'events', gated: true, middle: true, read: evts() },
+    { key: 'evtype', label: `events type=${EVENT_TYPE}`, gated: true, middle: true, read: evts(EVENT_TYPE) },
   ];
   const results: CaseResult[] = [];
   for (const c of cases) {

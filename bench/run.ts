@@ -99,7 +99,7 @@ async function main(): Promise<number> {
       written += org.items.length + 1;
       const line =
         `${fmt(n)} operations: ${fmt(org.items.length + 1)} items (${fmt(org.deployments)} deployments, ` +
-        `${fmt(org.items.length - 2 * n - org.deployments)} name reservations, ${fmt(org.events)} events, the org item) built in ${secs(t1 - t0)}, ` +
+        `${fmt(org.items.length - 2 * n - org.deployments - org.countItems)} name reservations, ${fmt(org.countItems)} status-count buckets, ${fmt(org.events)} events, the org item) built in ${secs(t1 - t0)}, ` +
         `written in ${secs(t2 - t1)} (${fmt(Math.round((org.items.length + 1) / ((t2 - t1) / 1000)))} items/s)`;
       seeding.push(line);
       console.log(`seeded ${line}`);

@@ -24,13 +24,14 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { eventKey, lists, nameKey, orgKey, seqKey } from '../functions/adapters/dynamo/item-keys.js';
 import {
-  depCounter,
+  deploymentCountedIn,
   deploymentItem,
   eventTypeSeqAttr,
-  opCounter,
+  operationCountedIn,
   operationItem,
   typeSeqAttr,
 } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
 import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
@@ -84,6 +85,9 @@ export interface SeededOrg {
   busiest: { id: string; ops: number };
   opsByType: Record<string, number>;
   opsByStatus: Record<string, number>;
+  deploymentsByStatus: Record<string, number>;
+  /** Status-count bucket items (status-counts.ts). */
+  countItems: number;
   /** Events seeded (= operations), and how many of each type. */
   events: number;
   eventsByType: Record<string, number>;
@@ -194,6 +198,8 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
         updated_at: at,
         last_operation_id: opId,
         op_count: 1,
+        op_counts: {},
+        seq: records.length + 1,
       };
       rec = { d, seq: records.length + 1, nameFreed: false };
       records.push(rec);
@@ -209,6 +215,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     }
     const d = rec.d;
     typeSeq[p.type] = (typeSeq[p.type] ?? 0) + 1;
+    d.op_counts = { ...d.op_counts, [p.type]: (d.op_counts?.[p.type] ?? 0) + 1 };
 
     const work = PHASES[p.type].work;
     const started = new Date(t + 1_000).toISOString();
@@ -253,11 +260,18 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     }
     if (op.status !== 'running') bump(nOp, 'running', -1);
     if (op.status !== 'running') bump(nOp, op.status);
-    ops.push(operationItem(op, { seq, typeSeq: typeSeq[p.type]!, resourceSeq: d.op_count }));
+    op.positions = { all: seq, type: typeSeq[p.type]!, resource: d.op_count, resourceType: d.op_counts[p.type]! };
+    ops.push(operationItem(op, op.positions));
     opRecords.push(op);
   });
 
-  const items: Item[] = [...ops];
+  // The status counts the transactions would have kept, per bucket of every counted list.
+  const counted = [
+    ...opRecords.map((op) => ({ countedIn: operationCountedIn(op), status: op.status })),
+    ...records.map((r) => ({ countedIn: deploymentCountedIn(r.d), status: r.d.status })),
+  ];
+  const countItems = statusCountItems(counted);
+  const items: Item[] = [...ops, ...countItems];
   for (const r of records) {
     items.push(deploymentItem(r.d, r.seq));
     if (!r.nameFreed) items.push({ ...nameKey(orgId, r.d.name), deployment_id: r.d.id, name: r.d.name });
@@ -303,8 +317,6 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     op_seq: n,
     dep_seq: records.length,
     ...Object.fromEntries(Object.entries(typeSeq).map(([t, v]) => [typeSeqAttr(t as OperationType), v])),
-    ...Object.fromEntries(Object.entries(nOp).map(([s, v]) => [opCounter(s as OperationStatus), v])),
-    ...Object.fromEntries(Object.entries(nDep).map(([s, v]) => [depCounter(s as DeploymentStatus), v])),
     create_hour: hour,
     create_count: createTimes.length,
     evt_seq: n,
@@ -321,6 +333,8 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     busiest: { id: busiest.d.id, ops: busiest.d.op_count },
     opsByType: typeSeq,
     opsByStatus: Object.fromEntries(Object.entries(nOp).filter(([, v]) => v)),
+    deploymentsByStatus: Object.fromEntries(Object.entries(nDep).filter(([, v]) => v)),
+    countItems: countItems.length,
     events: n,
     eventsByType: evtTypeSeq,
   };

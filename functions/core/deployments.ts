@@ -15,6 +15,10 @@ export interface DeploymentRecord {
   last_operation_id: string | null;
   /** How many operations this deployment has had: the dense sequence behind the resource_id filter. */
   op_count: number;
+  /** The same per operation type (resource_id and type filters together). */
+  op_counts?: Partial<Record<OperationType, number>>;
+  /** Its position in the organization's deployments (set by the store; never shown). */
+  seq?: number;
 }
 
 /** Decision 10: the only transitions there are. */

@@ -54,6 +54,16 @@ export interface OperationRecord {
   params?: Record<string, unknown>;
   /** The current phase's job on the platform, and when the phase must be done by. */
   job?: { phase: Phase; handle: string; deadline: string; limit_seconds: number };
+  /** Where it sits in each dense list it belongs to (set by the store; never shown). */
+  positions?: OperationPositions;
+}
+
+/** 1-based positions in the organization's operations, its type's, its deployment's, and its deployment's of its type. */
+export interface OperationPositions {
+  all: number;
+  type: number;
+  resource: number;
+  resourceType: number;
 }
 
 export function operationView(op: OperationRecord): Operation {

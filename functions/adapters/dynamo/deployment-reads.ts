@@ -2,12 +2,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
-import type { DeploymentStatus, Pagination } from '../../core/schemas.js';
+import { type DeploymentStatus, OPERATION_TYPES, type OperationType, type Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { deploymentKey, lists } from './item-keys.js';
-import { depCounter } from './lifecycle-writes.js';
-import { byOffset, byRange } from './list-query.js';
+import { byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
+import { byStatus } from './status-counts.js';
 
 /** A stored item as the record it holds (the item also carries keys and index attributes). */
 export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
@@ -22,8 +22,15 @@ export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
     updated_at: String(item.updated_at),
     last_operation_id: typeof item.last_operation_id === 'string' ? item.last_operation_id : null,
     op_count: Number(item.op_count ?? 0),
+    op_counts: Object.fromEntries(
+      OPERATION_TYPES.flatMap((t) => (item[opCountAttr(t)] === undefined ? [] : [[t, Number(item[opCountAttr(t)])]])),
+    ),
+    seq: Number(item.seq),
   };
 }
+
+/** A deployment's count of operations of one type: the dense sequence of (deployment, type). */
+export const opCountAttr = (t: OperationType) => `op_count_${t}`;
 
 export async function getDeployment(orgId: string, id: string, consistent = false): Promise<DeploymentRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: deploymentKey(orgId, id), ConsistentRead: consistent }));
@@ -34,9 +41,8 @@ export async function listDeployments(
   orgId: string,
   req: PageRequest & { status?: DeploymentStatus },
 ): Promise<{ items: DeploymentRecord[]; pagination: Pagination }> {
-  const org = await getOrg(orgId, true);
   const page = req.status
-    ? await byOffset('gsi4', lists.deploymentsByStatus(orgId, req.status), counter(org, depCounter(req.status)), req)
-    : await byRange('gsi1', lists.deployments(orgId), counter(org, 'dep_seq'), req);
+    ? await byStatus(lists.deployments(orgId), req.status, 'gsi4', lists.deploymentsByStatus(orgId, req.status), req)
+    : await byRange('gsi1', lists.deployments(orgId), counter(await getOrg(orgId, true), 'dep_seq'), req);
   return { items: page.items.map(toDeployment), pagination: page.pagination };
 }

@@ -5,8 +5,6 @@
  *    sequences (deployments, operations, operations per type) and `last_at`, which makes
  *    every new record's timestamp strictly later than the previous one, so sequence
  *    order and time order agree;
- *  - `n_dep_<status>` / `n_op_<status>`, totals per status, kept in the same
- *    transaction as each status change, so a list's `total` is one read, never a count;
  *  - `create_hour` / `create_count`, the creation quota (decision 32), exact because it
  *    is checked under the same lock;
  *  - `evt_seq` / `evt_seq_<type>`, the event log's dense sequences (decision 37): every
@@ -17,13 +15,14 @@ import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput,
 import { type DeploymentRecord, deploymentView } from '../../core/deployments.js';
 import { apiError } from '../../core/errors.js';
 import { changeEvent, type PendingEvent } from '../../core/events.js';
-import { isTerminal, type OperationRecord, operationView } from '../../core/operations.js';
+import { isTerminal, type OperationPositions, type OperationRecord, operationView } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { toDeployment } from './deployment-reads.js';
+import { opCountAttr, toDeployment } from './deployment-reads.js';
 import { ACTIVE_OPERATIONS, deploymentKey, eventKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
+import { StatusCountChanges } from './status-counts.js';
 import {
   pastBudget,
   Retry,
@@ -36,8 +35,6 @@ import {
   withRetries,
 } from './transact.js';
 
-export const depCounter = (s: DeploymentStatus) => `n_dep_${s}`;
-export const opCounter = (s: OperationStatus) => `n_op_${s}`;
 export const typeSeqAttr = (t: OperationType) => `seq_${t}`;
 export const eventTypeSeqAttr = (t: string) => `evt_seq_${t}`;
 
@@ -156,18 +153,13 @@ function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item, add: Record<stri
   };
 }
 
-/** Adds deltas, summing repeated attributes (one attribute may appear once per expression). */
-function deltas(...pairs: [string, number][]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of pairs) out[k] = (out[k] ?? 0) + v;
-  return out;
-}
-
 export function deploymentItem(d: DeploymentRecord, seq: number): Item {
+  const { op_counts = {}, ...record } = d;
   return {
     ...deploymentKey(d.org_id, d.id),
-    ...d,
+    ...record,
     seq,
+    ...Object.fromEntries(Object.entries(op_counts).map(([t, n]) => [opCountAttr(t as OperationType), n])),
     gsi1pk: lists.deployments(d.org_id),
     gsi1sk: seqKey(seq),
     gsi4pk: lists.deploymentsByStatus(d.org_id, d.status),
@@ -175,27 +167,63 @@ export function deploymentItem(d: DeploymentRecord, seq: number): Item {
   };
 }
 
-export interface OperationSeqs {
-  seq: number;
-  typeSeq: number;
-  resourceSeq: number;
+/** The partition keys of the status lists an operation is in (they move with its status). */
+function operationStatusLists(op: OperationRecord, status: OperationStatus): Item {
+  return {
+    gsi4pk: lists.operationsByStatus(op.org_id, status),
+    gsi6pk: lists.operationsByTypeAndStatus(op.org_id, op.type, status),
+    gsi7pk: lists.operationsByResourceAndStatus(op.org_id, op.resource_id, status),
+    gsi9pk: lists.operationsByResourceTypeAndStatus(op.org_id, op.resource_id, op.type, status),
+  };
 }
 
-export function operationItem(op: OperationRecord, s: OperationSeqs): Item {
+export function operationItem(op: OperationRecord, p: OperationPositions): Item {
+  const { positions: _, ...record } = op;
   return {
     ...operationKey(op.org_id, op.id),
-    ...op,
-    seq: s.seq,
+    ...record,
+    seq: p.all,
+    type_seq: p.type,
+    res_seq: p.resource,
+    res_type_seq: p.resourceType,
     gsi1pk: lists.operations(op.org_id),
-    gsi1sk: seqKey(s.seq),
+    gsi1sk: seqKey(p.all),
     gsi2pk: lists.operationsByType(op.org_id, op.type),
-    gsi2sk: seqKey(s.typeSeq),
+    gsi2sk: seqKey(p.type),
     gsi3pk: lists.operationsByResource(op.org_id, op.resource_id),
-    gsi3sk: seqKey(s.resourceSeq),
-    gsi4pk: lists.operationsByStatus(op.org_id, op.status),
-    gsi4sk: seqKey(s.seq),
+    gsi3sk: seqKey(p.resource),
+    gsi8pk: lists.operationsByResourceAndType(op.org_id, op.resource_id, op.type),
+    gsi8sk: seqKey(p.resourceType),
+    ...operationStatusLists(op, op.status),
+    gsi4sk: seqKey(p.all),
+    gsi6sk: seqKey(p.type),
+    gsi7sk: seqKey(p.resource),
+    gsi9sk: seqKey(p.resourceType),
     ...(isTerminal(op.status) ? {} : { gsi5pk: ACTIVE_OPERATIONS, gsi5sk: `${op.requested_at}#${op.id}` }),
   };
+}
+
+/** The dense lists an operation is counted in by status, with its position in each. */
+export function operationCountedIn(op: OperationRecord): [base: string, position: number][] {
+  const p = op.positions;
+  if (!p) throw new Error(`operation ${op.id} was not read with its list positions`);
+  return [
+    [lists.operations(op.org_id), p.all],
+    [lists.operationsByType(op.org_id, op.type), p.type],
+    [lists.operationsByResource(op.org_id, op.resource_id), p.resource],
+    [lists.operationsByResourceAndType(op.org_id, op.resource_id, op.type), p.resourceType],
+  ];
+}
+
+/** The one dense list a deployment is counted in by status: the organization's deployments. */
+export function deploymentCountedIn(d: DeploymentRecord): [base: string, position: number][] {
+  if (d.seq === undefined) throw new Error(`deployment ${d.id} was not read with its list position`);
+  return [[lists.deployments(d.org_id), d.seq]];
+}
+
+/** Counts a record's move from `from` (absent for a new one) to `to` in every list it is counted in. */
+function countMove(changes: StatusCountChanges, countedIn: [string, number][], from: string | undefined, to: string): void {
+  for (const [base, position] of countedIn) changes.move(base, position, from, to);
 }
 
 const put = (Item: Item): TransactItem => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
@@ -262,10 +290,19 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   const created = num(snap.item, 'create_hour') === hour ? num(snap.item, 'create_count') : 0;
   if (created >= req.limits.createsPerHour) throw limitExceeded('creations', req.limits, now);
 
-  const { deployment, operation } = req.build(snap.at);
+  const built = req.build(snap.at);
   const depSeq = num(snap.item, 'dep_seq') + 1;
-  const opSeq = num(snap.item, 'op_seq') + 1;
-  const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
+  const positions: OperationPositions = {
+    all: num(snap.item, 'op_seq') + 1,
+    type: num(snap.item, typeSeqAttr(built.operation.type)) + 1,
+    resource: 1,
+    resourceType: 1,
+  };
+  const deployment: DeploymentRecord = { ...built.deployment, seq: depSeq, op_counts: { [built.operation.type]: 1 } };
+  const operation: OperationRecord = { ...built.operation, positions };
+  const counts = new StatusCountChanges();
+  countMove(counts, deploymentCountedIn(deployment), undefined, deployment.status);
+  countMove(counts, operationCountedIn(operation), undefined, operation.status);
   const events = eventWrites(req.orgId, snap, [deploymentEvent(undefined, deployment), operationEvent(undefined, operation)]);
   const items = {
     org: orgUpdate(
@@ -273,16 +310,17 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
       snap,
       {
         dep_seq: depSeq,
-        op_seq: opSeq,
-        [typeSeqAttr(operation.type)]: typeSeq,
+        op_seq: positions.all,
+        [typeSeqAttr(operation.type)]: positions.type,
         create_hour: hour,
         create_count: created + 1,
         ...events.set,
       },
-      deltas([depCounter(deployment.status), 1], [opCounter(operation.status), 1]),
+      {},
     ),
     deployment: put(deploymentItem(deployment, depSeq)),
-    operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: 1 })),
+    operation: put(operationItem(operation, positions)),
+    ...counts.items(),
     // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
     name: put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
     ...events.items,
@@ -315,20 +353,33 @@ export interface NewOperation {
 export async function insertOperation(req: NewOperation): Promise<OperationRecord> {
   const d = req.deployment;
   const snap = snapshotOf(req.org, new Date(Math.max(Date.now(), req.now.getTime())));
-  const operation = req.build(snap.at);
-  const opSeq = num(snap.item, 'op_seq') + 1;
-  const typeSeq = num(snap.item, typeSeqAttr(operation.type)) + 1;
-  const counters: [string, number][] = [[opCounter(operation.status), 1]];
-  if (req.deploymentStatus) counters.push([depCounter(d.status), -1], [depCounter(req.deploymentStatus), 1]);
-  if (req.cancel) counters.push([opCounter(req.cancel.operation.status), -1], [opCounter('canceled'), 1]);
+  const built = req.build(snap.at);
+  const typeCount = (d.op_counts?.[built.type] ?? 0) + 1;
+  const positions: OperationPositions = {
+    all: num(snap.item, 'op_seq') + 1,
+    type: num(snap.item, typeSeqAttr(built.type)) + 1,
+    resource: d.op_count + 1,
+    resourceType: typeCount,
+  };
+  const operation: OperationRecord = { ...built, positions };
+  const counts = new StatusCountChanges();
+  countMove(counts, operationCountedIn(operation), undefined, operation.status);
+  if (req.deploymentStatus) countMove(counts, deploymentCountedIn(d), d.status, req.deploymentStatus);
+  if (req.cancel) countMove(counts, operationCountedIn(req.cancel.operation), req.cancel.operation.status, 'canceled');
 
-  const depSet: Item = { op_count: d.op_count + 1, last_operation_id: operation.id, updated_at: snap.at };
+  const depSet: Item = {
+    op_count: d.op_count + 1,
+    [opCountAttr(operation.type)]: typeCount,
+    last_operation_id: operation.id,
+    updated_at: snap.at,
+  };
   if (req.deploymentStatus)
     Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
   const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
   const moved: DeploymentRecord = {
     ...d,
     op_count: d.op_count + 1,
+    op_counts: { ...d.op_counts, [operation.type]: typeCount },
     last_operation_id: operation.id,
     updated_at: snap.at,
     status: req.deploymentStatus ?? d.status,
@@ -339,7 +390,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     deploymentEvent(d, moved),
   ]);
   const items = {
-    org: orgUpdate(d.org_id, snap, { op_seq: opSeq, [typeSeqAttr(operation.type)]: typeSeq, ...events.set }, deltas(...counters)),
+    org: orgUpdate(d.org_id, snap, { op_seq: positions.all, [typeSeqAttr(operation.type)]: positions.type, ...events.set }, {}),
     deployment: {
       Update: {
         TableName: tableName(),
@@ -353,8 +404,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     },
-    operation: put(operationItem(operation, { seq: opSeq, typeSeq, resourceSeq: d.op_count + 1 })),
+    operation: put(operationItem(operation, positions)),
     canceled: req.cancel && canceled && operationUpdate(req.cancel.operation, canceled),
+    ...counts.items(),
     ...events.items,
   };
   try {
@@ -378,7 +430,7 @@ function operationUpdate(op: OperationRecord, change: OperationChange): Transact
   const set: Item = { ...change };
   const remove: string[] = [];
   if (change.status && change.status !== op.status) {
-    set.gsi4pk = lists.operationsByStatus(op.org_id, change.status);
+    Object.assign(set, operationStatusLists(op, change.status));
     if (isTerminal(change.status)) remove.push('gsi5pk', 'gsi5sk');
   }
   return {
@@ -406,13 +458,13 @@ export interface Transition {
  */
 export async function applyTransition(t: Transition): Promise<boolean> {
   const op = t.operation;
-  const counters: [string, number][] = [];
-  if (t.change.status && t.change.status !== op.status) counters.push([opCounter(op.status), -1], [opCounter(t.change.status), 1]);
+  const counts = new StatusCountChanges();
+  if (t.change.status && t.change.status !== op.status) countMove(counts, operationCountedIn(op), op.status, t.change.status);
   const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
   const changes = [operationEvent(op, { ...op, ...t.change })];
   if (t.deployment) {
     const { record: d, to } = t.deployment;
-    counters.push([depCounter(d.status), -1], [depCounter(to), 1]);
+    countMove(counts, deploymentCountedIn(d), d.status, to);
     items.deployment = {
       Update: {
         TableName: tableName(),
@@ -438,7 +490,8 @@ export async function applyTransition(t: Transition): Promise<boolean> {
       };
     }
   }
-  const visible = counters.length > 0 || changes.some((e) => e !== undefined);
+  Object.assign(items, counts.items());
+  const visible = Object.keys(items).length > 1 || changes.some((e) => e !== undefined);
   // A change no client sees (the phase's job) writes the operation alone.
   if (!visible) return commitTransition(items);
   // The organization's lock numbers the events; losing it to another write only means starting again from it.
@@ -448,7 +501,7 @@ export async function applyTransition(t: Transition): Promise<boolean> {
     async ({ org }) => {
       const snap = snapshotOf(org, new Date(t.at));
       const events = eventWrites(op.org_id, snap, changes);
-      return commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set, deltas(...counters)), ...events.items });
+      return commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set, {}), ...events.items });
     },
     t.retries,
   );

@@ -1,10 +1,9 @@
 /**
- * The three ways a list page is read (docs/data-model.md):
+ * How a list page is read (docs/data-model.md):
  *  - byRange: the list has dense sequence numbers 1..total, so page N is one key range
- *    and reads exactly the items it returns, at any depth;
- *  - byOffset: a list whose members change (by status) keeps its total in a counter but
- *    is skipped through to the page, newest first;
- *  - byFilter: combined filters read the narrowest list and filter it, counting as it goes.
+ *    and reads exactly the items it returns, at any depth (a list of one status is read
+ *    through its counts instead, status-counts.ts);
+ *  - byFilter: the events of one record, filtered by type (a record has a handful).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
@@ -58,21 +57,6 @@ async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCo
     yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start && (limit === undefined || read < limit));
-}
-
-export async function byOffset(index: IndexName, pk: string, total: number, req: PageRequest): Promise<Page> {
-  const w = pageWindow(total, req);
-  const skip = (req.page - 1) * req.per_page;
-  const items: Item[] = [];
-  if (skip < total) {
-    let i = 0;
-    for await (const item of newestFirst(index, pk, {}, skip + req.per_page)) {
-      if (i++ < skip) continue;
-      items.push(item);
-      if (items.length === req.per_page) break;
-    }
-  }
-  return { items, pagination: w.pagination };
 }
 
 export async function byFilter(

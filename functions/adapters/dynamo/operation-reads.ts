@@ -6,9 +6,10 @@ import type { OperationStatus, OperationType, Pagination } from '../../core/sche
 import { ddb, tableName } from './client.js';
 import { getDeployment } from './deployment-reads.js';
 import { ACTIVE_OPERATIONS, lists, operationKey } from './item-keys.js';
-import { opCounter, typeSeqAttr } from './lifecycle-writes.js';
-import { byFilter, byOffset, byRange, type Page } from './list-query.js';
+import { typeSeqAttr } from './lifecycle-writes.js';
+import { byRange, type Page } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
+import { byStatus } from './status-counts.js';
 
 const optional = <T>(value: unknown): T | undefined => (value === undefined || value === null ? undefined : (value as T));
 
@@ -29,6 +30,10 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     result: optional(item.result),
     params: optional(item.params),
     job: optional(item.job),
+    positions:
+      item.res_type_seq === undefined
+        ? undefined
+        : { all: Number(item.seq), type: Number(item.type_seq), resource: Number(item.res_seq), resourceType: Number(item.res_type_seq) },
   };
   for (const k of Object.keys(record) as (keyof OperationRecord)[]) if (record[k] === undefined) delete record[k];
   return record;
@@ -46,45 +51,42 @@ export interface OperationFilters {
 }
 
 /**
- * One filter reads its own dense list (type, resource) or status list; several filters
- * read the narrowest list (resource, then type) and filter the rest.
+ * Without a status, a filter's list is dense (all, one type, one deployment, one
+ * deployment and type): page N is a key range. With a status, the page is found from that
+ * list's status counts (status-counts.ts). Either way a page reads what it returns.
  */
 export async function listOperations(
   orgId: string,
   f: OperationFilters,
   req: PageRequest,
 ): Promise<{ items: OperationRecord[]; pagination: Pagination }> {
-  /** A FilterExpression for the filters the chosen list does not already apply. */
-  const rest = (applied: 'type' | 'none') => {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const terms: string[] = [];
-    if (f.status) {
-      names['#st'] = 'status';
-      values[':st'] = f.status;
-      terms.push('#st = :st');
-    }
-    if (f.type && applied !== 'type') {
-      names['#ty'] = 'type';
-      values[':ty'] = f.type;
-      terms.push('#ty = :ty');
-    }
-    return terms.length ? { expression: terms.join(' AND '), names, values } : undefined;
-  };
+  const { status, type, resourceId } = f;
   let page: Page;
-  if (f.resourceId !== undefined) {
-    const filter = rest('none');
-    if (filter) page = await byFilter('gsi3', lists.operationsByResource(orgId, f.resourceId), filter, req);
-    else {
-      const d = await getDeployment(orgId, f.resourceId);
-      page = await byRange('gsi3', lists.operationsByResource(orgId, f.resourceId), d?.op_count ?? 0, req);
-    }
-  } else if (f.type) {
-    const filter = rest('type');
-    if (filter) page = await byFilter('gsi2', lists.operationsByType(orgId, f.type), filter, req);
-    else page = await byRange('gsi2', lists.operationsByType(orgId, f.type), counter(await getOrg(orgId, true), typeSeqAttr(f.type)), req);
-  } else if (f.status) {
-    page = await byOffset('gsi4', lists.operationsByStatus(orgId, f.status), counter(await getOrg(orgId, true), opCounter(f.status)), req);
+  if (status) {
+    const [base, index, pk] =
+      resourceId !== undefined && type
+        ? ([
+            lists.operationsByResourceAndType(orgId, resourceId, type),
+            'gsi9',
+            lists.operationsByResourceTypeAndStatus(orgId, resourceId, type, status),
+          ] as const)
+        : resourceId !== undefined
+          ? ([
+              lists.operationsByResource(orgId, resourceId),
+              'gsi7',
+              lists.operationsByResourceAndStatus(orgId, resourceId, status),
+            ] as const)
+          : type
+            ? ([lists.operationsByType(orgId, type), 'gsi6', lists.operationsByTypeAndStatus(orgId, type, status)] as const)
+            : ([lists.operations(orgId), 'gsi4', lists.operationsByStatus(orgId, status)] as const);
+    page = await byStatus(base, status, index, pk, req);
+  } else if (resourceId !== undefined) {
+    const d = await getDeployment(orgId, resourceId);
+    page = type
+      ? await byRange('gsi8', lists.operationsByResourceAndType(orgId, resourceId, type), d?.op_counts?.[type] ?? 0, req)
+      : await byRange('gsi3', lists.operationsByResource(orgId, resourceId), d?.op_count ?? 0, req);
+  } else if (type) {
+    page = await byRange('gsi2', lists.operationsByType(orgId, type), counter(await getOrg(orgId, true), typeSeqAttr(type)), req);
   } else {
     page = await byRange('gsi1', lists.operations(orgId), counter(await getOrg(orgId, true), 'op_seq'), req);
   }

@@ -16,13 +16,13 @@ export interface IndexDefinition {
 }
 
 /** Generic, overloaded GSIs: each item type decides what it puts in them (see docs/data-model.md). */
-export const INDEXES: readonly IndexDefinition[] = [1, 2, 3, 4, 5].map((n) => ({
+export const INDEXES: readonly IndexDefinition[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({
   name: `gsi${n}`,
   partitionKey: `gsi${n}pk`,
   sortKey: `gsi${n}sk`,
 }));
 
-export type IndexName = `gsi${1 | 2 | 3 | 4 | 5}`;
+export type IndexName = `gsi${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
 
 /**
  * The table as a CreateTable request: keys and index attributes are strings, every index
