@@ -123,6 +123,17 @@ async function answers(client: DynamoDBClient): Promise<boolean> {
 }
 
 /** Creates the table from the same definition the CDK stack uses, if it does not exist yet. */
+/** Waits (up to a minute) until no index of the table is still being built: only one may be at a time. */
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`DynamoDB Local: the indexes of ${tableName} are still being built after a minute`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = clientFor(endpoint);
   try {
@@ -130,6 +141,25 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     // A table made before the stream existed gets it now (decision 38's events travel on it).
     if (!Table?.StreamSpecification?.StreamEnabled)
       await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: TABLE_STREAM }));
+    // Indexes added since the table was made are created now (one per UpdateTable, as on AWS).
+    // Records written before then are not in them: status-filtered lists count only newer ones.
+    const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+    const wanted = createTableInput(tableName);
+    for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+      if (have.has(index.IndexName)) continue;
+      const names = new Set(index.KeySchema?.map((k) => k.AttributeName));
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: wanted.AttributeDefinitions?.filter((a) => names.has(a.AttributeName)),
+          GlobalSecondaryIndexUpdates: [
+            { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
+          ],
+        }),
+      );
+      await indexesActive(client, tableName);
+      console.warn(`DynamoDB Local: added index ${index.IndexName} to ${tableName}; records written before it are not in it.`);
+    }
     return;
   } catch (e) {
     if (!(e instanceof ResourceNotFoundException)) throw e;
