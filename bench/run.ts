@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
+import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { clientFor, ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { type DeliveryResult, measureDelivery } from './delivery.js';
 import { measureSize, type SizeResult } from './measure.js';
 import { installMeter } from './meter.js';
@@ -84,6 +85,11 @@ async function main(): Promise<number> {
     });
     console.log(`  ${delivery.events} events delivered in ${secs(delivery.wallMs)}`);
     const before = await tableItemCount(endpoint);
+    // Nothing after this reads the table's stream, and DynamoDB Local writes a stream record
+    // per item: without it the seed goes about three times as fast (lists read no stream).
+    await clientFor(endpoint).send(
+      new UpdateTableCommand({ TableName: process.env.TABLE_NAME!, StreamSpecification: { StreamEnabled: false } }),
+    );
 
     // Seed every organization first: the large seed also warms DynamoDB Local's JVM up
     // before anything is timed.
