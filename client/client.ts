@@ -78,6 +78,29 @@ export function retryAfterOf(headers: Headers): number | undefined {
   return Number(raw);
 }
 
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The base URL, without trailing slashes. Every request carries the API key, so it must
+ * be https; plain http is accepted only for this machine (the local stack), where
+ * nothing crosses a network.
+ */
+export function checkedBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`baseUrl is not an absolute URL: ${raw}`);
+  }
+  const loopback = LOOPBACK_HOSTS.test(url.hostname) || url.hostname.endsWith('.localhost');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new TypeError(
+      `baseUrl must be https (plain http only on this machine: localhost, 127.x.x.x, [::1]), got ${url.protocol}//${url.host}`,
+    );
+  if (url.username || url.password) throw new TypeError('baseUrl must not carry a user or password');
+  return raw.replace(/\/+$/, '');
+}
+
 export class DeploymentsClient {
   readonly baseUrl: string;
   private readonly apiKey: string | undefined;
@@ -87,7 +110,7 @@ export class DeploymentsClient {
   private readonly userAgent: string | undefined;
 
   constructor(options: ClientOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.baseUrl = checkedBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
     this.apiKey = options.apiKey;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -133,7 +156,8 @@ export class DeploymentsClient {
     let res: Response;
     let text: string;
     try {
-      res = await this.fetchImpl(url, { method: route.method, headers, body, signal });
+      // A redirect would carry X-API-Key wherever it points: it is reported, never followed.
+      res = await this.fetchImpl(url, { method: route.method, headers, body, signal, redirect: 'manual' });
       text = await res.text();
     } catch (e) {
       if (input.signal?.aborted) throw input.signal.reason ?? e;
@@ -143,6 +167,14 @@ export class DeploymentsClient {
       throw new NetworkError(`${route.method} ${url} failed: ${why}`, why, { cause: e });
     }
     const requestId = res.headers.get('x-request-id') ?? undefined;
+    if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
+      throw new ErrorResponse({
+        status: res.status,
+        code: 'UNEXPECTED_RESPONSE',
+        message: `${route.method} ${url} answered with a redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}; the client does not follow redirects, which would send the API key on`,
+        requestId,
+      });
+    }
     const isJson = /^application\/json\b/i.test(res.headers.get('content-type') ?? '');
     let json: unknown;
     if (isJson) {

@@ -4,7 +4,7 @@
  * environment, time) is injected, so tests run it in-process; bin/deployctl.ts only wires
  * it to the real process.
  */
-import { DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
+import { checkedBaseUrl, DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js';
 import { realClock } from '../wait.js';
 import { type OptionName, parseArgv, UsageError, type Values } from './args.js';
@@ -153,12 +153,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     const { command, args } = commandFor(positionals, values);
     const apiKey = ctx.env.DEPLOY_API_KEY;
     if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
-    const api = new DeploymentsClient({
-      baseUrl: ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL,
-      apiKey,
-      fetch: ctx.fetch,
-      userAgent: 'deployctl',
-    });
+    const baseUrl = ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL;
+    try {
+      checkedBaseUrl(baseUrl);
+    } catch (e) {
+      throw new UsageError(`DEPLOY_API_URL: ${(e as Error).message}`);
+    }
+    const api = new DeploymentsClient({ baseUrl, apiKey, fetch: ctx.fetch, userAgent: 'deployctl' });
     return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });
   } catch (e) {
     return failure(ctx, e);

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { type ApiError, apiError } from './errors.js';
+import { type ApiError, apiError, invalidRequest } from './errors.js';
 import type { Scope } from './schemas.js';
 import { SCOPES } from './schemas.js';
 
@@ -15,6 +15,20 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const RANDOM_CHARS = 43; // 43 × log2(62) ≈ 256.03 bits
 const CHECKSUM_CHARS = 6; // 62^6 > 2^32
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
+
+/**
+ * An organization id: it becomes part of every partition key of the organization
+ * (`ORG#<org>`), so it may hold nothing that reads as a key separator or a pattern.
+ * Checked wherever a key is issued (the keys CLI, the dashboard), not only in one tool.
+ */
+export const ORG_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const ORG_ID_RULE = 'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit';
+
+/** Throws 400 INVALID_REQUEST (field `org_id`) unless the organization id is well formed. */
+export function checkOrgId(orgId: string): string {
+  if (!ORG_ID_PATTERN.test(orgId)) throw invalidRequest(`The organization id ${ORG_ID_RULE}.`, [{ field: 'org_id', issue: ORG_ID_RULE }]);
+  return orgId;
+}
 
 /** The stored form of a key: everything but the key itself. */
 export interface ApiKeyRecord {
@@ -84,6 +98,7 @@ export interface NewKeyInput {
 
 /** A new key and its stored record. The key itself is returned to be shown once, never stored. */
 export function generateKey(input: NewKeyInput): { key: string; record: ApiKeyRecord } {
+  checkOrgId(input.orgId);
   const random = randomBase62(RANDOM_CHARS);
   const key = `${KEY_PREFIX}${random}${checksum(random)}`;
   return {

@@ -76,3 +76,35 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
 /** The 429 for a request that found a window full: the hourly one when both are (the longer wait). */
 export const windowFull = (limits: Limits, usage: Usage, now: Date) =>
   limitExceeded(usage.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, usage);
+
+/**
+ * Failed authentications per client address: a well-formed key that matches nothing
+ * costs a database read, so one address may send only so many in a clock window of
+ * AUTH_FAILURE_WINDOW_SECONDS before it is refused without one.
+ */
+export const AUTH_FAILURE_WINDOW_SECONDS = 600;
+
+export function authFailureWindow(now: Date): { start: number; end: number } {
+  const s = Math.floor(now.getTime() / 1000);
+  const start = s - (s % AUTH_FAILURE_WINDOW_SECONDS);
+  return { start, end: start + AUTH_FAILURE_WINDOW_SECONDS };
+}
+
+/** The 429 for an address over its limit of failed authentications, until its window ends. */
+export function tooManyAuthFailures(limit: number, now: Date, windowEnd: number) {
+  const retryAfter = secondsUntil(now, windowEnd);
+  const minutes = AUTH_FAILURE_WINDOW_SECONDS / 60;
+  return apiError(
+    'RATE_LIMIT_EXCEEDED',
+    { limit: `the limit of ${limit} requests with an unknown API key per ${minutes} minutes from this address`, retryAfter },
+    // The key's own windows are unknown here: the headers describe the limit that was exceeded.
+    {
+      headers: {
+        'Retry-After': String(retryAfter),
+        'X-RateLimit-Limit': String(limit),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(windowEnd),
+      },
+    },
+  );
+}

@@ -102,18 +102,36 @@ const Paging = {
   per_page: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
 };
 
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/**
+ * A `resource_id` filter: the id it names becomes part of an index's partition key, so
+ * only the forms an id can have are read (decision 5: `dep_<uuid>` is read as `<uuid>`);
+ * anything else is 400 rather than a query for it.
+ */
+const resourceIdFilter = (forms: RegExp, rule: string) =>
+  z
+    .string()
+    .regex(forms, rule)
+    .transform((id) => id.replace(/^dep_/i, '').toLowerCase())
+    .optional();
+const DEPLOYMENT_ID_RULE = 'must be a deployment id (a UUID, or dep_<uuid>)';
+
 export const ListQuery = z.object(Paging);
 export const ListDeploymentsQuery = z.object({ ...Paging, status: DeploymentStatus.optional() });
 export const ListOperationsQuery = z.object({
   ...Paging,
   status: OperationStatus.optional(),
   type: OperationType.optional(),
-  resource_id: z.string().min(1).max(200).optional(),
+  resource_id: resourceIdFilter(new RegExp(`^(dep_)?${UUID}$`, 'i'), DEPLOYMENT_ID_RULE),
 });
 export const ListEventsQuery = z.object({
   ...Paging,
   type: EventType.optional(),
-  resource_id: z.string().min(1).max(200).optional().describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).'),
+  resource_id: resourceIdFilter(
+    new RegExp(`^((dep_)?|op_)${UUID}$`, 'i'),
+    'must be a deployment id (a UUID, or dep_<uuid>) or an operation id (op_<uuid>)',
+  ).describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).'),
 });
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;

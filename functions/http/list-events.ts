@@ -4,9 +4,7 @@ import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
 export const handler = httpRoute(routes.listEvents, async ({ caller, query }) => {
-  // As for operations (decision 5): `dep_<uuid>` is read as `<uuid>`.
-  const resourceId = query.resource_id?.replace(/^dep_/, '').toLowerCase();
-  const { items, pagination } = await listEvents(caller.orgId, { type: query.type, resourceId }, query);
+  const { items, pagination } = await listEvents(caller.orgId, { type: query.type, resourceId: query.resource_id }, query);
   return {
     data: { items, pagination, links: listLinks(routes.listEvents.path, { type: query.type, resource_id: query.resource_id }, pagination) },
   };

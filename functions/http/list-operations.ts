@@ -5,9 +5,11 @@ import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
 export const handler = httpRoute(routes.listOperations, async ({ caller, query }) => {
-  // decision 5: the resource_id filter also accepts the dep_ prefix of the spec's example.
-  const resourceId = query.resource_id?.replace(/^dep_/, '').toLowerCase();
-  const { items, pagination } = await listOperations(caller.orgId, { status: query.status, type: query.type, resourceId }, query);
+  const { items, pagination } = await listOperations(
+    caller.orgId,
+    { status: query.status, type: query.type, resourceId: query.resource_id },
+    query,
+  );
   return {
     data: {
       items: items.map(operationView),

@@ -20,6 +20,8 @@ const schema = z.object({
   RATE_LIMIT_PER_HOUR: intFrom(1000),
   RATE_LIMIT_PER_MINUTE: intFrom(100),
   CREATE_LIMIT_PER_HOUR: intFrom(10),
+  /** Well-formed but unknown keys one client address may send per 10-minute window before it is refused. */
+  AUTH_FAILURE_LIMIT: intFrom(20),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
   PHASE_TIMEOUT_SECONDS: intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS).pipe(z.number().max(PHASE_TIMEOUT_MAX_SECONDS)),
   /** When a driver does not say when to ask again about a running job. */
@@ -46,6 +48,8 @@ export type Config = Readonly<{
   phaseDelayMs: number;
   simulatedFailure: string;
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
+  /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
+  authFailureLimit: number;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
   webhooks: Readonly<{
@@ -75,6 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       createsPerHour: e.CREATE_LIMIT_PER_HOUR,
     }),
+    authFailureLimit: e.AUTH_FAILURE_LIMIT,
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
     webhooks: Object.freeze({

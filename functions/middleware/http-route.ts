@@ -1,6 +1,6 @@
 /**
  * One endpoint's Lambda handler: its intent inside the shared middy stack. Order matters
- * twice over: `before` hooks run top to bottom (request id, key and limits, scope, body,
+ * twice over: `before` hooks run top to bottom (request id, blocked addresses, key and limits, scope, body,
  * validation, idempotency), `after` and `onError` hooks bottom to top (idempotency sees
  * the intent's result, then the envelope, the usage log, and last the request's headers).
  */
@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { logger } from '../lib/logger.js';
 import { API_PREFIX, type Route } from '../routes.js';
 import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type RequestState, wireResponse } from './api-request.js';
+import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';
 import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
@@ -56,7 +57,7 @@ export function baseStack(pathTemplate?: string) {
 
 export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaHandler {
   let stack = baseStack(API_PREFIX + route.path).use(envelope());
-  if (route.access !== 'public') stack = stack.use(authenticate()).use(requireScope(route.access));
+  if (route.access !== 'public') stack = stack.use(authFailureLimit()).use(authenticate()).use(requireScope(route.access));
   if (route.body) stack = stack.use(bodyGuard(takesNoBody(route))).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const handler = stack
     .use(validateInput(route))

@@ -13,6 +13,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX, routeList } from '../../functions/routes.js';
 import type { HttpHandlerName } from './function-access.js';
 import type { Settings } from './settings.js';
@@ -48,13 +49,12 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
     message: quoted('The service is receiving too many requests. Retry after 1 second.'),
     headers: { 'Retry-After': '1' },
   },
-  // The web ACL (when enabled) has one rule, the per-address rate limit, so a WAF block is a rate limit.
+  // A block by a managed rule group of the web ACL; its size and rate rules answer with their own 413 and 429.
   {
     type: apigw.ResponseType.WAF_FILTERED,
-    status: '429',
-    code: 'RATE_LIMIT_EXCEEDED',
-    message: quoted('Too many requests from this address. Retry after 60 seconds.'),
-    headers: { 'Retry-After': '60' },
+    status: '403',
+    code: 'FORBIDDEN',
+    message: quoted('The request was refused by the firewall.'),
   },
   {
     type: apigw.ResponseType.REQUEST_TOO_LARGE,
@@ -126,6 +126,8 @@ export class ServiceApi extends Construct {
       // because other APIs in the account may rely on it.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Beside a custom domain the default execute-api URL would be a second way in, without its TLS policy.
+      disableExecuteApiEndpoint: settings.customDomain !== undefined,
       deployOptions: {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttle.rateLimit,
@@ -161,7 +163,9 @@ export class ServiceApi extends Construct {
         domainName: settings.customDomain.domainName,
         certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', settings.customDomain.certificateArn),
         endpointType: apigw.EndpointType.REGIONAL,
-        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+        // TLS 1.3 and 1.2 with forward secrecy only, and nothing older even from clients that ask.
+        securityPolicy: apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09,
+        endpointAccessMode: apigw.EndpointAccessMode.STRICT,
       });
       this.baseUrl = `https://${settings.customDomain.domainName}${API_PREFIX}`;
     } else {
@@ -223,21 +227,21 @@ export class ServiceApi extends Construct {
   }
 
   private addWebAcl(settings: Settings): wafv2.CfnWebACL {
-    const metric = (name: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name });
+    const metric = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `deployment-api-${settings.stage}${name}`,
+    });
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: metric(`deployment-api-${settings.stage}`),
-      rules: [
-        {
-          // Keep this the only blocking rule: the WAF_FILTERED gateway response reports any block as 429.
-          name: 'RateLimitPerAddress',
-          priority: 0,
-          action: { block: {} },
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: settings.wafRateLimitPer5Min, evaluationWindowSec: 300 } },
-          visibilityConfig: metric(`deployment-api-${settings.stage}-rate`),
-        },
-      ],
+      visibilityConfig: metric(''),
+      // Inspect bodies up to the API's own limit, so the size rule sees what the handlers would.
+      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
+      customResponseBodies: Object.fromEntries(
+        WAF_BLOCKS.map((b) => [b.bodyKey, { contentType: 'APPLICATION_JSON', content: wafResponseBody(b) }]),
+      ),
+      rules: wafRules(settings).map((rule, priority) => ({ ...rule, priority, visibilityConfig: metric(`-${rule.name}`) })),
     });
     new wafv2.CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.api.deploymentStage.stageArn,
@@ -245,4 +249,83 @@ export class ServiceApi extends Construct {
     });
     return acl;
   }
+}
+
+/** A WAF rule's own answer: a status and the error envelope. WAF knows no request id, so the body has none. */
+export interface WafBlock {
+  readonly rule: string;
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly bodyKey: string;
+}
+
+export const WAF_BLOCKS: readonly WafBlock[] = [
+  {
+    rule: 'BodyTooLarge',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+    bodyKey: 'payload-too-large',
+  },
+  {
+    rule: 'RateLimitPerAddress',
+    status: 429,
+    code: 'RATE_LIMIT_EXCEEDED',
+    message: 'Too many requests from this address. Retry after 60 seconds.',
+    bodyKey: 'rate-limited',
+  },
+];
+
+export const wafResponseBody = (b: WafBlock): string => JSON.stringify({ error: { code: b.code, message: b.message } });
+
+const blockWith = (rule: string) => {
+  const b = WAF_BLOCKS.find((x) => x.rule === rule)!;
+  return { block: { customResponse: { responseCode: b.status, customResponseBodyKey: b.bodyKey } } };
+};
+
+/** AWS managed rule groups, in order; the rules named in `count` only count, because they would refuse valid requests. */
+export const MANAGED_RULE_GROUPS: readonly { name: string; count: readonly string[] }[] = [
+  // IPs AWS has seen attacking (bots, reconnaissance).
+  { name: 'AWSManagedRulesAmazonIpReputationList', count: [] },
+  // Bodies up to 64 KiB are valid here (decision 8; the size rule enforces it), and a webhook URL may
+  // name a public IPv4 address, which the remote-file-inclusion rule reads as an attack.
+  { name: 'AWSManagedRulesCommonRuleSet', count: ['SizeRestrictions_BODY', 'GenericRFI_BODY'] },
+  // Request patterns of known exploits (Log4j, Java deserialization, localhost host headers).
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet', count: [] },
+];
+
+/** The web ACL's rules, in priority order: a body larger than the API takes, the per-address rate, then the managed groups. */
+function wafRules(settings: Settings): Omit<wafv2.CfnWebACL.RuleProperty, 'priority' | 'visibilityConfig'>[] {
+  return [
+    {
+      // API Gateway takes bodies up to 10 MB and Lambda 6 MB: without this a 6-10 MB body is a 500.
+      name: 'BodyTooLarge',
+      action: blockWith('BodyTooLarge'),
+      statement: {
+        sizeConstraintStatement: {
+          fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+          comparisonOperator: 'GT',
+          size: MAX_BODY_BYTES,
+          textTransformations: [{ priority: 0, type: 'NONE' }],
+        },
+      },
+    },
+    {
+      name: 'RateLimitPerAddress',
+      action: blockWith('RateLimitPerAddress'),
+      statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: settings.wafRateLimitPer5Min, evaluationWindowSec: 300 } },
+    },
+    ...MANAGED_RULE_GROUPS.map((group) => ({
+      name: group.name,
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name: group.name,
+          ruleActionOverrides: group.count.length ? group.count.map((name) => ({ name, actionToUse: { count: {} } })) : undefined,
+        },
+      },
+    })),
+  ];
 }

@@ -9,18 +9,50 @@
  * item, Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
  * ConditionCheckItem. An entry lists those item actions. When the code starts using
  * another action, index or Step Functions call, its entry here changes with it
- * (DynamoDB Local does not check IAM, so only AWS would notice).
+ * (DynamoDB Local does not check IAM, so only AWS would notice; test/integration/
+ * iam-grants.test.ts replays the requests the code makes against these entries).
+ *
+ * Every item grant names the table partitions it reaches (IAM `dynamodb:LeadingKeys`,
+ * the partition key of the item, or of the index a Query reads): the request path may
+ * count and stamp a key item, but only key management (the keys CLI, the dashboard)
+ * may create, revoke or list keys.
  */
 import type { SealPurpose } from '../../functions/adapters/crypto/secret-box.js';
+import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
+import { ACTIVE_OPERATIONS, KEY_LIST_SUFFIX, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/item-keys.js';
+import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
 import type { routes } from '../../functions/routes.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
 export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
+
+/** Where a grant reaches: a partition of the table (by prefix), or the reconciler's one gsi5 partition. */
+export type Reach = Partition | 'activeOperations';
+
+/** The `dynamodb:LeadingKeys` value that matches a reach: a prefix and `*`, or the exact partition. */
+export const leadingKeyPattern = (r: Reach): string => (r === 'activeOperations' ? ACTIVE_OPERATIONS : `${PARTITIONS[r]}*`);
+
+/**
+ * Partitions no Query of a function may read, whatever its reach: an organization's
+ * key list (`ORG#<org>#KEYS` on gsi1) belongs to key management.
+ */
+export const QUERY_EXCLUDED = [`${PARTITIONS.org}*${KEY_LIST_SUFFIX}`];
+
+/** Item actions on some partitions, optionally naming only some attributes and asking only some ReturnValues. */
+export interface ItemGrant {
+  readonly actions: readonly ItemAction[];
+  readonly reach: readonly Reach[];
+  /** The only attributes a request may name, in its key, item, updates and conditions (`dynamodb:Attributes`). */
+  readonly attributes?: readonly string[];
+  /** The ReturnValues a request may ask for (absent is NONE) (`dynamodb:ReturnValues`). */
+  readonly returnValues?: readonly ReturnValue[];
+}
+
 export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecution';
 /** Actions on the webhook delivery queue (granted on that queue's ARN only). */
 export type QueueAction = 'SendMessage';
-/** Actions on the webhook secret key (granted on that key's ARN only). */
 /**
  * What a function may do with the webhook key. Decrypting is bound to a purpose (the
  * encryption context secret-box.ts seals with): the deliverer opens webhooks' secrets,
@@ -30,9 +62,9 @@ export type KmsAction = 'Encrypt' | `Decrypt:${SealPurpose}`;
 export const kmsActionName = (a: KmsAction): string => `kms:${a.split(':')[0]}`;
 
 export interface FunctionAccess {
-  readonly items: readonly ItemAction[];
-  /** Where the function runs Query: the base table and/or named indexes. */
-  readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[] };
+  readonly items: readonly ItemGrant[];
+  /** Where the function runs Query: the base table and/or named indexes, and the partitions it reads there. */
+  readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[]; readonly reach: readonly Reach[] };
   /** Actions on the operation state machine (Start) and its executions (Stop, Describe). */
   readonly states: readonly StatesAction[];
   /** Messages it sends to the webhook delivery queue (adapters/queue/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
@@ -61,38 +93,49 @@ export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
 // table.ts types the names as IndexName; INDEXES is their one list.
 const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
 
-const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [] }, states: [], queue: [], kms: [] };
+const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [] };
 
 /**
- * Every request with a key (functions/middleware/): the key and any idempotency record
- * (GetItem), the rate-limit counters and the key's last use (UpdateItem), the usage log
- * and an idempotency claim (PutItem). Endpoints that write also release claims (DeleteItem).
+ * Every request with a key (functions/middleware/): one UpdateItem on the key's own item
+ * that checks it and counts the request (key-admission.ts), naming only the counters,
+ * `last_used_at` and the two dates it checks, never the key's organization, scopes or
+ * hash; the usage log (PutItem, and its status corrected); the failed-authentication
+ * counter of the client address; and reads of the organization's items, an
+ * Idempotency-Key's record included.
  */
-const KEYED: FunctionAccess = { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'] };
-
-/** A list endpoint: pages come from the list indexes (adapters/dynamo/list-query.ts). */
-const LISTS: FunctionAccess = { ...KEYED, query: { table: false, indexes: ALL_INDEXES } };
+const REQUEST: readonly ItemGrant[] = [
+  { actions: ['UpdateItem'], reach: ['apiKey'], attributes: ADMISSION_ATTRIBUTES, returnValues: ['NONE', 'ALL_OLD'] },
+  { actions: ['PutItem'], reach: ['usage'] },
+  { actions: ['UpdateItem'], reach: ['usage'], attributes: ['pk', 'sk', 'status'], returnValues: ['NONE'] },
+  { actions: ['UpdateItem'], reach: ['authFailures'], attributes: AUTH_FAILURE_ATTRIBUTES, returnValues: ['UPDATED_NEW'] },
+  { actions: ['GetItem'], reach: ['org'] },
+];
+const KEYED: FunctionAccess = { ...NONE, items: REQUEST };
 
 /**
- * A transition (adapters/dynamo/lifecycle-writes.ts applyTransition) is one transaction
- * of Updates, plus a Delete of the name claim when a deployment is destroyed.
+ * A list endpoint: pages come from the list indexes of the organization
+ * (adapters/dynamo/list-query.ts), a status filter's counts from the table (status-counts.ts).
  */
-const TRANSITION: readonly ItemAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];
+const LISTS: FunctionAccess = { ...KEYED, query: { table: true, indexes: ALL_INDEXES, reach: ['org'] } };
 
 /**
- * An endpoint that writes records in a transaction (Put, Update) and may run a
- * transition (Delete); a workflow that cannot start also forgets the request's
- * idempotency claim (DeleteItem). It reads the organization and the deployment it
- * writes on in one BatchGetItem (lifecycle-writes.ts withWriteState).
+ * An endpoint that writes the organization's records in a transaction (Put, Update),
+ * may run a transition (Delete of a name claim), claims and releases Idempotency-Keys,
+ * and reads the organization and the deployment it writes on in one BatchGetItem
+ * (lifecycle-writes.ts withWriteState).
  */
 const writer = (states: readonly StatesAction[]): FunctionAccess => ({
   ...KEYED,
-  items: [...new Set([...KEYED.items, ...TRANSITION, 'BatchGetItem' as const])],
+  items: [...REQUEST, { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
   states,
 });
 
-/** A workflow step: reads the operation and its deployment and runs a transition (which appends its events, PutItem). */
-const STEP: FunctionAccess = { ...NONE, items: [...TRANSITION, 'PutItem'] };
+/**
+ * A workflow step: reads the operation and its deployment and runs a transition (which
+ * appends its events, PutItem), all inside the organization; the simulated driver's jobs
+ * are items of the organization too.
+ */
+const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }] };
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-environments': KEYED,
@@ -109,10 +152,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // written in transactions (create, delete); deliveries are items of the webhook.
   // A new webhook's signing secret is sealed with the webhook key (KMS Encrypt).
   'create-webhook': { ...writer([]), kms: ['Encrypt', 'Decrypt:replay'] },
-  'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'] } },
+  'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'], reach: ['org'] } },
   'get-webhook': KEYED,
   'delete-webhook': writer([]),
-  'list-webhook-deliveries': { ...KEYED, query: { table: true, indexes: [] } },
+  'list-webhook-deliveries': { ...KEYED, query: { table: true, indexes: [], reach: ['deliveries'] } },
   'create-deployment': writer(['StartExecution']),
   // A destroy stops the create still provisioning (decision 11), then starts its own execution.
   'delete-deployment': writer(['StartExecution', 'StopExecution']),
@@ -131,15 +174,30 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'fail-operation': STEP,
   // Finds unfinished operations through gsi5 (it holds only those), asks Step Functions
   // what became of their executions, stops overdue ones, and ends them failed.
-  'reconcile-operations': { ...STEP, query: { table: false, indexes: ['gsi5'] }, states: ['DescribeExecution', 'StopExecution'] },
+  'reconcile-operations': {
+    ...STEP,
+    query: { table: false, indexes: ['gsi5'], reach: ['activeOperations'] },
+    states: ['DescribeExecution', 'StopExecution'],
+  },
   // Decision 38. The stream's event items → the organization's webhooks (gsi1) → one
   // message each on the delivery queue. Reading the stream is the event source's grant.
-  'dispatch-events': { ...NONE, query: { table: false, indexes: ['gsi1'] }, queue: ['SendMessage'] },
+  'dispatch-events': { ...NONE, query: { table: false, indexes: ['gsi1'], reach: ['org'] }, queue: ['SendMessage'] },
   // One message → the webhook and the event (GetItem), its secret opened (KMS Decrypt),
   // the attempt recorded in one transaction (Update webhook, Put attempt), and the next
   // attempt queued on failure. Receiving and deleting messages is the event source's grant.
-  'deliver-webhooks': { ...NONE, items: ['GetItem', 'UpdateItem', 'PutItem'], queue: ['SendMessage'], kms: ['Decrypt:delivery'] },
+  'deliver-webhooks': {
+    ...NONE,
+    items: [
+      { actions: ['GetItem', 'UpdateItem'], reach: ['org'] },
+      { actions: ['PutItem'], reach: ['deliveries'] },
+    ],
+    queue: ['SendMessage'],
+    kms: ['Decrypt:delivery'],
+  },
 };
 
 /** Whether the function needs the table at all (and so TABLE_NAME). */
 export const usesTable = (a: FunctionAccess): boolean => a.items.length > 0 || a.query.table || a.query.indexes.length > 0;
+
+/** The item actions a function may take anywhere (each on the partitions its grants name). */
+export const itemActionsOf = (a: FunctionAccess): ItemAction[] => [...new Set(a.items.flatMap((g) => g.actions))];

@@ -19,7 +19,17 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
-import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, kmsActionName, usesTable } from './function-access.js';
+import {
+  FUNCTION_ACCESS,
+  type FunctionAccess,
+  type FunctionName,
+  type ItemGrant,
+  kmsActionName,
+  leadingKeyPattern,
+  QUERY_EXCLUDED,
+  type Reach,
+  usesTable,
+} from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { iam5ResourceFinding } from './nag.js';
 import type { Settings } from './settings.js';
@@ -82,6 +92,20 @@ const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
   // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
   'reconcile-operations': Duration.minutes(4),
 };
+
+/**
+ * Concurrent executions reserved per function when the stage reserves them (and so the
+ * most each may use): about 560 of an account's usual 1,000, leaving room for the rest.
+ */
+const RESERVED_CONCURRENCY: Record<FunctionKind, number> = { http: 20, workflow: 10, events: 10 };
+const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {
+  // Each call holds an execution for up to 20 s while it waits.
+  'wait-operation': 40,
+  // One run at a time: two reconcilers would race on the same operations.
+  'reconcile-operations': 1,
+};
+export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): number =>
+  RESERVED_OVERRIDES[name] ?? RESERVED_CONCURRENCY[kind];
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
 export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration => TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind];
@@ -168,6 +192,7 @@ export class FunctionFactory extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
       timeout: functionTimeout(kind, name),
+      reservedConcurrentExecutions: settings.reservedConcurrency ? reservedConcurrency(kind, name) : undefined,
       tracing: lambda.Tracing.ACTIVE,
       role,
       logGroup,
@@ -244,11 +269,12 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
       }),
     );
   }
-  if (access.items.length > 0) {
+  for (const grant of access.items) {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: access.items.map((a) => `dynamodb:${a}`),
+        actions: grant.actions.map((a) => `dynamodb:${a}`),
         resources: [table.tableArn],
+        conditions: itemConditions(grant),
       }),
     );
   }
@@ -257,7 +283,16 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
     ...access.query.indexes.map((index) => `${table.tableArn}/index/${index}`),
   ];
   if (queryOn.length > 0) {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: queryOn }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: queryOn,
+        conditions: {
+          ...leadingKeys(access.query.reach),
+          'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': QUERY_EXCLUDED },
+        },
+      }),
+    );
   }
   if (!stateMachine) return;
   if (access.states.includes('StartExecution')) {
@@ -283,6 +318,25 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
         'Executions are named after operation ids, known only at run time; the pattern is limited to executions of this one state machine.',
     });
   }
+}
+
+/**
+ * The partitions a request may reach. `ForAllValues` holds vacuously for a request that
+ * names no partition key, so the `Null` test requires one.
+ */
+function leadingKeys(reach: readonly Reach[]): Record<string, Record<string, unknown>> {
+  return {
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': reach.map(leadingKeyPattern) },
+    Null: { 'dynamodb:LeadingKeys': 'false' },
+  };
+}
+
+/** An item grant's IAM conditions: its partitions, and where it says so, the attributes and ReturnValues allowed. */
+export function itemConditions(grant: ItemGrant): Record<string, Record<string, unknown>> {
+  const conditions = leadingKeys(grant.reach);
+  if (grant.attributes) conditions['ForAllValues:StringEquals'] = { 'dynamodb:Attributes': [...grant.attributes] };
+  if (grant.returnValues) conditions.StringEqualsIfExists = { 'dynamodb:ReturnValues': [...grant.returnValues] };
+  return conditions;
 }
 
 /** `arn:…:execution:<state machine name>:*`: every execution of this state machine, nothing else. */

@@ -20,8 +20,14 @@ export interface StageDefaults {
   readonly logRetention: RetentionDays;
   /** Stage-wide API Gateway throttle: a backstop behind the per-key limits the handlers enforce. */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
-  /** WAF web ACL with a per-IP rate-based rule, unless `-c waf=false`. */
+  /** WAF web ACL (managed rule groups, a body-size rule, a per-IP rate rule), unless `-c waf=false`. */
   readonly waf: boolean;
+  /**
+   * Reserve each function's concurrency (functions.ts RESERVED_CONCURRENCY), so one busy
+   * or attacked function cannot starve the others. Off in dev: a new account's limit
+   * (often 10) cannot reserve anything; `-c reservedConcurrency=true` turns it on.
+   */
+  readonly reservedConcurrency: boolean;
 }
 
 const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
@@ -31,6 +37,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_WEEK,
     throttle: { rateLimit: 50, burstLimit: 100 },
     waf: false,
+    reservedConcurrency: false,
   },
   prod: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -38,6 +45,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_YEAR,
     throttle: { rateLimit: 500, burstLimit: 1000 },
     waf: true,
+    reservedConcurrency: true,
   },
 };
 
@@ -65,6 +73,7 @@ export const CONTEXT_KEYS = [
   'certificateArn',
   'waf',
   'wafRateLimit',
+  'reservedConcurrency',
   'alarmEmail',
   'phaseDelayMs',
   'phaseTimeoutSeconds',
@@ -132,6 +141,7 @@ export function readSettings(lookup: Lookup): Settings {
     appDomain,
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
     waf: bool('waf', defaults.waf),
+    reservedConcurrency: bool('reservedConcurrency', defaults.reservedConcurrency),
     // WAF's minimum for a rate-based rule is 10 per evaluation window.
     wafRateLimitPer5Min: int('wafRateLimit', 2000, 10),
     alarmEmail,

@@ -4,14 +4,19 @@ import { UsageError } from '../../client/cli/args.js';
 import { table } from '../../client/cli/format.js';
 import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
-import { type ApiKeyRecord, generateKey } from '../../functions/core/api-keys.js';
+import { type ApiKeyRecord, generateKey, ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
   out(line: string): void;
 }
 
-const ORG_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** --org, checked by the rule every key issuer uses (core/api-keys.ts). */
+function orgOption(value: string | boolean | undefined): string {
+  const orgId = required(value, '--org');
+  if (!ORG_ID_PATTERN.test(orgId)) throw new UsageError(`--org ${ORG_ID_RULE}`);
+  return orgId;
+}
 
 type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
 
@@ -62,8 +67,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
         'expires-at': { type: 'string' },
       });
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-      const orgId = required(values.org, '--org');
-      if (!ORG_ID.test(orgId)) throw new UsageError('--org must be 1-64 letters, digits, "-" or "_"');
+      const orgId = orgOption(values.org);
       const name = required(values.name, '--name');
       let scopes: Scope[] | undefined;
       if (values.scopes !== undefined) {
@@ -118,7 +122,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
     case 'list': {
       const { values, positionals } = parse(rest, { org: { type: 'string' } });
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-      const keys = (await listKeys(required(values.org, '--org'))).map(publicView);
+      const keys = (await listKeys(orgOption(values.org))).map(publicView);
       if (values.json) io.out(JSON.stringify(keys));
       else
         printTable(

@@ -37,6 +37,8 @@ export interface CallOptions {
   body?: unknown;
   /** The body exactly as sent: text, or bytes that need not be UTF-8. */
   rawBody?: string | Buffer;
+  /** The client address API Gateway would report (default 127.0.0.1). */
+  sourceIp?: string;
 }
 
 export interface CallResult {
@@ -56,7 +58,7 @@ export async function call(method: string, pathAndQuery: string, opts: CallOptio
     headers['Content-Type'] ??= 'application/json';
   }
   const url = API_PREFIX + pathAndQuery;
-  const res = await invokeGateway({ method, url, rawHeaders: Object.entries(headers).flat(), body });
+  const res = await invokeGateway({ method, url, rawHeaders: Object.entries(headers).flat(), body, sourceIp: opts.sourceIp });
   const outHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k.toLowerCase()] = String(v);
   let parsed: unknown = res.body;

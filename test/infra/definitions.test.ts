@@ -61,7 +61,7 @@ describe('FUNCTION_ACCESS', () => {
       'cancel-operation': ['StopExecution'],
       'reconcile-operations': ['DescribeExecution', 'StopExecution'],
     });
-    expect(FUNCTION_ACCESS['reconcile-operations'].query).toEqual({ table: false, indexes: ['gsi5'] });
+    expect(FUNCTION_ACCESS['reconcile-operations'].query).toEqual({ table: false, indexes: ['gsi5'], reach: ['activeOperations'] });
   });
 });
 

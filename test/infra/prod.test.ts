@@ -3,7 +3,10 @@
  * once with real bundling and cdk-nag: what differs from dev, and nothing else.
  */
 import { Match } from 'aws-cdk-lib/assertions';
+import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
+import { MANAGED_RULE_GROUPS } from '../../infra/aws/api.js';
+import { reservedConcurrency } from '../../infra/aws/functions.js';
 import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth } from './synth.js';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
@@ -61,17 +64,47 @@ it('throttles the prod stage at its own backstop', () => {
   });
 });
 
-it('protects the stage with a WAF web ACL whose one rule is a per-address rate limit', () => {
-  s.template.hasResourceProperties('AWS::WAFv2::WebACL', {
-    Scope: 'REGIONAL',
-    DefaultAction: { Allow: {} },
-    Rules: [
-      Match.objectLike({
-        Action: { Block: {} },
-        Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 } },
-      }),
-    ],
+it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 429 per address, then AWS managed rule groups', () => {
+  const [, acl] = resourcesOfType(s.json, 'AWS::WAFv2::WebACL')[0]!;
+  const p = acl.Properties!;
+  expect(p).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+  // The size rule sees the whole body the handlers would take (64 KiB), and a larger one counts as a match.
+  expect(p.AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
+  const rules = p.Rules as any[];
+  expect(rules.map((r) => r.Name)).toEqual(['BodyTooLarge', 'RateLimitPerAddress', ...MANAGED_RULE_GROUPS.map((g) => g.name)]);
+  expect(rules.map((r) => r.Priority)).toEqual(rules.map((_, i) => i));
+  expect(rules[0].Statement.SizeConstraintStatement).toEqual({
+    FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+    ComparisonOperator: 'GT',
+    Size: MAX_BODY_BYTES,
+    TextTransformations: [{ Priority: 0, Type: 'NONE' }],
   });
+  expect(rules[1].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 });
+  // Each of the two blocks answers with its own status and the error envelope, not one 429 for everything.
+  for (const [i, status, code] of [
+    [0, 413, 'PAYLOAD_TOO_LARGE'],
+    [1, 429, 'RATE_LIMIT_EXCEEDED'],
+  ] as const) {
+    const custom = rules[i].Action.Block.CustomResponse;
+    expect(custom.ResponseCode).toBe(status);
+    const body = p.CustomResponseBodies[custom.CustomResponseBodyKey];
+    expect(body.ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(body.Content)).toEqual({ error: { code, message: expect.any(String) } });
+  }
+  // Managed groups keep their own actions, but for the rules that would refuse valid requests.
+  for (const group of MANAGED_RULE_GROUPS) {
+    const rule = rules.find((r) => r.Name === group.name);
+    expect(rule.OverrideAction).toEqual({ None: {} });
+    expect(rule.Statement.ManagedRuleGroupStatement.VendorName).toBe('AWS');
+    const counted = (rule.Statement.ManagedRuleGroupStatement.RuleActionOverrides ?? []).map((o: any) => [o.Name, o.ActionToUse]);
+    expect(counted).toEqual(group.count.map((n) => [n, { Count: {} }]));
+  }
+  expect(MANAGED_RULE_GROUPS.find((g) => g.name === 'AWSManagedRulesCommonRuleSet')?.count).toContain('SizeRestrictions_BODY');
+  // A block by a managed group is reported as what it is, a refusal, not as a rate limit.
+  const filtered = resourcesOfType(s.json, 'AWS::ApiGateway::GatewayResponse').find(
+    ([, r]) => r.Properties?.ResponseType === 'WAF_FILTERED',
+  )!;
+  expect(filtered[1].Properties?.StatusCode).toBe('403');
   const assocs = resourcesOfType(s.json, 'AWS::WAFv2::WebACLAssociation');
   expect(assocs).toHaveLength(1);
   const assoc = assocs[0]![1].Properties!;
@@ -79,13 +112,29 @@ it('protects the stage with a WAF web ACL whose one rule is a per-address rate l
   expect(flatten(assoc.ResourceArn)).toContain('/stages/');
 });
 
-it('serves the API on the custom domain (TLS 1.2, regional) at the root, and says so in ApiUrl', () => {
+it('reserves concurrency for every function: 1 for the reconciler, more for the long-polling wait', () => {
+  for (const f of s.stack.functions.all) {
+    expect({ fn: f.name, n: s.json.Resources[logicalId(f.fn)]!.Properties?.ReservedConcurrentExecutions }).toEqual({
+      fn: f.name,
+      n: reservedConcurrency(f.kind, f.name),
+    });
+  }
+  expect(reservedConcurrency('workflow', 'reconcile-operations')).toBe(1);
+  const total = s.stack.functions.all.reduce((n, f) => n + reservedConcurrency(f.kind, f.name), 0);
+  // AWS keeps 100 of an account's usual 1,000 unreserved.
+  expect(total).toBeLessThanOrEqual(900);
+});
+
+it('serves the API only on the custom domain (TLS 1.3/1.2 with forward secrecy, strict, regional) at the root, and says so in ApiUrl', () => {
   s.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
     DomainName: 'api.example.org',
     RegionalCertificateArn: CERT,
     EndpointConfiguration: { Types: ['REGIONAL'] },
-    SecurityPolicy: 'TLS_1_2',
+    SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
+    EndpointAccessMode: 'STRICT',
   });
+  // The default execute-api endpoint would be a second door, without the domain's TLS policy.
+  s.template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
   const mappings = resourcesOfType(s.json, 'AWS::ApiGateway::BasePathMapping');
   expect(mappings).toHaveLength(1);
   expect(mappings[0]![1].Properties?.BasePath).toBeUndefined();

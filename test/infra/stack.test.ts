@@ -8,10 +8,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
+import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
 import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
-import { EVENTS_FUNCTIONS, type FunctionName, kmsActionName, usesTable } from '../../infra/aws/function-access.js';
+import {
+  EVENTS_FUNCTIONS,
+  type FunctionName,
+  itemActionsOf,
+  kmsActionName,
+  leadingKeyPattern,
+  QUERY_EXCLUDED,
+  usesTable,
+} from '../../infra/aws/function-access.js';
+import { itemConditions } from '../../infra/aws/functions.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
 import {
   actionsOf,
@@ -231,8 +241,8 @@ describe('IAM, per function', () => {
       expect(actions.filter((a) => a.includes('*'))).toEqual([]);
       expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
 
-      const dynamo = actions.filter((a) => a.startsWith('dynamodb:')).sort();
-      const wantDynamo = [...f.access.items, ...(f.access.query.table || f.access.query.indexes.length ? ['Query'] : [])]
+      const dynamo = [...new Set(actions.filter((a) => a.startsWith('dynamodb:')))].sort();
+      const wantDynamo = [...itemActionsOf(f.access), ...(f.access.query.table || f.access.query.indexes.length ? ['Query'] : [])]
         .map((a) => `dynamodb:${a}`)
         .sort();
       expect({ fn: f.name, dynamo }).toEqual({ fn: f.name, dynamo: wantDynamo });
@@ -273,6 +283,95 @@ describe('IAM, per function', () => {
         }
       }
     }
+  });
+
+  /** The DynamoDB item statements of a function (Query apart), with their conditions. */
+  const itemStatements = (name: FunctionName) =>
+    declared(name).filter(
+      (st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')) && !actionsOf(st).includes('dynamodb:Query'),
+    ) as (Statement & {
+      Condition?: Record<string, Record<string, unknown>>;
+    })[];
+  /** IAM StringLike: `*` any run of characters, `?` one. */
+  const like = (pattern: string, value: string) =>
+    new RegExp(
+      `^${pattern
+        .split('')
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c)))
+        .join('')}$`,
+    ).test(value);
+  const leadingKeysOf = (st: { Condition?: Record<string, Record<string, unknown>> }) =>
+    (st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []) as string[];
+
+  it('scopes every DynamoDB item grant to the partitions, attributes and ReturnValues its entry declares', () => {
+    for (const f of s.stack.functions.all) {
+      const got = itemStatements(f.name).map((st) => ({ actions: actionsOf(st).sort(), condition: st.Condition }));
+      const want = f.access.items.map((g) => ({ actions: g.actions.map((a) => `dynamodb:${a}`).sort(), condition: itemConditions(g) }));
+      expect({ fn: f.name, grants: sortShapes(got) }).toEqual({ fn: f.name, grants: sortShapes(want) });
+      // Each partition grant requires a partition key: ForAllValues alone holds for a request naming none.
+      for (const st of itemStatements(f.name)) expect(st.Condition?.Null).toEqual({ 'dynamodb:LeadingKeys': 'false' });
+    }
+  });
+
+  it('lets no function create, delete or revoke an API key: key items only take the admission counters', () => {
+    const keyItem = 'KEY#9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+    const admitting: string[] = [];
+    for (const f of s.stack.functions.all) {
+      for (const st of itemStatements(f.name)) {
+        if (!leadingKeysOf(st).some((p) => like(p, keyItem))) continue;
+        admitting.push(f.name);
+        expect({ fn: f.name, actions: actionsOf(st) }).toEqual({ fn: f.name, actions: ['dynamodb:UpdateItem'] });
+        const attributes = st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] as string[];
+        expect(attributes).toEqual([...ADMISSION_ATTRIBUTES]);
+        for (const owned of ['id', 'org_id', 'scopes', 'hash', 'hint', 'name', 'created_at', 'gsi1pk', 'gsi2pk'])
+          expect(attributes).not.toContain(owned);
+        expect(st.Condition?.StringEqualsIfExists).toEqual({ 'dynamodb:ReturnValues': ['NONE', 'ALL_OLD'] });
+      }
+    }
+    // Exactly the functions that authenticate a key, and no Query may read an organization's key list.
+    expect(admitting.sort()).toEqual(
+      s.stack.functions.all
+        .filter((f) => f.access.items.some((g) => g.reach.includes('apiKey')))
+        .map((f) => f.name)
+        .sort(),
+    );
+    expect(admitting.length).toBeGreaterThan(15);
+    for (const f of s.stack.functions.all) {
+      for (const st of declared(f.name).filter((x) => actionsOf(x).includes('dynamodb:Query')) as {
+        Condition?: Record<string, Record<string, unknown>>;
+      }[]) {
+        expect(st.Condition?.['ForAllValues:StringNotLike']).toEqual({ 'dynamodb:LeadingKeys': QUERY_EXCLUDED });
+        expect(leadingKeysOf(st)).toEqual(f.access.query.reach.map(leadingKeyPattern));
+        expect(leadingKeysOf(st).some((p) => like(p, keyItem) || like(p, 'KEYID#key_1'))).toBe(false);
+        expect(QUERY_EXCLUDED.some((p) => like(p, 'ORG#acme#KEYS'))).toBe(true);
+      }
+    }
+  });
+
+  it('lets read-only handlers write nothing of an organization: only their key counters, usage entries and failure counts', () => {
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    const readOnly = routeList.filter((r) => r.method === 'GET' && r.access !== 'public').map((r) => r.handler as FunctionName);
+    expect(readOnly.length).toBeGreaterThan(10);
+    for (const name of readOnly) {
+      const written = itemStatements(name)
+        .filter((st) => actionsOf(st).some((a) => writes.includes(a)))
+        .flatMap(leadingKeysOf);
+      expect({ fn: name, written: [...new Set(written)].sort() }).toEqual({
+        fn: name,
+        written: [leadingKeyPattern('apiKey'), leadingKeyPattern('authFailures'), leadingKeyPattern('usage')].sort(),
+      });
+    }
+  });
+
+  it('lets the workflow and events functions reach only organizations, webhook deliveries and the active-operations index', () => {
+    for (const f of s.stack.functions.all.filter((x) => x.kind !== 'http')) {
+      const reached = [...itemStatements(f.name).flatMap(leadingKeysOf)];
+      for (const p of reached) expect([leadingKeyPattern('org'), leadingKeyPattern('deliveries')]).toContain(p);
+    }
+  });
+
+  it('reserves no concurrency in dev (a new account could not deploy it)', () => {
+    for (const f of s.stack.functions.all) expect(s.json.Resources[fnId(f.name)]!.Properties?.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   it('lets the public and fallback handlers touch no data at all', () => {
@@ -409,10 +508,11 @@ describe('REST API', () => {
     expect(JSON.parse(line)).toMatchObject({ requestId: 'v', status: 200, httpMethod: 'v', resourcePath: 'v' });
   });
 
-  it('is regional, with no WAF in dev unless asked for, and no custom domain unless given', () => {
+  it('is regional, with no WAF in dev unless asked for, and no custom domain unless given (so the execute-api URL stays on)', () => {
     s.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       Name: 'deployment-api-dev',
       EndpointConfiguration: { Types: ['REGIONAL'] },
+      DisableExecuteApiEndpoint: false,
     });
     s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     s.template.resourceCountIs('AWS::ApiGateway::DomainName', 0);

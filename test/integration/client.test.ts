@@ -103,3 +103,57 @@ describe('DeploymentsClient against the local API', () => {
     );
   });
 });
+
+describe('DeploymentsClient keeps its key to the API', () => {
+  let api: http.Server;
+  let other: http.Server;
+  let apiUrl: string;
+  const seenByOther: http.IncomingHttpHeaders[] = [];
+
+  beforeAll(async () => {
+    // Another origin (another port), which must never see the key.
+    other = http.createServer((req, res) => {
+      seenByOther.push(req.headers);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"items":[]}}');
+    });
+    const otherUrl = await listen(other);
+    api = http.createServer((req, res) => res.writeHead(307, { Location: `${otherUrl}${req.url}` }).end());
+    apiUrl = `${await listen(api)}${API_PREFIX}`;
+  });
+  afterAll(async () => {
+    await close(api);
+    await close(other);
+  });
+
+  it('reports a redirect to another origin as an error and never follows it with X-API-Key', async () => {
+    // What an ordinary fetch does with the same answer: it follows, key and all.
+    await fetch(`${apiUrl}/environments`, { headers: { 'X-API-Key': 'svc_sk_live_followed' } });
+    expect(seenByOther.map((h) => h['x-api-key'])).toEqual(['svc_sk_live_followed']);
+    seenByOther.length = 0;
+
+    const err = await new DeploymentsClient({ baseUrl: apiUrl, apiKey: 'svc_sk_live_secret' }).listEnvironments().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ErrorResponse);
+    expect(err).toMatchObject({ status: 307, code: 'UNEXPECTED_RESPONSE', message: expect.stringContaining('redirect') });
+    expect(seenByOther).toEqual([]);
+  });
+
+  it.each([
+    'http://api.example.com/api/v1',
+    'http://10.0.0.5:3000/api/v1',
+    'ftp://example.com/api/v1',
+    'not a url',
+    'https://user:pw@api.example.com/api/v1',
+  ])('refuses the base URL %s (the key would cross a network in clear, or go astray)', (baseUrl) => {
+    expect(() => new DeploymentsClient({ baseUrl, apiKey: 'k' })).toThrow(TypeError);
+  });
+
+  it.each([
+    'https://api.example.com/api/v1',
+    'http://localhost:3000/api/v1',
+    'http://127.0.0.1:3000/api/v1',
+    'http://[::1]:3000/api/v1',
+    'http://api.localhost/api/v1',
+  ])('accepts %s (https, or plain http on this machine)', (baseUrl) => {
+    expect(new DeploymentsClient({ baseUrl: `${baseUrl}/`, apiKey: 'k' }).baseUrl).toBe(baseUrl);
+  });
+});

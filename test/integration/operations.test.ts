@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WorkPhase } from '../../functions/core/platform.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { platformOf } from '../helpers/call-platform.js';
@@ -297,11 +298,11 @@ describe('GET /operations', () => {
     expect(byStatus.body.data.links.self).toBe('/api/v1/operations?status=succeeded&page=2&per_page=2');
     const running = await call('GET', '/operations?status=running', { key });
     expect(running.body.data.pagination.total).toBe(0);
-    const unknownRes = await call('GET', '/operations?resource_id=nothing-here', { key });
+    const unknownRes = await call('GET', `/operations?resource_id=${randomUUID()}`, { key });
     expect(unknownRes.body.data).toMatchObject({ items: [], pagination: { total: 0, pages: 0 } });
   });
 
-  it.each(['status=done', 'type=deployment.update', 'page=0', 'per_page=101'])(
+  it.each(['status=done', 'type=deployment.update', 'page=0', 'per_page=101', 'resource_id=nothing-here', 'resource_id=x%23KEYS'])(
     'refuses %s with 400 INVALID_REQUEST and details',
     async (q) => {
       const { key } = await createKey();

@@ -1,12 +1,13 @@
 /** The pure core: no DynamoDB, no HTTP. */
 
-import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
+import { keyUsagePk, lists, orgKey } from '../../functions/adapters/dynamo/item-keys.js';
+import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX, ORG_ID_RULE } from '../../functions/core/api-keys.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
 import { isWorkPhase } from '../../functions/core/platform.js';
 import { secondsUntil, windowsAt } from '../../functions/core/rate-limits.js';
-import { DEPLOYMENT_STATUSES, type DeploymentStatus } from '../../functions/core/schemas.js';
+import { DEPLOYMENT_STATUSES, type DeploymentStatus, ListEventsQuery, ListOperationsQuery } from '../../functions/core/schemas.js';
 
 describe('phases', () => {
   it('every work phase is a platform job phase with a message; every final phase a message', () => {
@@ -114,5 +115,46 @@ describe('clock windows', () => {
     expect(secondsUntil(t, w.nextMinute)).toBe(30);
     expect(secondsUntil(t, w.nextHour)).toBe(1170);
     expect(secondsUntil(new Date('2026-11-22T06:40:59.999Z'), w.nextMinute)).toBe(1);
+  });
+});
+
+describe('ids that become table keys (security review)', () => {
+  it.each(['acme', 'Org_1', 'a-b-c', 'x'.repeat(64)])('issues keys for the organization id %s', (orgId) => {
+    expect(generateKey({ orgId, name: 'k', now: new Date() }).record.org_id).toBe(orgId);
+  });
+
+  it.each(['', 'a#KEYS', 'org one', '-lead', 'x'.repeat(65), 'ünï', 'a/b', 'a*'])(
+    'refuses to issue a key for the organization id %j with 400 INVALID_REQUEST on org_id',
+    (orgId) => {
+      expect(() => generateKey({ orgId, name: 'k', now: new Date() })).toThrow(
+        expect.objectContaining({ code: 'INVALID_REQUEST', options: { details: [{ field: 'org_id', issue: ORG_ID_RULE }] } }),
+      );
+    },
+  );
+
+  it('never builds a partition key from an id holding "#", whoever calls the builder', () => {
+    expect(() => orgKey('acme#KEYS')).toThrow(/contains "#"/);
+    expect(() => lists.operationsByResource('acme', 'x#y')).toThrow(/contains "#"/);
+    expect(() => keyUsagePk('key_1#2')).toThrow(/contains "#"/);
+    expect(orgKey('acme')).toEqual({ pk: 'ORG#acme', sk: 'ORG' });
+  });
+
+  it.each([
+    ['3F2B8C1E-6D4A-4E7B-9A51-0C8D2E7F4A10', '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10'],
+    ['dep_3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10', '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10'],
+  ])('reads the resource_id filter %s as %s', (raw, id) => {
+    expect(ListOperationsQuery.parse({ resource_id: raw }).resource_id).toBe(id);
+    expect(ListEventsQuery.parse({ resource_id: raw }).resource_id).toBe(id);
+  });
+
+  it.each(['nothing-here', 'x#KEYS', '3f2b8c1e', 'dep_', `op_${'0'.repeat(8)}`, '*'])('refuses the resource_id filter %j', (raw) => {
+    expect(ListOperationsQuery.safeParse({ resource_id: raw }).success).toBe(false);
+    expect(ListEventsQuery.safeParse({ resource_id: raw }).success).toBe(false);
+  });
+
+  it('takes an operation id as an events filter only', () => {
+    const op = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    expect(ListEventsQuery.parse({ resource_id: op }).resource_id).toBe(op);
+    expect(ListOperationsQuery.safeParse({ resource_id: op }).success).toBe(false);
   });
 });

@@ -1,42 +1,79 @@
 /** Key builders: the only place that knows how items are addressed (docs/data-model.md). */
 
+/**
+ * The partitions of the table: every partition key starts with one of these. The stack
+ * grants each function only the partitions its code touches (IAM dynamodb:LeadingKeys),
+ * so an id that could carry a `#` would let a request reach past its own partition:
+ * ids reach these builders validated (core/ids.ts), and `segment` refuses a `#` anyway.
+ */
+export const PARTITIONS = {
+  /** An organization and everything it owns, and its list indexes' partitions. */
+  org: 'ORG#',
+  /** An API key, by the SHA-256 of the key. */
+  apiKey: 'KEY#',
+  /** An API key, by its id (gsi2). */
+  apiKeyId: 'KEYID#',
+  usage: 'USAGE#',
+  deliveries: 'WHD#',
+  /** Failed authentications per client address (middleware/auth-failure-limit.ts). */
+  authFailures: 'AUTHFAIL#',
+  /** The local delivery queue (on AWS, SQS). */
+  localQueue: 'QUEUE#',
+} as const;
+export type Partition = keyof typeof PARTITIONS;
+
+/** An id inside a partition key: never a `#`, which would address another partition. */
+const segment = (id: string): string => {
+  if (id.includes('#')) throw new Error(`an id in a table key contains "#": ${JSON.stringify(id.slice(0, 80))}`);
+  return id;
+};
+const org = (orgId: string) => `${PARTITIONS.org}${segment(orgId)}`;
+
 /** Sequence numbers are zero-padded so that string order is numeric order. */
 export const seqKey = (n: number): string => String(n).padStart(12, '0');
 
-export const orgKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' });
-export const apiKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: 'KEY' });
-export const keyUsagePk = (keyId: string) => `USAGE#${keyId}`;
-export const deploymentKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `DEP#${id}` });
-export const operationKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `OP#${id}` });
-export const nameKey = (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `NAME#${name}` });
-export const idempotencyKey = (orgId: string, key: string) => ({ pk: `ORG#${orgId}`, sk: `IDEM#${key}` });
-export const webhookKey = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `WH#${id}` });
-export const deliveryPk = (webhookId: string) => `WHD#${webhookId}`;
-export const eventKey = (orgId: string, sequence: number) => ({ pk: `ORG#${orgId}`, sk: `EVT#${seqKey(sequence)}` });
+export const orgKey = (orgId: string) => ({ pk: org(orgId), sk: 'ORG' });
+export const apiKeyKey = (hash: string) => ({ pk: `${PARTITIONS.apiKey}${segment(hash)}`, sk: 'KEY' });
+export const keyUsagePk = (keyId: string) => `${PARTITIONS.usage}${segment(keyId)}`;
+export const authFailureKey = (address: string, windowStart: number) => ({
+  pk: `${PARTITIONS.authFailures}${segment(address)}`,
+  sk: String(windowStart),
+});
+export const deploymentKey = (orgId: string, id: string) => ({ pk: org(orgId), sk: `DEP#${id}` });
+export const operationKey = (orgId: string, id: string) => ({ pk: org(orgId), sk: `OP#${id}` });
+export const nameKey = (orgId: string, name: string) => ({ pk: org(orgId), sk: `NAME#${name}` });
+export const idempotencyKey = (orgId: string, key: string) => ({ pk: org(orgId), sk: `IDEM#${key}` });
+export const webhookKey = (orgId: string, id: string) => ({ pk: org(orgId), sk: `WH#${id}` });
+export const deliveryPk = (webhookId: string) => `${PARTITIONS.deliveries}${segment(webhookId)}`;
+export const eventKey = (orgId: string, sequence: number) => ({ pk: org(orgId), sk: `EVT#${seqKey(sequence)}` });
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) => ({
-  pk: `ORG#${orgId}`,
+  pk: org(orgId),
   sk: `JOB#${operationId}#${phase}`,
 });
 
+/** An organization's keys are listed (gsi1) under `ORG#<org>#KEYS`: only key management reads it. */
+export const KEY_LIST_SUFFIX = '#KEYS';
+
 /** Partition keys of the list indexes. */
 export const lists = {
-  orgKeys: (orgId: string) => `ORG#${orgId}#KEYS`,
-  keyById: (keyId: string) => `KEYID#${keyId}`,
-  deployments: (orgId: string) => `ORG#${orgId}#DEPS`,
-  deploymentsByStatus: (orgId: string, status: string) => `ORG#${orgId}#DEPS#${status}`,
-  operations: (orgId: string) => `ORG#${orgId}#OPS`,
-  operationsByType: (orgId: string, type: string) => `ORG#${orgId}#OPS#TYPE#${type}`,
-  operationsByResource: (orgId: string, resourceId: string) => `ORG#${orgId}#RES#${resourceId}`,
-  operationsByStatus: (orgId: string, status: string) => `ORG#${orgId}#OPS#STATUS#${status}`,
-  operationsByTypeAndStatus: (orgId: string, type: string, status: string) => `ORG#${orgId}#OPS#TYPE#${type}#STATUS#${status}`,
-  operationsByResourceAndStatus: (orgId: string, resourceId: string, status: string) => `ORG#${orgId}#RES#${resourceId}#STATUS#${status}`,
-  operationsByResourceAndType: (orgId: string, resourceId: string, type: string) => `ORG#${orgId}#RES#${resourceId}#TYPE#${type}`,
+  orgKeys: (orgId: string) => `${org(orgId)}${KEY_LIST_SUFFIX}`,
+  keyById: (keyId: string) => `${PARTITIONS.apiKeyId}${segment(keyId)}`,
+  deployments: (orgId: string) => `${org(orgId)}#DEPS`,
+  deploymentsByStatus: (orgId: string, status: string) => `${org(orgId)}#DEPS#${status}`,
+  operations: (orgId: string) => `${org(orgId)}#OPS`,
+  operationsByType: (orgId: string, type: string) => `${org(orgId)}#OPS#TYPE#${type}`,
+  operationsByResource: (orgId: string, resourceId: string) => `${org(orgId)}#RES#${segment(resourceId)}`,
+  operationsByStatus: (orgId: string, status: string) => `${org(orgId)}#OPS#STATUS#${status}`,
+  operationsByTypeAndStatus: (orgId: string, type: string, status: string) => `${org(orgId)}#OPS#TYPE#${type}#STATUS#${status}`,
+  operationsByResourceAndStatus: (orgId: string, resourceId: string, status: string) =>
+    `${org(orgId)}#RES#${segment(resourceId)}#STATUS#${status}`,
+  operationsByResourceAndType: (orgId: string, resourceId: string, type: string) => `${org(orgId)}#RES#${segment(resourceId)}#TYPE#${type}`,
   operationsByResourceTypeAndStatus: (orgId: string, resourceId: string, type: string, status: string) =>
-    `ORG#${orgId}#RES#${resourceId}#TYPE#${type}#STATUS#${status}`,
-  webhooks: (orgId: string) => `ORG#${orgId}#WHS`,
-  events: (orgId: string) => `ORG#${orgId}#EVTS`,
-  eventsByType: (orgId: string, type: string) => `ORG#${orgId}#EVTS#TYPE#${type}`,
-  eventsByResource: (orgId: string, resourceId: string) => `ORG#${orgId}#EVTS#RES#${resourceId}`,
+    `${org(orgId)}#RES#${segment(resourceId)}#TYPE#${type}#STATUS#${status}`,
+  webhooks: (orgId: string) => `${org(orgId)}#WHS`,
+  events: (orgId: string) => `${org(orgId)}#EVTS`,
+  eventsByType: (orgId: string, type: string) => `${org(orgId)}#EVTS#TYPE#${type}`,
+  eventsByResource: (orgId: string, resourceId: string) => `${org(orgId)}#EVTS#RES#${segment(resourceId)}`,
 };
 
 /**

@@ -133,3 +133,19 @@ function remember(hash: string, hour: number): void {
   if (lastHour.size >= GUESSES_KEPT) lastHour.clear();
   lastHour.set(hash, hour);
 }
+
+/**
+ * Every attribute the admission names, in its updates and its conditions: the stack
+ * lets the request path name only these on key items (IAM dynamodb:Attributes), so it
+ * can count and stamp a key but never change its organization, scopes or hash.
+ */
+export const ADMISSION_ATTRIBUTES: readonly string[] = [
+  'pk',
+  'sk',
+  'last_used_at',
+  'rate_hour',
+  'rate_n',
+  ...ALL_MINUTES,
+  'revoked_at',
+  'expires_at',
+];

@@ -12,8 +12,9 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from '../dynamo/client.js';
+import { PARTITIONS } from '../dynamo/item-keys.js';
 
-const QUEUE = 'QUEUE#webhook-deliveries';
+const QUEUE = `${PARTITIONS.localQueue}webhook-deliveries`;
 /** How long a claimed message stays invisible to other pollers. */
 const CLAIM_SECONDS = 60;
 
