@@ -4,15 +4,16 @@
  * options (BUNDLE_OPTIONS) that only creates the AWS SDK clients the function is
  * declared to use (FUNCTION_ACCESS: the table → the DynamoDB and document clients,
  * Step Functions, SQS, KMS). Each import runs in a fresh Node 24 process, with the
- * NODE_OPTIONS the function gets on Lambda, a function's runs interleaved with its
- * floor's so machine noise falls on both. Import time is the CPU time (user + system)
- * the import took: on Lambda an import is CPU-bound, and on a shared machine CPU time
- * does not count the waits for a core that wall time would. Wall time is shown too.
+ * NODE_OPTIONS the function gets on Lambda; every bundle's runs are shuffled together
+ * so machine noise falls on all of them alike. Import time is the least CPU time (user
+ * + system) of the runs: on Lambda an import is CPU-bound, and on a shared machine CPU
+ * time leaves out the waits for a core that wall time counts. Wall time is shown too.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { build } from 'esbuild';
 import { buildApp } from '../infra/aws/app.js';
@@ -20,6 +21,8 @@ import { type FunctionAccess, usesTable } from '../infra/aws/function-access.js'
 import { BUNDLE_OPTIONS, REPO_ROOT } from '../infra/aws/functions.js';
 
 export const COLD_START_LIMIT = 1.3;
+
+const execFileAsync = promisify(execFile);
 
 /** The client class of each SDK package a function may use. */
 const CLIENT_CLASS: Record<string, string> = {
@@ -89,18 +92,19 @@ export interface ImportTime {
   wallMs: number;
 }
 
+const IMPORT_SCRIPT =
+  'const c = process.cpuUsage(); const t = performance.now(); await import(process.argv[1]); ' +
+  'const d = process.cpuUsage(c); process.stdout.write(JSON.stringify({ cpuMs: (d.user + d.system) / 1000, wallMs: performance.now() - t }));';
+
 /** One import of `file` in a fresh process of this Node (npm run puts the pinned Node 24 first on PATH). */
-export function importOnce(file: string, nodeOptions: string): ImportTime {
-  const script =
-    'const c = process.cpuUsage(); const t = performance.now(); await import(process.argv[1]); ' +
-    'const d = process.cpuUsage(c); process.stdout.write(JSON.stringify({ cpuMs: (d.user + d.system) / 1000, wallMs: performance.now() - t }));';
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, file], {
+export async function importOnce(file: string, nodeOptions: string): Promise<ImportTime> {
+  const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', IMPORT_SCRIPT, file], {
     cwd: os.tmpdir(),
     encoding: 'utf8',
     // What Lambda gives the process: no AWS variables are needed to load a bundle.
     env: { PATH: process.env.PATH, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'silent', AWS_REGION: 'us-east-1' },
   });
-  return JSON.parse(out) as ImportTime;
+  return JSON.parse(stdout) as ImportTime;
 }
 
 const median = (xs: number[]) => {
@@ -108,13 +112,24 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Medians of `runs` interleaved imports of each file (a, b, a, b, …). */
-export function importTimes(files: string[], nodeOptions: string, runs: number): ImportTime[] {
-  const samples = files.map(() => [] as ImportTime[]);
-  for (let r = 0; r < runs; r++) {
-    for (const [i, f] of files.entries()) samples[i]!.push(importOnce(f, nodeOptions));
+/**
+ * Imports each (file, NODE_OPTIONS) `runs` times, all of them shuffled together and run
+ * `parallel` at a time, and keeps per file the least CPU time (noise from other work on
+ * the machine only ever adds to it) and the median wall time.
+ */
+export async function importTimes(jobs: { file: string; nodeOptions: string }[], runs: number, parallel: number): Promise<ImportTime[]> {
+  const queue = jobs.flatMap((job, i) => Array.from({ length: runs }, () => ({ ...job, i })));
+  for (let k = queue.length - 1; k > 0; k--) {
+    const j = Math.floor(Math.random() * (k + 1));
+    [queue[k], queue[j]] = [queue[j]!, queue[k]!];
   }
-  return samples.map((s) => ({ cpuMs: median(s.map((x) => x.cpuMs)), wallMs: median(s.map((x) => x.wallMs)) }));
+  const samples = jobs.map(() => [] as ImportTime[]);
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let next = queue.pop(); next; next = queue.pop()) samples[next.i]!.push(await importOnce(next.file, next.nodeOptions));
+    }),
+  );
+  return samples.map((s) => ({ cpuMs: Math.min(...s.map((x) => x.cpuMs)), wallMs: median(s.map((x) => x.wallMs)) }));
 }
 
 export interface FunctionColdStart {
@@ -143,7 +158,7 @@ export interface ColdStartResult {
 }
 
 /** Synthesizes the app into a temporary directory and measures every function in it. */
-export async function measureColdStart(o: { runs: number; only?: string[] }): Promise<ColdStartResult> {
+export async function measureColdStart(o: { runs: number; parallel: number; only?: string[] }): Promise<ColdStartResult> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-start-'));
   try {
     const t0 = performance.now();
@@ -162,52 +177,70 @@ export async function measureColdStart(o: { runs: number; only?: string[] }): Pr
       }
       return p;
     };
-    const functions: FunctionColdStart[] = [];
-    let getDeployment: { file: string; floor: string } | undefined;
-    for (const f of built.stack.functions.all) {
-      if (o.only && !o.only.includes(f.name)) continue;
-      const resource = template.Resources[Stack.of(f.fn).resolve((f.fn.node.defaultChild as CfnElement).logicalId) as string]!;
-      const dir = path.join(outdir, `asset.${resource.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
-      const file = path.join(dir, 'index.mjs');
-      const clients = declaredClients(f.access);
-      const floor = await floorOf(clients);
-      const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
-      const [imp, floorImp] = importTimes([file, floor], nodeOptions, o.runs);
-      const bytes = fs.statSync(file).size;
-      const floorBytes = fs.statSync(floor).size;
+    const measured = await Promise.all(
+      built.stack.functions.all
+        .filter((f) => !o.only || o.only.includes(f.name))
+        .map(async (f) => {
+          const resource = template.Resources[Stack.of(f.fn).resolve((f.fn.node.defaultChild as CfnElement).logicalId) as string]!;
+          const file = path.join(outdir, `asset.${resource.Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
+          const clients = declaredClients(f.access);
+          const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
+          return { f, file, clients, floor: await floorOf(clients), nodeOptions };
+        }),
+    );
+    // Every bundle and every floor with its function's NODE_OPTIONS, plus get-deployment and its floor with and without source maps.
+    const jobs = new Map<string, { file: string; nodeOptions: string }>();
+    const job = (file: string, nodeOptions: string) => {
+      jobs.set(`${file}|${nodeOptions}`, { file, nodeOptions });
+      return `${file}|${nodeOptions}`;
+    };
+    const gd = measured.find((m) => m.f.name === 'get-deployment');
+    const smJobs = gd && {
+      with: job(gd.file, '--enable-source-maps'),
+      without: job(gd.file, ''),
+      floorWith: job(gd.floor, '--enable-source-maps'),
+      floorWithout: job(gd.floor, ''),
+    };
+    const keys = measured.map((m) => ({ fn: job(m.file, m.nodeOptions), floor: job(m.floor, m.nodeOptions) }));
+    const order = [...jobs.keys()];
+    const times = await importTimes([...jobs.values()], o.runs, o.parallel);
+    const time = (key: string) => times[order.indexOf(key)]!;
+    const functions: FunctionColdStart[] = measured.map((m, i) => {
+      const bytes = fs.statSync(m.file).size;
+      const floorBytes = fs.statSync(m.floor).size;
+      const imp = time(keys[i]!.fn);
+      const floorImp = time(keys[i]!.floor);
       const bytesRatio = bytes / floorBytes;
-      const importRatio = imp!.cpuMs / floorImp!.cpuMs;
-      const gated = clients.length > 0;
-      functions.push({
-        name: f.name,
-        clients,
-        bundled: bundledClients(`${file}.map`),
+      const importRatio = imp.cpuMs / floorImp.cpuMs;
+      const gated = m.clients.length > 0;
+      return {
+        name: m.f.name,
+        clients: m.clients,
+        bundled: bundledClients(`${m.file}.map`),
         bytes,
         floorBytes,
-        nodeOptions,
-        import: imp!,
-        floorImport: floorImp!,
+        nodeOptions: m.nodeOptions,
+        import: imp,
+        floorImport: floorImp,
         bytesRatio,
         importRatio,
         gated,
         pass: !gated || (bytesRatio <= COLD_START_LIMIT && importRatio <= COLD_START_LIMIT),
-      });
-      if (f.name === 'get-deployment') getDeployment = { file, floor };
-    }
-    const sm = getDeployment;
-    const [withMaps, floorWith] = sm ? importTimes([sm.file, sm.floor], '--enable-source-maps', o.runs * 2) : [];
-    const [withoutMaps, floorWithout] = sm ? importTimes([sm.file, sm.floor], '', o.runs * 2) : [];
+      };
+    });
     const none = { cpuMs: Number.NaN, wallMs: Number.NaN };
     return {
       functions,
       synthMs,
       runs: o.runs,
-      sourceMaps: {
-        with: withMaps ?? none,
-        without: withoutMaps ?? none,
-        floorWith: floorWith ?? none,
-        floorWithout: floorWithout ?? none,
-      },
+      sourceMaps: smJobs
+        ? {
+            with: time(smJobs.with),
+            without: time(smJobs.without),
+            floorWith: time(smJobs.floorWith),
+            floorWithout: time(smJobs.floorWithout),
+          }
+        : { with: none, without: none, floorWith: none, floorWithout: none },
     };
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
