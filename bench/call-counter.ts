@@ -102,12 +102,15 @@ export function attributed<T>(fn: () => T): { calls: RequestCalls; value: T } {
  * with the response's status (read the counts once the run is over: calls a request
  * starts after its response still count).
  */
-export function attributeRequests(server: http.Server, sink: (calls: RequestCalls, status: number) => void): void {
+export function attributeRequests(
+  server: http.Server,
+  sink: (calls: RequestCalls, status: number, req: http.IncomingMessage) => void,
+): void {
   const listeners = server.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const calls = fresh();
-    res.once('finish', () => sink(calls, res.statusCode));
+    res.once('finish', () => sink(calls, res.statusCode, req));
     requests.run(calls, () => {
       for (const l of listeners) l(req, res);
     });

@@ -95,9 +95,9 @@ export function printRequestsReport(r: {
     );
     console.log(
       table([
-        ['', 'req/s', 'p50 ms'],
-        ['through the server', f1(overhead.stackReqPerSec), f2(overhead.stackP50Ms)],
-        ['floor (SDK only)', f1(overhead.floorReqPerSec), f2(overhead.floorP50Ms)],
+        ['', 'req/s', 'p50 ms', 'CPU ms/request'],
+        ['through the server', f1(overhead.stackReqPerSec), f2(overhead.stackP50Ms), f2(overhead.stackCpuMsPerRequest)],
+        ['floor (SDK only)', f1(overhead.floorReqPerSec), f2(overhead.floorP50Ms), f2(overhead.floorCpuMsPerRequest)],
       ]),
     );
     verdict(overhead.ratio >= OVERHEAD_LIMIT, `handler stack: ${x(overhead.ratio)} of the floor's throughput (goal ≥ ${OVERHEAD_LIMIT}×)`);

@@ -137,6 +137,9 @@ export interface OverheadResult {
   stackP50Ms: number;
   floorReqPerSec: number;
   floorP50Ms: number;
+  /** This process's CPU time per request (the server and autocannon's client; the floor: the SDK alone). */
+  stackCpuMsPerRequest: number;
+  floorCpuMsPerRequest: number;
   /** The calls the floor makes per request-equivalent, round by round. */
   floorRounds: string[][];
   ratio: number;
@@ -158,11 +161,15 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
 };
 
+/** Names the row a request belongs to: one still in flight when its row ended is not counted for the next. */
+const ROW_HEADER = 'x-bench-row';
+const OVERHEAD_ROW = 'handler-stack overhead';
+
 export interface RequestBench {
   fixture: Fixture;
   server: http.Server;
   /** Where attributed requests go; the rows point it at their own list. */
-  sink: { records: { calls: RequestCalls; status: number }[] | undefined };
+  sink: { records: { calls: RequestCalls; status: number; row: string | undefined }[] | undefined };
   close(): Promise<void>;
 }
 
@@ -171,7 +178,9 @@ export async function startRequestBench(options: Pick<RequestsOptions, 'once'>):
   installCallCounter();
   const server = createApiServer();
   const sink: RequestBench['sink'] = { records: undefined };
-  attributeRequests(server, (calls, status) => sink.records?.push({ calls, status }));
+  attributeRequests(server, (calls, status, req) =>
+    sink.records?.push({ calls, status, row: req.headers[ROW_HEADER] as string | undefined }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PREFIX}`;
   const orgId = `org_bench_requests_${Date.now().toString(36)}`;
@@ -182,9 +191,9 @@ export async function startRequestBench(options: Pick<RequestsOptions, 'once'>):
     keys.push(made.key);
   }
   const key = keys[0]!;
-  const created = await Promise.all(
-    Array.from({ length: options.once + 1 }, () => api(baseUrl, key, 'POST', '/deployments', { app_type: 'airflow' })),
-  );
+  // One after another: setup is not the contention run.
+  const created: { data: unknown }[] = [];
+  for (let i = 0; i <= options.once; i++) created.push(await api(baseUrl, key, 'POST', '/deployments', { app_type: 'airflow' }));
   const ids = created.map((c) => (c.data as { deployment_id: string; operation_id: string }).deployment_id);
   const deploymentId = ids[0]!;
   const operationId = (created[0]!.data as { operation_id: string }).operation_id;
@@ -241,8 +250,9 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
   // One request first, not counted: Lambda would be warm, and the local server loads a handler module at its first request.
   if (row.load)
     await fetch(`${f.baseUrl}${row.path(f, 0)}`, { method: row.method, headers: { 'X-API-Key': f.key } }).then((r) => r.arrayBuffer());
-  const records: { calls: RequestCalls; status: number }[] = [];
-  bench.sink.records = records;
+  const all: NonNullable<RequestBench['sink']['records']> = [];
+  bench.sink.records = all;
+  const headers = { 'X-API-Key': f.key, [ROW_HEADER]: row.label };
   let p50Ms: number;
   let p99Ms: number;
   let reqPerSec: number;
@@ -251,7 +261,7 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
       const r = await autocannon({
         url: `${f.baseUrl}${row.path(f, 0)}`,
         method: row.method,
-        headers: { 'X-API-Key': f.key },
+        headers,
         connections: o.connections,
         duration: o.durationS,
       });
@@ -265,7 +275,7 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
         const t = performance.now();
         const res = await fetch(`${f.baseUrl}${row.path(f, i)}`, {
           method: row.method,
-          headers: { 'X-API-Key': f.key, ...(row.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          headers: { ...headers, ...(row.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
           body: row.body === undefined ? undefined : JSON.stringify(row.body),
         });
         await res.arrayBuffer();
@@ -278,6 +288,7 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
   } finally {
     bench.sink.records = undefined;
   }
+  const records = all.filter((r) => r.row === row.label);
   if (records.length === 0) throw new Error(`${row.label}: no request was served`);
   const calls = range(records.map((r) => r.calls.calls));
   const sequential = range(records.map((r) => r.calls.sequential));
@@ -306,17 +317,25 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
  */
 export async function measureOverhead(bench: RequestBench, o: RequestsOptions): Promise<OverheadResult> {
   const f = bench.fixture;
-  const records: { calls: RequestCalls; status: number }[] = [];
+  const records: NonNullable<RequestBench['sink']['records']> = [];
   bench.sink.records = records;
   const url = `${f.baseUrl}/deployments/${f.deploymentId}`;
   let stack: autocannon.Result;
+  let stackCpu: number;
   try {
-    await autocannon({ url, headers: { 'X-API-Key': f.key }, connections: o.connections, duration: 1 });
-    stack = await autocannon({ url, headers: { 'X-API-Key': f.key }, connections: o.connections, duration: o.overheadS });
+    await autocannon({ url, headers: { 'X-API-Key': f.key, [ROW_HEADER]: OVERHEAD_ROW }, connections: o.connections, duration: 1 });
+    const cpu = process.cpuUsage();
+    stack = await autocannon({
+      url,
+      headers: { 'X-API-Key': f.key, [ROW_HEADER]: OVERHEAD_ROW },
+      connections: o.connections,
+      duration: o.overheadS,
+    });
+    stackCpu = cpuMs(process.cpuUsage(cpu)) / stack.requests.total;
   } finally {
     bench.sink.records = undefined;
   }
-  const sample = records.find((r) => r.status === 200);
+  const sample = records.find((r) => r.row === OVERHEAD_ROW && r.status === 200);
   if (!sample) throw new Error('GET /deployments/{id} answered no 200 under load');
   const rounds = roundsOf(sample.calls.recorded);
   const floor = await replay(rounds, o.connections, o.overheadS);
@@ -327,6 +346,8 @@ export async function measureOverhead(bench: RequestBench, o: RequestsOptions): 
     stackP50Ms: stack.latency.p50,
     floorReqPerSec: floor.reqPerSec,
     floorP50Ms: floor.p50Ms,
+    stackCpuMsPerRequest: stackCpu,
+    floorCpuMsPerRequest: floor.cpuMsPerRequest,
     floorRounds: rounds.map((r) => r.map((c) => c.command.name.replace(/Command$/, ''))),
     ratio: stack.requests.average / floor.reqPerSec,
   };
@@ -360,7 +381,13 @@ export function unconditional(input: Record<string, unknown>): Record<string, un
   return { ...bare, ...(names ? { ExpressionAttributeNames: names } : {}), ...(values ? { ExpressionAttributeValues: values } : {}) };
 }
 
-async function replay(rounds: RecordedCall[][], workers: number, durationS: number): Promise<{ reqPerSec: number; p50Ms: number }> {
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+async function replay(
+  rounds: RecordedCall[][],
+  workers: number,
+  durationS: number,
+): Promise<{ reqPerSec: number; p50Ms: number; cpuMsPerRequest: number }> {
   const send = (c: RecordedCall) => {
     const input = WRITES.has(c.command.name) ? unconditional(c.input) : structuredClone(c.input);
     return ddb.send(new c.command(input as never) as never);
@@ -373,6 +400,7 @@ async function replay(rounds: RecordedCall[][], workers: number, durationS: numb
   const end = performance.now() + 1000 * durationS;
   let done = 0;
   const t0 = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (performance.now() < end) {
@@ -383,7 +411,11 @@ async function replay(rounds: RecordedCall[][], workers: number, durationS: numb
       }
     }),
   );
-  return { reqPerSec: done / ((performance.now() - t0) / 1000), p50Ms: quantile(ms, 0.5) };
+  return {
+    reqPerSec: done / ((performance.now() - t0) / 1000),
+    p50Ms: quantile(ms, 0.5),
+    cpuMsPerRequest: cpuMs(process.cpuUsage(cpu)) / done,
+  };
 }
 
 export interface RequestsResult {
