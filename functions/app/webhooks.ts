@@ -4,7 +4,6 @@ import { seal } from '../adapters/crypto/secret-box.js';
 import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
 import { apiError, invalidRequest } from '../core/errors.js';
-import { webhookPath } from '../core/paths.js';
 import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
 import { newWebhookSecret } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
