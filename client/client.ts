@@ -3,7 +3,7 @@
  * from the route table and the zod schemas the service itself uses, so they cannot
  * drift; one method per route, named like the route. Uses the global fetch.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type * as s from '../functions/core/schemas.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
 import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js';
@@ -11,10 +11,12 @@ import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 
 type Routes = typeof routes;
-type Schema<K extends RouteId, F extends string> = Routes[K] extends { readonly [P in F]: infer S extends z.ZodType } ? S : never;
+type Schema<K extends RouteId, F extends string> = Routes[K] extends { readonly [P in F]: infer S extends z.ZodMiniType } ? S : never;
 
 /** `data` of a route's success response. */
-export type DataOf<K extends RouteId> = Routes[K]['success'] extends { readonly data: infer D extends z.ZodType } ? z.output<D> : unknown;
+export type DataOf<K extends RouteId> = Routes[K]['success'] extends { readonly data: infer D extends z.ZodMiniType }
+  ? z.output<D>
+  : unknown;
 /** A route's path parameters. */
 export type ParamsOf<K extends RouteId> = [Schema<K, 'params'>] extends [never] ? undefined : z.input<Schema<K, 'params'>>;
 /** A route's query parameters (numbers or strings; the API parses them). */

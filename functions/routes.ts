@@ -3,7 +3,7 @@
  * entry, the local server routes requests with it, and the OpenAPI document is
  * generated from it. Data only: no SDK and no handler imports.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';
@@ -25,12 +25,12 @@ export interface Route {
   readonly access: Access;
   readonly summary: string;
   readonly tag: 'Deployments' | 'Operations' | 'Webhooks' | 'Organization' | 'Meta';
-  readonly params?: z.ZodObject;
-  readonly query?: z.ZodType;
+  readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniType;
   /** JSON body schema; absent for routes that take no body. */
-  readonly body?: z.ZodType;
+  readonly body?: z.ZodMiniType;
   /** The success response: status and the schema of `data` (absent for non-JSON responses). */
-  readonly success: { readonly status: 200 | 201 | 202; readonly data?: z.ZodType; readonly contentType?: string };
+  readonly success: { readonly status: 200 | 201 | 202; readonly data?: z.ZodMiniType; readonly contentType?: string };
   /** The success shows a secret once (a new webhook's): the copy kept for Idempotency-Key replays is sealed. */
   readonly secretInAnswer?: true;
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */

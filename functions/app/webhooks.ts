@@ -4,21 +4,12 @@ import { seal } from '../adapters/crypto/secret-box.js';
 import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
 import { apiError, invalidRequest } from '../core/errors.js';
-import { webhookPath } from '../core/paths.js';
 import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
 import { newWebhookSecret } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
+import { webhookView } from './webhook-view.js';
 
 export const WEBHOOK_LIMIT = 10;
-
-export const webhookView = (w: WebhookRecord): Webhook => ({
-  id: w.id,
-  url: w.url,
-  events: w.events,
-  description: w.description,
-  created_at: w.created_at,
-  links: { self: webhookPath(w.id) },
-});
 
 export async function createWebhook(orgId: string, body: CreateWebhookBody, now: Date): Promise<Webhook & { secret: string }> {
   const problem = webhookUrlProblem(body.url, config().webhooks.allowInsecure);

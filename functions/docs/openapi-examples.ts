@@ -1,5 +1,5 @@
 /** The example records of the document: one per schema that has one, and the list pages built from them. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../core/paths.js';
 import * as s from '../core/schemas.js';
 
@@ -83,7 +83,7 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
 /** The example event of a type, as GET /events lists it and a webhook delivers it. */
 export const eventExampleOf = (type: s.EventType): s.Event => EVENT_EXAMPLES[type];
 
-const EXAMPLES = new Map<z.ZodType, unknown>([
+const EXAMPLES = new Map<z.core.$ZodType, unknown>([
   [s.Deployment, DEPLOYMENT_EXAMPLE],
   [s.Operation, OPERATION_EXAMPLE],
   [s.Event, eventExampleOf('operation.updated')],
@@ -148,13 +148,13 @@ const EXAMPLES = new Map<z.ZodType, unknown>([
 ]);
 
 /** The example of a schema, when it has one. */
-export const exampleOf = (schema: z.ZodType): unknown => EXAMPLES.get(schema);
+export const exampleOf = (schema: z.core.$ZodType): unknown => EXAMPLES.get(schema);
 
 /** The example of a route's `data`: the schema's own, or a one-item list page of one (its links on `path`). */
-export function dataExampleOf(schema: z.ZodType, path: string): unknown {
+export function dataExampleOf(schema: z.core.$ZodType, path: string): unknown {
   if (EXAMPLES.has(schema)) return EXAMPLES.get(schema);
-  if (schema instanceof z.ZodObject && schema.shape.items instanceof z.ZodArray && 'pagination' in schema.shape) {
-    const item = dataExampleOf(schema.shape.items.element as z.ZodType, path);
+  if (schema instanceof z.ZodMiniObject && schema.shape.items instanceof z.ZodMiniArray && 'pagination' in schema.shape) {
+    const item = dataExampleOf(schema.shape.items.def.element, path);
     if (item === undefined) return undefined;
     const at = (page: number) => `${API_PREFIX}${path}?page=${page}&per_page=${s.PAGE_SIZE_DEFAULT}`;
     return {

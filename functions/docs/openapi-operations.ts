@@ -2,18 +2,23 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
+import { ZodMiniObject } from 'zod/mini';
+import type * as core from 'zod/v4/core';
 import { API_PREFIX, type Route, type RouteId } from '../routes.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 import { errorResponses } from './openapi-errors.js';
 import { dataExampleOf, exampleOf } from './openapi-examples.js';
 import { type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { accessText, scopesOf, securityOf } from './openapi-security.js';
+import { classic } from './openapi-zod.js';
 
 function successContent(id: RouteId, route: Route): ZodContentObject {
   const { data, contentType } = route.success;
   if (data) {
     const example = dataExampleOf(data, route.path);
-    return { 'application/json': { schema: z.object({ data }), ...(example !== undefined ? { example: { data: example } } : {}) } };
+    return {
+      'application/json': { schema: z.object({ data: classic(data) }), ...(example !== undefined ? { example: { data: example } } : {}) },
+    };
   }
   if (id === 'getOpenApi') {
     return {
@@ -54,11 +59,11 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   };
 }
 
-function requestBody(body: z.ZodType): NonNullable<RouteConfig['request']>['body'] {
+function requestBody(body: core.$ZodType): NonNullable<RouteConfig['request']>['body'] {
   const example = exampleOf(body);
   return {
-    required: !(body instanceof z.ZodObject && Object.keys(body.shape).length === 0),
-    content: { 'application/json': { schema: body, ...(example !== undefined ? { example } : {}) } },
+    required: !(body instanceof ZodMiniObject && Object.keys(body.shape).length === 0),
+    content: { 'application/json': { schema: classic(body), ...(example !== undefined ? { example } : {}) } },
   };
 }
 
@@ -75,8 +80,8 @@ export function operationOf(id: RouteId, route: Route): RouteConfig {
     security: securityOf(route.access),
     ...(scopes.length ? { 'x-required-scopes': [...scopes] } : {}),
     request: {
-      ...(route.params ? { params: route.params } : {}),
-      ...(route.query instanceof z.ZodObject ? { query: route.query } : {}),
+      ...(route.params ? { params: classic(route.params) as z.ZodObject } : {}),
+      ...(route.query instanceof ZodMiniObject ? { query: classic(route.query) as z.ZodObject } : {}),
       ...(route.body ? { body: requestBody(route.body) } : {}),
     },
     responses: { ...successResponse(id, route), ...errorResponses(route) },

@@ -5,10 +5,12 @@
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
+import { ZodMiniObject } from 'zod/mini';
 import * as s from '../core/schemas.js';
 import type { Route } from '../routes.js';
 import { DOCS_ASSET_NAMES } from './docs-assets.js';
 import { ref } from './openapi-refs.js';
+import { classic } from './openapi-zod.js';
 
 const PARAM_DOCS: Record<string, string> = {
   deployment_id: 'Deployment id (a UUID).',
@@ -69,7 +71,7 @@ interface GeneratedParameter {
 
 /** A route's parameters as generated, completed: described, typed, and followed by the request headers it takes. */
 export function completeParameters(route: Route, generated: unknown[] | undefined): unknown[] {
-  const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, z.ZodType>) : {};
+  const shape = route.query instanceof ZodMiniObject ? ((classic(route.query) as z.ZodObject).shape as Record<string, z.ZodType>) : {};
   const params = (generated ?? []) as GeneratedParameter[];
   for (const p of params) {
     if ('$ref' in p) continue;

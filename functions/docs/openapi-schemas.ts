@@ -1,10 +1,11 @@
 /** The named schemas of the document (`#/components/schemas`), each with its example. */
 import { zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as s from '../core/schemas.js';
 import { exampleOf } from './openapi-examples.js';
+import { classic } from './openapi-zod.js';
 
-const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
+const COMPONENT_SCHEMAS: Record<string, z.core.$ZodType> = {
   Deployment: s.Deployment,
   Operation: s.Operation,
   Environment: s.Environment,
@@ -29,13 +30,14 @@ const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
  */
 export function nameComponentSchemas(): void {
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) {
-    if (!zodToOpenAPIRegistry.has(schema)) zodToOpenAPIRegistry.add(schema, { _internal: { refId: name } });
+    const copy = classic(schema);
+    if (!zodToOpenAPIRegistry.has(copy)) zodToOpenAPIRegistry.add(copy, { _internal: { refId: name } });
   }
 }
 
 /** Generator definitions for the named schemas, so the ones only named by hand-written $refs (Error) are emitted too. */
 export function componentSchemaDefinitions() {
-  return Object.values(COMPONENT_SCHEMAS).map((schema) => ({ type: 'schema' as const, schema }));
+  return Object.values(COMPONENT_SCHEMAS).map((schema) => ({ type: 'schema' as const, schema: classic(schema) }));
 }
 
 /** Adds each named schema's example to the generated `components.schemas`. */

@@ -1,8 +1,13 @@
+import * as secretBox from '../adapters/crypto/secret-box.js';
 import { createWebhook } from '../app/webhooks.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 
-export const handler = httpRoute(routes.createWebhook, async ({ caller, body, now }) => {
-  const created = await createWebhook(caller.orgId, body, now);
-  return { status: 201, data: created, headers: { Location: created.links.self } };
-});
+export const handler = httpRoute(
+  routes.createWebhook,
+  async ({ caller, body, now }) => {
+    const created = await createWebhook(caller.orgId, body, now);
+    return { status: 201, data: created, headers: { Location: created.links.self } };
+  },
+  secretBox,
+);

@@ -1,5 +1,5 @@
 import { findWebhook } from '../app/lookups.js';
-import { webhookView } from '../app/webhooks.js';
+import { webhookView } from '../app/webhook-view.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';
 

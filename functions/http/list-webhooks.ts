@@ -1,5 +1,5 @@
 import { listWebhooks } from '../adapters/dynamo/webhook-store.js';
-import { webhookView } from '../app/webhooks.js';
+import { webhookView } from '../app/webhook-view.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { routes } from '../routes.js';

@@ -3,42 +3,42 @@
  * misconfigured function fails at cold start instead of on a customer's request.
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A phase may last 6 hours by default, and 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_DEFAULT_SECONDS = 6 * 3600;
 export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
 
-const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const intFrom = (fallback: number) => z._default(z.pipe(z.coerce.number(), z.int().check(z.positive())), fallback);
 
 const schema = z.object({
-  TABLE_NAME: z.string().min(1).default('deployments-local'),
-  APP_DOMAIN: z.string().min(1).default('apps.localhost'),
-  STATE_MACHINE_ARN: z.string().min(1).default('arn:aws:states:us-east-1:000000000000:stateMachine:operation'),
-  PHASE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
-  SIMULATED_FAILURE: z.string().default(''),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'deployments-local'),
+  APP_DOMAIN: z._default(z.string().check(z.minLength(1)), 'apps.localhost'),
+  STATE_MACHINE_ARN: z._default(z.string().check(z.minLength(1)), 'arn:aws:states:us-east-1:000000000000:stateMachine:operation'),
+  PHASE_DELAY_MS: z._default(z.pipe(z.coerce.number(), z.int().check(z.gte(0))), 2000),
+  SIMULATED_FAILURE: z._default(z.string(), ''),
   RATE_LIMIT_PER_HOUR: intFrom(1000),
   RATE_LIMIT_PER_MINUTE: intFrom(100),
   CREATE_LIMIT_PER_HOUR: intFrom(10),
   /** Well-formed but unknown keys one client address may send per 10-minute window before it is refused. */
   AUTH_FAILURE_LIMIT: intFrom(20),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
-  PHASE_TIMEOUT_SECONDS: intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS).pipe(z.number().max(PHASE_TIMEOUT_MAX_SECONDS)),
+  PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(60),
   /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
-  WEBHOOK_ALLOW_INSECURE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), 'false'),
   /** Seconds before each retry of a failed delivery, comma-separated. */
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')
-    .default('5,300,1800,7200,18000,36000'),
+  WEBHOOK_RETRY_SCHEDULE: z._default(
+    z.string().check(z.regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')),
+    '5,300,1800,7200,18000,36000',
+  ),
   /** The key (base64, 32 bytes) webhook secrets are sealed with locally; only code that signs or stores them has it. */
-  WEBHOOK_SECRET_KEY: z.string().optional(),
+  WEBHOOK_SECRET_KEY: z.optional(z.string()),
   /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
-  WEBHOOK_KMS_KEY_ID: z.string().optional(),
+  WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
   /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
-  DELIVERY_QUEUE_URL: z.string().optional(),
+  DELIVERY_QUEUE_URL: z.optional(z.string()),
 });
 
 export type Config = Readonly<{

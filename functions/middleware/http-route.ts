@@ -10,7 +10,7 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { logger } from '../lib/logger.js';
 import { API_PREFIX, type Route } from '../routes.js';
 import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type RequestState, wireResponse } from './api-request.js';
@@ -18,7 +18,7 @@ import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';
 import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
-import { idempotency } from './idempotency.js';
+import { idempotency, type ReplaySealer } from './idempotency.js';
 import { mapErrors } from './map-errors.js';
 import { requestContext } from './request-context.js';
 import { requireScope } from './require-scope.js';
@@ -27,7 +27,7 @@ import { validateInput } from './validate-input.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 /** What an intent is given: the validated input, the caller (on keyed routes), and the request. */
 export interface Input<R extends Route> {
@@ -42,7 +42,7 @@ export interface Input<R extends Route> {
 
 export type Intent<R extends Route> = (input: Input<R>) => Promise<IntentResult>;
 
-const takesNoBody = (route: Route) => route.body instanceof z.ZodObject && Object.keys(route.body.shape).length === 0;
+const takesNoBody = (route: Route) => route.body instanceof z.ZodMiniObject && Object.keys(route.body.shape).length === 0;
 
 /** The stack shared by every answer, the fallback for unknown paths included. */
 export function baseStack(pathTemplate?: string) {
@@ -55,13 +55,14 @@ export function baseStack(pathTemplate?: string) {
     .use(mapErrors());
 }
 
-export function httpRoute<R extends Route>(route: R, intent: Intent<R>): LambdaHandler {
+/** `sealer`: required by a route whose answer shows a secret (`secretInAnswer`), for the copy kept for replays. */
+export function httpRoute<R extends Route>(route: R, intent: Intent<R>, sealer?: ReplaySealer): LambdaHandler {
   let stack = baseStack(API_PREFIX + route.path).use(envelope());
   if (route.access !== 'public') stack = stack.use(authFailureLimit()).use(authenticate()).use(requireScope(route.access));
   if (route.body) stack = stack.use(bodyGuard(takesNoBody(route))).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const handler = stack
     .use(validateInput(route))
-    .use(idempotency(route))
+    .use(idempotency(route, sealer))
     .use(usageLogAhead(route))
     .handler(async (event, context): Promise<IntentResult> => {
       const api: RequestState = context.api;

@@ -5,7 +5,7 @@
  * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { open, seal } from '../adapters/crypto/secret-box.js';
+import type { SealPurpose } from '../adapters/crypto/secret-box.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -16,6 +16,16 @@ import {
 import { apiError, invalidRequest } from '../core/errors.js';
 import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
+
+/**
+ * Seals the answer kept for replays of a route whose answer shows a secret
+ * (adapters/crypto/secret-box.ts). Only such a route's handler passes one, so the other
+ * functions do not bundle the KMS client.
+ */
+export interface ReplaySealer {
+  seal(plaintext: string, purpose: SealPurpose): Promise<string>;
+  open(sealed: string, purpose: SealPurpose): Promise<string>;
+}
 
 /** How long a request waits for a concurrent one holding its key, polling this often. */
 const WAIT_FOR_HOLDER_MS = 5000;
@@ -32,7 +42,7 @@ function canonical(value: unknown): string {
 }
 
 /** Claims the key, or finds the response this request repeats; waits while another request holds it. */
-async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Promise<void> {
+async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, sealer: ReplaySealer | undefined): Promise<void> {
   const { api } = request.context;
   const deadline = Date.now() + WAIT_FOR_HOLDER_MS;
   for (;;) {
@@ -44,7 +54,7 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Prom
     if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
     if (existing?.state === 'COMPLETED') {
       const { sealed, ...response } = existing.response;
-      api.replay = sealed ? { ...response, data: JSON.parse(await open(sealed, 'replay')) } : response;
+      api.replay = sealed ? { ...response, data: JSON.parse(await sealerOf(sealer).open(sealed, 'replay')) } : response;
       return;
     }
     // Held by a request still at work (or just released): look again shortly.
@@ -53,38 +63,46 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim): Prom
   }
 }
 
-/** `route.secretInAnswer`: the stored answer is sealed, so the table never holds the secret in the clear. */
-export const idempotency = (route: Route): ApiMiddleware => ({
-  async before(request) {
-    const { api } = request.context;
-    const key = request.event.headers['idempotency-key'];
-    if (key === undefined || request.event.httpMethod !== 'POST' || !api.caller) return;
-    if (key.length < 1 || key.length > 255) {
-      throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [
-        { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
-      ]);
-    }
-    const fingerprint = createHash('sha256')
-      .update(`${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}`)
-      .digest('hex');
-    await claimOrReplay(request, { orgId: api.caller.orgId, key, fingerprint, claimId: randomUUID() });
-  },
-  async after(request) {
-    const claim = request.context.api.idempotency;
-    // Before the envelope: the response is still the intent's result.
-    const result = intentResult(request.response);
-    if (!claim || !result || 'raw' in result) return;
-    const status = result.status ?? 200;
-    if (status < 300) {
-      const headers = result.headers ?? {};
-      const stored = route.secretInAnswer
-        ? { status, sealed: await seal(JSON.stringify(result.data), 'replay'), headers }
-        : { status, data: result.data, headers };
-      await completeIdempotencyKey(claim, stored, new Date());
-    } else await releaseIdempotencyKey(claim);
-  },
-  async onError(request) {
-    const claim = request.context.api?.idempotency;
-    if (claim) await releaseIdempotencyKey(claim);
-  },
-});
+const sealerOf = (sealer: ReplaySealer | undefined): ReplaySealer => {
+  if (!sealer) throw new Error('A sealed answer needs the route to be given a ReplaySealer.');
+  return sealer;
+};
+
+/** `route.secretInAnswer`: the stored answer is sealed by `sealer`, so the table never holds the secret in the clear. */
+export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware => {
+  if (route.secretInAnswer) sealerOf(sealer);
+  return {
+    async before(request) {
+      const { api } = request.context;
+      const key = request.event.headers['idempotency-key'];
+      if (key === undefined || request.event.httpMethod !== 'POST' || !api.caller) return;
+      if (key.length < 1 || key.length > 255) {
+        throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [
+          { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
+        ]);
+      }
+      const fingerprint = createHash('sha256')
+        .update(`${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}`)
+        .digest('hex');
+      await claimOrReplay(request, { orgId: api.caller.orgId, key, fingerprint, claimId: randomUUID() }, sealer);
+    },
+    async after(request) {
+      const claim = request.context.api.idempotency;
+      // Before the envelope: the response is still the intent's result.
+      const result = intentResult(request.response);
+      if (!claim || !result || 'raw' in result) return;
+      const status = result.status ?? 200;
+      if (status < 300) {
+        const headers = result.headers ?? {};
+        const stored = route.secretInAnswer
+          ? { status, sealed: await sealerOf(sealer).seal(JSON.stringify(result.data), 'replay'), headers }
+          : { status, data: result.data, headers };
+        await completeIdempotencyKey(claim, stored, new Date());
+      } else await releaseIdempotencyKey(claim);
+    },
+    async onError(request) {
+      const claim = request.context.api?.idempotency;
+      if (claim) await releaseIdempotencyKey(claim);
+    },
+  };
+};

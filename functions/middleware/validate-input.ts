@@ -2,7 +2,7 @@
  * Path, query and body against the route's zod schemas (decisions 8 and 24): a
  * 400 INVALID_REQUEST whose `details` say, per field, what is wrong with what was sent.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { type FieldIssue, invalidRequest } from '../core/errors.js';
 import type { Route } from '../routes.js';
 import type { ApiMiddleware } from './api-request.js';
@@ -26,7 +26,7 @@ function lookup(input: unknown, path: readonly PropertyKey[]): { present: boolea
 }
 
 /** zod issues as the `details` list of decision 1, saying what is wrong with the value that was sent. */
-export function fieldIssues(error: z.ZodError, input: unknown): FieldIssue[] {
+export function fieldIssues(error: z.core.$ZodError, input: unknown): FieldIssue[] {
   return error.issues.flatMap((issue): FieldIssue[] => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -42,7 +42,7 @@ export function fieldIssues(error: z.ZodError, input: unknown): FieldIssue[] {
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
-function parse<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S, input: unknown, what: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw invalidRequest(`The ${what} is invalid.`, fieldIssues(result.error, input));

@@ -85,6 +85,22 @@ const TIMEOUTS: Record<FunctionKind, Duration> = {
   events: Duration.seconds(30),
 };
 
+/**
+ * How esbuild bundles every function (the benchmark bundles its SDK-only floor with the
+ * same options, bench/cold-start.ts).
+ */
+export const BUNDLE_OPTIONS = {
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  target: 'node24',
+  // The code is ES modules (middy publishes nothing else); CommonJS dependencies
+  // bundled into it still call require, which ESM does not define.
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'] as string[],
+  banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+} as const;
+
 /** Functions that need longer than their kind's timeout. */
 const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
   // Decision 36: waits up to 20 s, then answers; API Gateway's integration limit is 29 s.
@@ -208,15 +224,7 @@ export class FunctionFactory extends Construct {
       }),
       bundling: {
         forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: 'node24',
-        // The code is ES modules (middy publishes nothing else); CommonJS dependencies
-        // bundled into it still call require, which ESM does not define.
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        ...BUNDLE_OPTIONS,
         logLevel: LogLevel.WARNING,
         // The SDK version the code is tested with, not whatever the runtime carries.
         bundleAwsSDK: true,

@@ -13,7 +13,15 @@ import {
 import type { WorkflowInput } from '../../core/operations.js';
 import { config } from '../../lib/config.js';
 
-const sfn = new SFNClient({});
+let client: SFNClient | undefined;
+/**
+ * The one SFN client, made at first use: the workflow steps share a module with the
+ * reconciler, and only a function that calls Step Functions should bundle the client.
+ */
+const sfn = () => {
+  client ??= new SFNClient({});
+  return client;
+};
 
 /** Execution ARNs follow from the state machine's ARN and the execution's name. */
 export const executionArn = (operationId: string): string =>
@@ -22,7 +30,7 @@ export const executionArn = (operationId: string): string =>
 /** Starts the operation's workflow; starting it twice is harmless (same name, same input). */
 export async function startExecution(input: WorkflowInput): Promise<void> {
   try {
-    await sfn.send(
+    await sfn().send(
       new StartExecutionCommand({ stateMachineArn: config().stateMachineArn, name: input.operation_id, input: JSON.stringify(input) }),
     );
   } catch (e) {
@@ -32,7 +40,7 @@ export async function startExecution(input: WorkflowInput): Promise<void> {
 
 export async function stopExecution(operationId: string, cause: string): Promise<void> {
   try {
-    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(operationId), error: 'OperationCanceled', cause }));
+    await sfn().send(new StopExecutionCommand({ executionArn: executionArn(operationId), error: 'OperationCanceled', cause }));
   } catch (e) {
     if (!(e instanceof ExecutionDoesNotExist)) throw e;
   }
@@ -42,7 +50,7 @@ export type ExecutionState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 
 
 export async function describeExecution(operationId: string): Promise<ExecutionState> {
   try {
-    const out = await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(operationId) }));
+    const out = await sfn().send(new DescribeExecutionCommand({ executionArn: executionArn(operationId) }));
     return (out.status ?? 'MISSING') as ExecutionState;
   } catch (e) {
     if (e instanceof ExecutionDoesNotExist) return 'MISSING';

@@ -1,0 +1,248 @@
+/**
+ * Cold start per function (issue 12, goal 3), from `cdk synth` output: each bundle's
+ * bytes and import time against a floor, a bundle built with the very same esbuild
+ * options (BUNDLE_OPTIONS) that only creates the AWS SDK clients the function is
+ * declared to use (FUNCTION_ACCESS: the table → the DynamoDB and document clients,
+ * Step Functions, SQS, KMS). Each import runs in a fresh Node 24 process, with the
+ * NODE_OPTIONS the function gets on Lambda; every bundle's runs are shuffled together
+ * so machine noise falls on all of them alike. Import time is the least CPU time (user
+ * + system) of the runs: on Lambda an import is CPU-bound, and on a shared machine CPU
+ * time leaves out the waits for a core that wall time counts. Wall time is shown too.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { build } from 'esbuild';
+import { buildApp } from '../infra/aws/app.js';
+import { type FunctionAccess, usesTable } from '../infra/aws/function-access.js';
+import { BUNDLE_OPTIONS, REPO_ROOT } from '../infra/aws/functions.js';
+
+export const COLD_START_LIMIT = 1.3;
+
+const execFileAsync = promisify(execFile);
+
+/** The client class of each SDK package a function may use. */
+const CLIENT_CLASS: Record<string, string> = {
+  '@aws-sdk/client-dynamodb': 'DynamoDBClient',
+  '@aws-sdk/lib-dynamodb': 'DynamoDBDocumentClient',
+  '@aws-sdk/client-sfn': 'SFNClient',
+  '@aws-sdk/client-sqs': 'SQSClient',
+  '@aws-sdk/client-kms': 'KMSClient',
+};
+
+/** The clients FUNCTION_ACCESS says a function uses. */
+export function declaredClients(access: FunctionAccess): string[] {
+  return [
+    ...(usesTable(access) ? ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'] : []),
+    ...(access.states.length ? ['@aws-sdk/client-sfn'] : []),
+    ...(access.queue.length ? ['@aws-sdk/client-sqs'] : []),
+    ...(access.kms.length ? ['@aws-sdk/client-kms'] : []),
+  ];
+}
+
+/** The SDK client packages a bundle holds, read from its source map. */
+export function bundledClients(mapFile: string): string[] {
+  const { sources } = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[] };
+  const found = new Set<string>();
+  for (const s of sources) {
+    const m = /node_modules\/(@aws-sdk\/(?:client-[a-z0-9-]+|lib-dynamodb))\//.exec(s);
+    if (m) found.add(m[1]!);
+  }
+  return [...found].sort();
+}
+
+/** The floor's source: creates the clients at module load, as the functions do (DESIGN principle 6). */
+function floorSource(clients: string[]): string {
+  const imports = clients.map((c) => `import { ${CLIENT_CLASS[c]} } from '${c}';`).join('\n');
+  const made = clients.map((c) =>
+    c === '@aws-sdk/lib-dynamodb' ? 'DynamoDBDocumentClient.from(new DynamoDBClient({}))' : `new ${CLIENT_CLASS[c]}({})`,
+  );
+  return `${imports}\nconst clients = [${made.join(', ')}];\nexport const handler = async () => clients.length;\n`;
+}
+
+/** Bundles the floor for a set of clients with the functions' own esbuild options. */
+export async function buildFloor(clients: string[], outDir: string): Promise<string> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const entry = path.join(outDir, 'floor.ts');
+  fs.writeFileSync(entry, floorSource(clients));
+  const outfile = path.join(outDir, 'index.mjs');
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    minify: BUNDLE_OPTIONS.minify,
+    sourcemap: BUNDLE_OPTIONS.sourceMap,
+    sourcesContent: BUNDLE_OPTIONS.sourcesContent,
+    target: BUNDLE_OPTIONS.target,
+    format: 'esm',
+    mainFields: BUNDLE_OPTIONS.mainFields,
+    banner: { js: BUNDLE_OPTIONS.banner },
+    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+export interface ImportTime {
+  cpuMs: number;
+  wallMs: number;
+}
+
+const IMPORT_SCRIPT =
+  'const c = process.cpuUsage(); const t = performance.now(); await import(process.argv[1]); ' +
+  'const d = process.cpuUsage(c); process.stdout.write(JSON.stringify({ cpuMs: (d.user + d.system) / 1000, wallMs: performance.now() - t }));';
+
+/** One import of `file` in a fresh process of this Node (npm run puts the pinned Node 24 first on PATH). */
+export async function importOnce(file: string, nodeOptions: string): Promise<ImportTime> {
+  const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', IMPORT_SCRIPT, file], {
+    cwd: os.tmpdir(),
+    encoding: 'utf8',
+    // What Lambda gives the process: no AWS variables are needed to load a bundle.
+    env: { PATH: process.env.PATH, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'silent', AWS_REGION: 'us-east-1' },
+  });
+  return JSON.parse(stdout) as ImportTime;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Imports each (file, NODE_OPTIONS) `runs` times, all of them shuffled together and run
+ * `parallel` at a time, and keeps per file the least CPU time (noise from other work on
+ * the machine only ever adds to it) and the median wall time.
+ */
+export async function importTimes(jobs: { file: string; nodeOptions: string }[], runs: number, parallel: number): Promise<ImportTime[]> {
+  const queue = jobs.flatMap((job, i) => Array.from({ length: runs }, () => ({ ...job, i })));
+  for (let k = queue.length - 1; k > 0; k--) {
+    const j = Math.floor(Math.random() * (k + 1));
+    [queue[k], queue[j]] = [queue[j]!, queue[k]!];
+  }
+  const samples = jobs.map(() => [] as ImportTime[]);
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let next = queue.pop(); next; next = queue.pop()) samples[next.i]!.push(await importOnce(next.file, next.nodeOptions));
+    }),
+  );
+  return samples.map((s) => ({ cpuMs: Math.min(...s.map((x) => x.cpuMs)), wallMs: median(s.map((x) => x.wallMs)) }));
+}
+
+export interface FunctionColdStart {
+  name: string;
+  /** The clients it is declared to use (its floor), and the ones its bundle holds. */
+  clients: string[];
+  bundled: string[];
+  bytes: number;
+  floorBytes: number;
+  nodeOptions: string;
+  import: ImportTime;
+  floorImport: ImportTime;
+  bytesRatio: number;
+  importRatio: number;
+  /** Gated: it declares at least one client. One that declares none has no floor to compare with. */
+  gated: boolean;
+  pass: boolean;
+}
+
+export interface ColdStartResult {
+  functions: FunctionColdStart[];
+  synthMs: number;
+  runs: number;
+  /** get-deployment and its floor imported with and without --enable-source-maps (the cost of reading the map). */
+  sourceMaps: { with: ImportTime; without: ImportTime; floorWith: ImportTime; floorWithout: ImportTime };
+}
+
+/** Synthesizes the app into a temporary directory and measures every function in it. */
+export async function measureColdStart(o: { runs: number; parallel: number; only?: string[] }): Promise<ColdStartResult> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-start-'));
+  try {
+    const t0 = performance.now();
+    const built = buildApp({ outdir, nag: false });
+    const template = built.app.synth().getStackArtifact(built.stack.artifactId).template as {
+      Resources: Record<string, { Properties: { Code: { S3Key: string }; Environment?: { Variables?: Record<string, unknown> } } }>;
+    };
+    const synthMs = performance.now() - t0;
+    const floors = new Map<string, Promise<string>>();
+    const floorOf = (clients: string[]) => {
+      const key = clients.join('+') || 'none';
+      let p = floors.get(key);
+      if (!p) {
+        p = buildFloor(clients, path.join(outdir, `floor-${key.replace(/[@/+]/g, '_')}`));
+        floors.set(key, p);
+      }
+      return p;
+    };
+    const measured = await Promise.all(
+      built.stack.functions.all
+        .filter((f) => !o.only || o.only.includes(f.name))
+        .map(async (f) => {
+          const resource = template.Resources[Stack.of(f.fn).resolve((f.fn.node.defaultChild as CfnElement).logicalId) as string]!;
+          const file = path.join(outdir, `asset.${resource.Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
+          const clients = declaredClients(f.access);
+          const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
+          return { f, file, clients, floor: await floorOf(clients), nodeOptions };
+        }),
+    );
+    // Every bundle and every floor with its function's NODE_OPTIONS, plus get-deployment and its floor with and without source maps.
+    const jobs = new Map<string, { file: string; nodeOptions: string }>();
+    const job = (file: string, nodeOptions: string) => {
+      jobs.set(`${file}|${nodeOptions}`, { file, nodeOptions });
+      return `${file}|${nodeOptions}`;
+    };
+    const gd = measured.find((m) => m.f.name === 'get-deployment');
+    const smJobs = gd && {
+      with: job(gd.file, '--enable-source-maps'),
+      without: job(gd.file, ''),
+      floorWith: job(gd.floor, '--enable-source-maps'),
+      floorWithout: job(gd.floor, ''),
+    };
+    const keys = measured.map((m) => ({ fn: job(m.file, m.nodeOptions), floor: job(m.floor, m.nodeOptions) }));
+    const order = [...jobs.keys()];
+    const times = await importTimes([...jobs.values()], o.runs, o.parallel);
+    const time = (key: string) => times[order.indexOf(key)]!;
+    const functions: FunctionColdStart[] = measured.map((m, i) => {
+      const bytes = fs.statSync(m.file).size;
+      const floorBytes = fs.statSync(m.floor).size;
+      const imp = time(keys[i]!.fn);
+      const floorImp = time(keys[i]!.floor);
+      const bytesRatio = bytes / floorBytes;
+      const importRatio = imp.cpuMs / floorImp.cpuMs;
+      const gated = m.clients.length > 0;
+      return {
+        name: m.f.name,
+        clients: m.clients,
+        bundled: bundledClients(`${m.file}.map`),
+        bytes,
+        floorBytes,
+        nodeOptions: m.nodeOptions,
+        import: imp,
+        floorImport: floorImp,
+        bytesRatio,
+        importRatio,
+        gated,
+        pass: !gated || (bytesRatio <= COLD_START_LIMIT && importRatio <= COLD_START_LIMIT),
+      };
+    });
+    const none = { cpuMs: Number.NaN, wallMs: Number.NaN };
+    return {
+      functions,
+      synthMs,
+      runs: o.runs,
+      sourceMaps: smJobs
+        ? {
+            with: time(smJobs.with),
+            without: time(smJobs.without),
+            floorWith: time(smJobs.floorWith),
+            floorWithout: time(smJobs.floorWithout),
+          }
+        : { with: none, without: none, floorWith: none, floorWithout: none },
+    };
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * A webhook as the API shows it. Its own module: the list and get functions need only
+ * this, not the creation path's secret sealing and URL checks (ipaddr.js) with it.
+ */
+import type { WebhookRecord } from '../adapters/dynamo/webhook-store.js';
+import { webhookPath } from '../core/paths.js';
+import type { Webhook } from '../core/schemas.js';
+
+export const webhookView = (w: WebhookRecord): Webhook => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  description: w.description,
+  created_at: w.created_at,
+  links: { self: webhookPath(w.id) },
+});

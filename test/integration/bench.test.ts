@@ -1,0 +1,151 @@
+/**
+ * A small run of `npm run bench`'s request, contention and cold-start sections: the
+ * counting is checked against calls made on purpose, and the report's structure
+ * against a real run at tiny sizes. Timings are printed by the benchmark, never asserted.
+ */
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { attributed } from '../../bench/call-counter.js';
+import { buildFloor, bundledClients, declaredClients, importOnce } from '../../bench/cold-start.js';
+import { runContention } from '../../bench/contention.js';
+import { printRequestsReport } from '../../bench/report-requests.js';
+import {
+  measureOverhead,
+  measureRow,
+  type RequestBench,
+  type RequestsOptions,
+  ROWS,
+  startRequestBench,
+  unconditional,
+} from '../../bench/requests.js';
+import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { FUNCTION_ACCESS } from '../../infra/aws/function-access.js';
+
+// The rows send more requests than the default limits allow in a minute; config() reads these at first use.
+const LIMITS = ['RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR'] as const;
+const saved = Object.fromEntries(LIMITS.map((k) => [k, process.env[k]]));
+for (const k of LIMITS) process.env[k] = '1000000';
+afterAll(() => {
+  for (const k of LIMITS) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+const OPTIONS: RequestsOptions = { durationS: 0.3, connections: 2, once: 2, overheadS: 0.3 };
+const row = (label: string) => ROWS.find((r) => r.label === label)!;
+
+let bench: RequestBench;
+beforeAll(async () => {
+  bench = await startRequestBench(OPTIONS);
+}, 60_000);
+afterAll(() => bench?.close());
+
+describe('the call counter', () => {
+  it('counts the calls a request makes, and as sequential only those that start with none of its own in flight', async () => {
+    const get = () => ddb.send(new GetCommand({ TableName: tableName(), Key: { pk: 'NONE', sk: 'NONE' } }));
+    const { calls, value } = attributed(async () => {
+      await get();
+      await Promise.all([get(), get()]);
+      await get();
+    });
+    await value;
+    expect(calls).toMatchObject({ calls: 4, sequential: 3, startExecutions: 0, commands: ['GetItem', 'GetItem', 'GetItem', 'GetItem'] });
+    expect(calls.recorded.map((c) => c.round)).toEqual([0, 1, 1, 2]);
+    // A call outside any request belongs to none.
+    await get();
+    expect(calls.calls).toBe(4);
+  });
+
+  it('replays a write without its condition, keeping only the names and values the rest still uses', () => {
+    expect(
+      unconditional({
+        Key: { pk: 'a' },
+        UpdateExpression: 'SET #n = :v',
+        ConditionExpression: 'attribute_exists(pk) AND #c < :max',
+        ExpressionAttributeNames: { '#n': 'n', '#c': 'c' },
+        ExpressionAttributeValues: { ':v': 1, ':max': 5 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    ).toEqual({
+      Key: { pk: 'a' },
+      UpdateExpression: 'SET #n = :v',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':v': 1 },
+    });
+    expect(unconditional({ Item: { pk: 'a' }, ConditionExpression: 'attribute_not_exists(pk)' })).toEqual({ Item: { pk: 'a' } });
+  });
+});
+
+describe('the request rows', () => {
+  it('count each route’s DynamoDB calls and StartExecutions through the local API server, under load and one by one', async () => {
+    const read = await measureRow(bench, row('GET /deployments/{id}'), OPTIONS);
+    expect(read.requests).toBeGreaterThan(0);
+    expect(read.wrongStatus).toBe(0);
+    // The key is looked up first, and the deployment read; no workflow is started.
+    expect(read.commands[0]).toBe('GetItem');
+    expect(read.calls[0]).toBeGreaterThanOrEqual(2);
+    expect(read.sequential[1]).toBeLessThanOrEqual(read.calls[1]);
+    expect(read.starts).toEqual([0, 0]);
+    expect(typeof read.pass).toBe('boolean');
+
+    const create = await measureRow(bench, row('POST /deployments'), OPTIONS);
+    expect(create.requests).toBe(OPTIONS.once);
+    expect(create.wrongStatus).toBe(0);
+    expect(create.starts).toEqual([1, 1]);
+    expect(create.commands).toContain('TransactWriteItems');
+
+    const destroy = await measureRow(bench, row('DELETE /deployments/{id}'), OPTIONS);
+    expect(destroy.wrongStatus).toBe(0);
+    expect(destroy.starts).toEqual([1, 1]);
+
+    const overhead = await measureOverhead(bench, OPTIONS);
+    expect(overhead.floorRounds.flat()).toEqual(read.commands.map((c) => c.replace(/Item(s?)$/, '$1')));
+    expect(overhead.stackReqPerSec).toBeGreaterThan(0);
+    expect(overhead.floorReqPerSec).toBeGreaterThan(0);
+
+    const contention = await runContention({ ...bench.fixture, requests: 6 });
+    expect(Object.values(contention.byStatus).reduce((a, b) => a + b, 0)).toBe(6);
+    expect(contention.byStatus[202]).toBeGreaterThan(0);
+    expect(contention.answers.filter((a) => a.status === 202).every((a) => a.operationId?.startsWith('op_'))).toBe(true);
+
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    try {
+      printRequestsReport({ requests: { rows: [read, create, destroy], overhead, options: OPTIONS }, contention, coldStart: undefined });
+    } finally {
+      log.mockRestore();
+    }
+    const text = lines.join('\n');
+    expect(text).toMatch(/route\s+requests\s+calls\s+seq\s+start\s+p50 ms\s+p99 ms\s+req\/s\s+goal\s+verdict/);
+    expect(text).toMatch(
+      /^(PASS|FAIL) {2}GET \/deployments\/\{id\}: \d+ calls, \d+ sequential, 0 StartExecution \(goal ≤ 3 in ≤ 2 seq\)$/m,
+    );
+    expect(text).toMatch(/^(PASS|FAIL) {2}handler stack: [\d.]+× of the floor's throughput \(goal ≥ 0.7×\)$/m);
+    expect(text).toMatch(/^(PASS|FAIL) {2}contention: \d+ answers ≥ 500 \(goal: none\)$/m);
+  }, 120_000);
+});
+
+describe('the cold-start floor', () => {
+  it('holds only the SDK clients a function is declared to use, built and imported as the functions are', async () => {
+    expect(declaredClients(FUNCTION_ACCESS['get-deployment']!)).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+    expect(declaredClients(FUNCTION_ACCESS['create-deployment']!)).toEqual([
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/client-sfn',
+    ]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
+    try {
+      const floor = await buildFloor(declaredClients(FUNCTION_ACCESS['get-deployment']!), dir);
+      expect(bundledClients(`${floor}.map`)).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+      const time = await importOnce(floor, '--enable-source-maps');
+      expect(time.cpuMs).toBeGreaterThan(0);
+      expect(time.wallMs).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
