@@ -104,6 +104,27 @@ async function inTurn<T>(orgId: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * What this process's last committed write left of each organization it wrote: the next
+ * write there starts from it without reading. A write committed elsewhere meanwhile only
+ * makes that attempt's conditions fail, and DynamoDB hands back the items as they are.
+ */
+const lastWritten = new Map<string, WriteState>();
+const ORGS_REMEMBERED = 1_000;
+
+function remember(orgId: string, org: Item, deployment: DeploymentRecord | undefined): void {
+  if (lastWritten.size >= ORGS_REMEMBERED) lastWritten.clear();
+  lastWritten.set(orgId, { org, deployment });
+}
+
+/** The remembered state, if it covers the deployment this write is on. */
+function remembered(orgId: string, deploymentId: string | undefined): WriteState | undefined {
+  const state = lastWritten.get(orgId);
+  lastWritten.delete(orgId);
+  if (!state || (deploymentId !== undefined && state.deployment?.id !== deploymentId)) return undefined;
+  return deploymentId === undefined ? { org: state.org } : state;
+}
+
+/**
  * Runs a lifecycle write until it commits, starting each attempt from the organization
  * (and deployment) as they are. A refused write brings back the items it found changed,
  * so the next attempt starts from them without another read.
@@ -120,7 +141,7 @@ export function withWriteState<T>(
       inTurn(orgId, async () => {
         // A turn that comes too late is given up, not served past the caller's deadline.
         if (pastBudget(policy)) throw new Retry();
-        const state = known ?? (await readForWrite(orgId, deploymentId));
+        const state = known ?? remembered(orgId, deploymentId) ?? (await readForWrite(orgId, deploymentId));
         known = undefined;
         try {
           return await attempt(state);
@@ -139,9 +160,18 @@ export function withWriteState<T>(
 
 const num = (item: Item, attr: string) => Number(item[attr] ?? 0);
 
-/** The org update that takes the lock and sets the counters; `add` deltas may cancel out. */
-function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item, add: Record<string, number>): TransactItem {
-  const parts = updateParts({ ...set, ver: snap.ver + 1, last_at: snap.at, org_id: orgId }, add);
+/** The organization item as a committed orgUpdate leaves it. */
+const orgAfter = (orgId: string, snap: OrgSnapshot, set: Item): Item => ({
+  ...snap.item,
+  ...set,
+  ver: snap.ver + 1,
+  last_at: snap.at,
+  org_id: orgId,
+});
+
+/** The org update that takes the lock and sets the counters. */
+function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item): TransactItem {
+  const parts = updateParts({ ...set, ver: snap.ver + 1, last_at: snap.at, org_id: orgId });
   const lock = snap.ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver';
   return {
     Update: {
@@ -304,20 +334,16 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
   countMove(counts, deploymentCountedIn(deployment), undefined, deployment.status);
   countMove(counts, operationCountedIn(operation), undefined, operation.status);
   const events = eventWrites(req.orgId, snap, [deploymentEvent(undefined, deployment), operationEvent(undefined, operation)]);
+  const orgSet: Item = {
+    dep_seq: depSeq,
+    op_seq: positions.all,
+    [typeSeqAttr(operation.type)]: positions.type,
+    create_hour: hour,
+    create_count: created + 1,
+    ...events.set,
+  };
   const items = {
-    org: orgUpdate(
-      req.orgId,
-      snap,
-      {
-        dep_seq: depSeq,
-        op_seq: positions.all,
-        [typeSeqAttr(operation.type)]: positions.type,
-        create_hour: hour,
-        create_count: created + 1,
-        ...events.set,
-      },
-      {},
-    ),
+    org: orgUpdate(req.orgId, snap, orgSet),
     deployment: put(deploymentItem(deployment, depSeq)),
     operation: put(operationItem(operation, positions)),
     ...counts.items(),
@@ -332,6 +358,7 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     if (e.failed.has('name')) throw apiError('DEPLOYMENT_NAME_TAKEN', { name: deployment.name });
     throw new Retry(e.current);
   }
+  remember(req.orgId, orgAfter(req.orgId, snap, orgSet), deployment);
   return { deployment, operation };
 }
 
@@ -389,8 +416,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     operationEvent(undefined, operation),
     deploymentEvent(d, moved),
   ]);
+  const orgSet: Item = { op_seq: positions.all, [typeSeqAttr(operation.type)]: positions.type, ...events.set };
   const items = {
-    org: orgUpdate(d.org_id, snap, { op_seq: positions.all, [typeSeqAttr(operation.type)]: positions.type, ...events.set }, {}),
+    org: orgUpdate(d.org_id, snap, orgSet),
     deployment: {
       Update: {
         TableName: tableName(),
@@ -416,6 +444,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     if (!(e instanceof TransactionRefused)) throw e;
     throw new Retry(e.current);
   }
+  remember(d.org_id, orgAfter(d.org_id, snap, orgSet), moved);
   return operation;
 }
 
@@ -501,7 +530,14 @@ export async function applyTransition(t: Transition): Promise<boolean> {
     async ({ org }) => {
       const snap = snapshotOf(org, new Date(t.at));
       const events = eventWrites(op.org_id, snap, changes);
-      return commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set, {}), ...events.items });
+      const committed = await commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set), ...events.items });
+      if (committed)
+        remember(
+          op.org_id,
+          orgAfter(op.org_id, snap, events.set),
+          t.deployment && { ...t.deployment.record, status: t.deployment.to, updated_at: t.at },
+        );
+      return committed;
     },
     t.retries,
   );
