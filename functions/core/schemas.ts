@@ -85,7 +85,7 @@ export type CreateAppUserBody = z.infer<typeof CreateAppUserBody>;
 export const EmptyBody = z.strictObject({});
 
 /** A query integer: digits only (no sign, no decimals), then range-checked. */
-const queryInt = (min: number, max: number, fallback: number) =>
+export const queryInt = (min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, 'must be an integer')

@@ -37,6 +37,9 @@ const schema = z.object({
   WEBHOOK_KMS_KEY_ID: z.string().optional(),
   /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
   DELIVERY_QUEUE_URL: z.string().optional(),
+  /** The user pool that signs the dashboard's users in: its issuer URL (the JWKS is below it) and the dashboard's app client. */
+  DASHBOARD_TOKEN_ISSUER: z.url().optional(),
+  DASHBOARD_CLIENT_ID: z.string().min(1).optional(),
 });
 
 export type Config = Readonly<{
@@ -55,6 +58,7 @@ export type Config = Readonly<{
     kmsKeyId: string | undefined;
     queueUrl: string | undefined;
   }>;
+  dashboard: Readonly<{ issuer: string | undefined; clientId: string | undefined }>;
 }>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -84,6 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kmsKeyId: e.WEBHOOK_KMS_KEY_ID,
       queueUrl: e.DELIVERY_QUEUE_URL,
     }),
+    dashboard: Object.freeze({ issuer: e.DASHBOARD_TOKEN_ISSUER, clientId: e.DASHBOARD_CLIENT_ID }),
   });
 }
 
