@@ -5,7 +5,9 @@
  */
 import * as z from 'zod';
 
-export const SCOPES = ['deployments:read', 'deployments:write', 'deployments:delete', 'operations:read', 'org:read'] as const;
+import { SCOPES } from './scopes.js';
+
+export { SCOPES };
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 

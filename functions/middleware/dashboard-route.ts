@@ -26,7 +26,10 @@ export interface DashboardInput<R extends DashboardRoute> {
   event: APIGatewayProxyEvent;
 }
 
-export function dashboardRoute<R extends DashboardRoute>(route: R, intent: (input: DashboardInput<R>) => Promise<IntentResult>): LambdaHandler {
+export function dashboardRoute<R extends DashboardRoute>(
+  route: R,
+  intent: (input: DashboardInput<R>) => Promise<IntentResult>,
+): LambdaHandler {
   let stack = baseStack(DASHBOARD_API_PREFIX + route.path)
     .use(envelope())
     .use(authorizeUser(route.role));

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { LambdaHandler } from '../../functions/middleware/http-route.js';
 import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
+import type { LambdaHandler } from '../../functions/middleware/http-route.js';
 import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 

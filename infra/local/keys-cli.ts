@@ -13,10 +13,10 @@ export interface Io {
   out(line: string): void;
 }
 
+export type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
 
-type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
-
-function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
+/** The commands' flags (each also takes --json); a bad one is a usage error (exit 2). */
+export function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
   try {
     return parseArgs({ args, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
   } catch (e) {

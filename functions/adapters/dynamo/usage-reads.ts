@@ -40,7 +40,11 @@ export async function readUsagePage(keyId: string, q: UsageQuery): Promise<Usage
         KeyConditionExpression: 'pk = :pk',
         ...(q.status === undefined
           ? { ExpressionAttributeValues: { ':pk': pk } }
-          : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': q.status } }),
+          : {
+              FilterExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':pk': pk, ':status': q.status },
+            }),
         ScanIndexForward: false,
         // Unfiltered, exactly what is missing; filtered, a full page's worth of candidates per read.
         Limit: q.status === undefined ? q.perPage - items.length : 100,
