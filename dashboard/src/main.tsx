@@ -68,6 +68,7 @@ async function boot(): Promise<void> {
     configureAuth(config);
     configureApi(config);
     await restoreSession();
+    root.textContent = '';
     render(<App />, root);
   } catch (e) {
     root.textContent = `The dashboard could not start: ${e instanceof Error ? e.message : String(e)}`;
