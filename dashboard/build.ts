@@ -1,10 +1,9 @@
 /**
  * Builds the web app with esbuild (the bundler the Lambda functions already use): one
  * minified ES module and one stylesheet, content-hashed, and the page that loads them.
- * `npm start` builds it in memory at start-up (well under a second); the CDK stack
- * builds it into the asset it uploads to S3. Nothing else serves or builds it.
+ * `npm start` builds it in memory at start-up (about 50 ms); the CDK stack builds it
+ * while it synthesizes and uploads it to S3. Nothing else serves or builds it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -62,8 +61,9 @@ const page = (script: string, style: string) => `<!doctype html>
 `;
 
 /** The built site: file name (below DASHBOARD_PATH) to its content. */
-export async function buildDashboard(): Promise<Map<string, SiteFile>> {
-  const result = await esbuild.build({
+export function buildDashboard(): Map<string, SiteFile> {
+  // Synchronous, so the CDK app can build it while it synthesizes.
+  const result = esbuild.buildSync({
     entryPoints: [path.join(ROOT, 'src/main.tsx')],
     bundle: true,
     minify: true,
@@ -96,12 +96,6 @@ export async function buildDashboard(): Promise<Map<string, SiteFile>> {
     immutable: false,
   });
   return files;
-}
-
-/** Writes the built site into a folder (the CDK asset). */
-export function writeSite(files: Map<string, SiteFile>, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, file] of files) writeFileSync(path.join(dir, name), file.body);
 }
 
 /** Each file's size, raw and gzipped, for the report and the docs. */

@@ -7,7 +7,7 @@ export const PASSWORD_POLICY = {
   requireLowercase: true,
   requireUppercase: true,
   requireDigits: true,
-  requireSymbols: false,
+  requireSymbols: true,
 } as const;
 
 /** Spec 5.1: the dashboard's tokens live about an hour and are refreshed without asking the user again. */
@@ -22,5 +22,7 @@ export function passwordProblems(password: string): string[] {
     p.requireLowercase && !/[a-z]/.test(password) ? 'Password must have lowercase characters' : '',
     p.requireUppercase && !/[A-Z]/.test(password) ? 'Password must have uppercase characters' : '',
     p.requireDigits && !/\d/.test(password) ? 'Password must have numeric characters' : '',
+    // Cognito's symbols: anything printable that is not a letter, a digit or a space.
+    p.requireSymbols && !/[^A-Za-z0-9\s]/.test(password) ? 'Password must have symbol characters' : '',
   ].filter(Boolean);
 }

@@ -13,6 +13,7 @@
  */
 import type { SealPurpose } from '../../functions/adapters/crypto/secret-box.js';
 import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
+import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
 import type { routes } from '../../functions/routes.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
@@ -39,10 +40,15 @@ export interface FunctionAccess {
   readonly queue: readonly QueueAction[];
   /** What it does with the webhook secret key (adapters/crypto/secret-box.ts); gives it WEBHOOK_KMS_KEY_ID. */
   readonly kms: readonly KmsAction[];
+  /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
+  readonly userPool?: true;
 }
 
-/** Every module in functions/http/ that API Gateway invokes: the route table's handlers plus the fallback. */
-export type HttpHandlerName = (typeof routes)[keyof typeof routes]['handler'] | 'route-not-found';
+/** Every module in functions/http/ that API Gateway invokes: the route tables' handlers plus the fallback. */
+export type HttpHandlerName =
+  | (typeof routes)[keyof typeof routes]['handler']
+  | (typeof dashboardRoutes)[keyof typeof dashboardRoutes]['handler']
+  | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
 export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
 /**
@@ -93,7 +99,23 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
 /** A workflow step: reads the operation and its deployment and runs a transition (which appends its events, PutItem). */
 const STEP: FunctionAccess = { ...NONE, items: [...TRANSITION, 'PutItem'] };
 
+/** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
+const USER: FunctionAccess = { ...NONE, userPool: true };
+
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
+  'dashboard-get-me': USER,
+  // The organization's keys through gsi1 (api-key-store.ts listKeys).
+  'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['gsi1'] } },
+  // saveKey: one transaction, the organization's item (Update) and the key (Put).
+  'dashboard-create-key': { ...USER, items: ['UpdateItem', 'PutItem'] },
+  // findKeyById through gsi2, then revokeKey (a conditional Update, read back after a lost race).
+  'dashboard-revoke-key': { ...USER, items: ['UpdateItem', 'GetItem'], query: { table: false, indexes: ['gsi2'] } },
+  // The key through gsi2, then its usage items (the base table, usage-reads.ts).
+  'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['gsi2'] } },
+  'dashboard-list-deployments': { ...USER, query: { table: false, indexes: ALL_INDEXES } },
+  'dashboard-list-operations': { ...USER, query: { table: false, indexes: ALL_INDEXES } },
+  'dashboard-list-events': { ...USER, query: { table: false, indexes: ALL_INDEXES } },
+  'dashboard-get-operation': { ...USER, items: ['GetItem'] },
   'list-environments': KEYED,
   'get-environment': KEYED,
   'get-key': KEYED,

@@ -93,6 +93,8 @@ export interface AccessTargets {
   readonly deliveryQueue: sqs.IQueue;
   /** The key that seals webhook secrets (FunctionAccess.kms). */
   readonly webhookKey: kms.IKey;
+  /** The dashboard's user pool (FunctionAccess.userPool). */
+  readonly userPool: { readonly issuer: string; readonly clientId: string };
 }
 
 export interface FunctionFactoryProps extends AccessTargets {
@@ -141,7 +143,7 @@ export class FunctionFactory extends Construct {
     if (!fs.existsSync(entry))
       throw new Error(`handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${NAMED_BY[kind]})`);
 
-    const { settings, table, deliveryQueue, webhookKey } = this.props;
+    const { settings, table, deliveryQueue, webhookKey, userPool } = this.props;
     const id = pascalCase(name);
     const files = RUNTIME_FILES[name]?.();
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
@@ -179,6 +181,7 @@ export class FunctionFactory extends Construct {
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
         deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
         webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
+        userPool: access.userPool ? userPool : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {

@@ -28,7 +28,8 @@ export interface DashboardHost {
 const CONFIG: DashboardConfig = { userPoolEndpoint: `${USER_POOL_PATH}/`, clientId: LOCAL_CLIENT_ID, apiBase: DASHBOARD_API_PREFIX };
 
 export async function startDashboardHost(options: { dataDir: string | null; tokenSeconds: number }): Promise<DashboardHost> {
-  const [site, pool] = await Promise.all([buildDashboard(), LocalUserPool.open(options)]);
+  const site = buildDashboard();
+  const pool = await LocalUserPool.open(options);
   site.set('config.json', { body: Buffer.from(JSON.stringify(CONFIG)), contentType: 'application/json', immutable: false });
   const headers = securityHeaders();
   const answer = (file: SiteFile): APIGatewayProxyResult => ({

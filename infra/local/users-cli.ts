@@ -23,7 +23,7 @@ export interface UsersIo {
 }
 
 /** A password the pool's policy accepts, for a user who is handed it once. */
-const generatedPassword = () => `${randomBytes(18).toString('base64url')}aA1`;
+const generatedPassword = () => `${randomBytes(18).toString('base64url')}aA1!`;
 
 export async function runUsersCommand(
   argv: string[],
