@@ -113,3 +113,6 @@ export const dashboardRoutes = {
 
 export type DashboardRouteId = keyof typeof dashboardRoutes;
 export const dashboardRouteList: readonly DashboardRoute[] = Object.values(dashboardRoutes);
+
+/** The dashboard API's handler modules, one Lambda function each. */
+export const dashboardHandlerNames: readonly string[] = dashboardRouteList.map((r) => r.handler);

@@ -6,7 +6,7 @@
  * the app's security headers), which also sends /dashboard/api/* to the REST API so the
  * app and its API share one origin.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -52,6 +52,8 @@ export class DashboardUsers extends Construct {
       userPoolClientName: 'dashboard',
       generateSecret: false,
       authFlows: { userPassword: true },
+      // No hosted UI and no OAuth flows (CDK would enable implicit and code grants by default).
+      disableOAuth: true,
       preventUserExistenceErrors: true,
       idTokenValidity: Duration.seconds(ID_TOKEN_SECONDS),
       accessTokenValidity: Duration.seconds(ID_TOKEN_SECONDS),
@@ -205,10 +207,13 @@ export class DashboardSite extends Construct {
           'Action::s3:DeleteObject*',
           'Action::s3:Abort*',
           'Resource::*',
-          // The default synthesizer's asset bucket, where the app is staged.
-          `Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${region}/*`,
         ].map((finding) => ({ id: `AwsSolutions-IAM5[${finding}]`, reason: COPIER_GRANTS })),
         { id: iam5ResourceFinding(this, `${this.bucket.bucketArn}/*`), reason: COPIER_GRANTS },
+        // The default synthesizer's asset bucket, where the app is staged.
+        {
+          id: iam5ResourceFinding(this, `arn:${Aws.PARTITION}:s3:::cdk-hnb659fds-assets-${Aws.ACCOUNT_ID}-${region}/*`),
+          reason: COPIER_GRANTS,
+        },
         { id: 'AwsSolutions-L1', reason: "CDK's BucketDeployment function; its runtime is chosen by aws-cdk-lib." },
       );
     Validations.of(this.bucket).acknowledge({

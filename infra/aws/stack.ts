@@ -10,7 +10,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { dashboardRouteList } from '../../functions/dashboard-routes.js';
+import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
 import { DashboardSite, DashboardUsers } from './dashboard.js';
@@ -73,7 +73,7 @@ export class DeploymentApiStack extends Stack {
       targets: [new targets.LambdaFunction(reconciler.fn, { retryAttempts: 2, maxEventAge: RECONCILE_EVERY })],
     });
 
-    for (const name of [...handlerNames, ...dashboardRouteList.map((r) => r.handler), NOT_FOUND_HANDLER])
+    for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])
       this.functions.create('http', name as HttpHandlerName, stateMachine);
     // Decision 38: the table's stream → dispatch-events → the delivery queue → deliver-webhooks.
     for (const name of EVENTS_FUNCTIONS) this.functions.create('events', name);

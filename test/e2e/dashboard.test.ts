@@ -54,7 +54,10 @@ function nextToken(page: Page): Promise<string> {
     .then((r) => (r.headers().authorization ?? '').replace(/^Bearer /, ''));
 }
 
-async function signedIn(email: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  email: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   await page.goto(`${origin}/dashboard/`);
