@@ -1,4 +1,5 @@
 import type { Deployment, Operation } from '../../../functions/core/schemas.js';
+import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
@@ -28,11 +29,7 @@ export function DeploymentsPage() {
     <>
       <h1>Deployments</h1>
       <p class="note">Updated every {POLL_MS / 1000} seconds.</p>
-      {rows.error && (
-        <p class="error" role="alert">
-          {rows.error}
-        </p>
-      )}
+      <Alert message={rows.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Deployments of the organization, newest first</caption>

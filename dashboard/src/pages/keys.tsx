@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CreatedKey, KeySummary } from '../../../functions/core/dashboard-schemas.js';
 import { SCOPES } from '../../../functions/core/scopes.js';
+import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
@@ -46,11 +47,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
       </fieldset>
       <label for="key-expires">Expires on (optional)</label>
       <input id="key-expires" name="expires" type="date" />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       <button type="submit">Create key</button>
     </form>
   );
@@ -105,11 +102,7 @@ function RevokeDialog({ target, onClose }: { target: KeySummary | null; onClose:
     <dialog ref={ref} aria-labelledby="revoke-title" onCancel={() => close(false)}>
       <h2 id="revoke-title">Revoke “{target?.name}”?</h2>
       <p>Requests with this key ({target?.hint}) are refused from now on. A revoked key cannot be restored.</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       <div class="actions">
         <button type="button" class="secondary" onClick={() => close(false)}>
           Cancel
@@ -141,11 +134,7 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
             }}
           />
         ))}
-      {keys.error && (
-        <p class="error" role="alert">
-          {keys.error}
-        </p>
-      )}
+      <Alert message={keys.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">API keys of the organization</caption>

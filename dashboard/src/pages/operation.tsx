@@ -1,4 +1,5 @@
 import type { Event, Operation } from '../../../functions/core/schemas.js';
+import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
@@ -27,11 +28,7 @@ export function OperationPage({ operationId }: { operationId: string }) {
       <h1>
         Operation <code>{operationId}</code>
       </h1>
-      {op.error && (
-        <p class="error" role="alert">
-          {op.error}
-        </p>
-      )}
+      <Alert message={op.error} />
       {o && (
         <dl class="facts">
           <dt>Type</dt>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { Alert } from '../alert.js';
 import { signIn } from '../auth.js';
 
 export function SignInPage() {
@@ -24,11 +25,7 @@ export function SignInPage() {
         <input id="email" name="email" type="email" autocomplete="username" required />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        {error && (
-          <p id="sign-in-error" class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert id="sign-in-error" message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

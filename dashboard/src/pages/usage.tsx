@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { KeySummary, UsagePage as Page } from '../../../functions/core/dashboard-schemas.js';
+import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
@@ -37,11 +38,7 @@ export function UsagePage({ keyId }: { keyId: string }) {
           Refresh
         </button>
       </form>
-      {page.error && (
-        <p class="error" role="alert">
-          {page.error}
-        </p>
-      )}
+      <Alert message={page.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Requests made with the key, newest first</caption>
