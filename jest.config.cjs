@@ -6,8 +6,8 @@
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]sx?$': ['@swc/jest'] },
-  // middy publishes ES modules only: compile it too.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // middy and jose publish ES modules only: compile them too.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/|jose/)'],
   moduleNameMapper: {
     // Relative imports name the compiled `.js` file, as Node's ESM resolution wants; jest reads the `.ts`.
     '^(\\.{1,2}/.*)\\.js$': '$1',

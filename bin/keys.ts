@@ -1,6 +1,6 @@
 /**
- * Key administration for platform operators (keys are otherwise created in the
- * dashboard, which is not part of this service). Talks to the same DynamoDB as
+ * Key administration for platform operators, for bootstrap and automation (customers
+ * create keys in the web dashboard; both go through functions/app/api-keys.ts). Talks to the same DynamoDB as
  * `npm start` (DYNAMODB_PORT, DATA_DIR); with `--aws`, to the deployed table named by
  * TABLE_NAME, with the AWS SDK's usual credentials and region.
  *

@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   if (resumed.length) console.log(`Resumed ${resumed.length} operation(s) that were in flight when the previous run stopped.`);
   if (ended.length) console.log(`Ended ${ended.length} operation(s) that ran past their phase's limit (PHASE_TIMEOUT_SECONDS).`);
   console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
+  console.log(
+    `Dashboard: ${new URL('/dashboard/', stack.baseUrl)} (users: npm run users -- create --org <org> --email <email> --role admin|viewer)`,
+  );
   console.log(`Deployment Management API (local) ready at ${stack.baseUrl}`);
 }
 

@@ -137,3 +137,17 @@ export function checkScope(granted: readonly Scope[], anyOf: readonly [Scope, ..
   if (anyOf.some((scope) => granted.includes(scope))) return;
   throw apiError('INSUFFICIENT_SCOPE', { scope: anyOf[0] });
 }
+
+/** A key as its organization's users and operators see it: never the key or its hash. */
+export function keySummary(r: ApiKeyRecord) {
+  return {
+    id: r.id,
+    name: r.name,
+    scopes: r.scopes,
+    hint: r.hint,
+    created_at: r.created_at,
+    expires_at: r.expires_at,
+    revoked_at: r.revoked_at,
+    last_used_at: r.last_used_at,
+  };
+}

@@ -67,6 +67,39 @@ export const ERRORS = {
     message: ({ scope }) => `The API key lacks the scope this request needs. Required: ${scope}`,
     example: { scope: 'deployments:write' },
   }),
+  MISSING_TOKEN: code<{ apiKey: boolean }>({
+    status: 401,
+    meaning: "The dashboard API was called without the signed-in user's token (Authorization: Bearer).",
+    message: ({ apiKey }) =>
+      apiKey
+        ? 'API keys are not accepted by the dashboard API; sign in and send your token as Authorization: Bearer.'
+        : 'Sign in and send your token as Authorization: Bearer.',
+    example: { apiKey: false },
+  }),
+  INVALID_TOKEN: code({
+    status: 401,
+    meaning: 'The bearer token is not one the user pool issued for the dashboard.',
+    message: () => 'The token is not valid; sign in again.',
+    example: undefined,
+  }),
+  TOKEN_EXPIRED: code({
+    status: 401,
+    meaning: 'The bearer token is past its lifetime; the dashboard refreshes it and retries.',
+    message: () => 'The token has expired; refresh it or sign in again.',
+    example: undefined,
+  }),
+  INSUFFICIENT_ROLE: code<{ role: string }>({
+    status: 403,
+    meaning: "The signed-in user's role may not do this; the message names the role needed.",
+    message: ({ role }) => `Your role does not allow this. Required: ${role}`,
+    example: { role: 'admin' },
+  }),
+  API_KEY_NOT_FOUND: code<{ id: string }>({
+    status: 404,
+    meaning: 'The API key does not exist (or belongs to another organization).',
+    message: ({ id }) => `API key ${id} was not found.`,
+    example: { id: 'key_0a1b2c3d4e5f6a7b8c9d' },
+  }),
   NOT_FOUND: code<{ method: string; path: string }>({
     status: 404,
     meaning: 'There is nothing at this path.',

@@ -15,7 +15,9 @@ import * as z from 'zod/mini';
 // The English messages classic zod installs by default (mini installs none): the `details` of a 400 quote them.
 z.config(en());
 
-export const SCOPES = ['deployments:read', 'deployments:write', 'deployments:delete', 'operations:read', 'org:read'] as const;
+import { SCOPES } from './scopes.js';
+
+export { SCOPES };
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
@@ -95,7 +97,7 @@ export type CreateAppUserBody = z.infer<typeof CreateAppUserBody>;
 export const EmptyBody = z.strictObject({});
 
 /** A query integer: digits only (no sign, no decimals), then range-checked. */
-const queryInt = (min: number, max: number, fallback: number) =>
+export const queryInt = (min: number, max: number, fallback: number) =>
   z.pipe(
     z.optional(
       z.pipe(

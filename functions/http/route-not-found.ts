@@ -5,11 +5,11 @@
  */
 import { apiError } from '../core/errors.js';
 import { baseStack, lambdaHandler } from '../middleware/http-route.js';
-import { matchRoute } from '../router.js';
+import { matchDashboardRoute, matchRoute } from '../router.js';
 
 export const handler = lambdaHandler(
   baseStack().handler(async ({ httpMethod: method, path }) => {
-    const match = matchRoute(method, path);
+    const match = (path.startsWith('/dashboard/') ? matchDashboardRoute : matchRoute)(method, path);
     if (match.kind !== 'method-not-allowed') throw apiError('NOT_FOUND', { method, path });
     const allow = match.allow.join(', ');
     throw apiError('METHOD_NOT_ALLOWED', { method, allow }, { headers: { Allow: allow } });

@@ -39,6 +39,9 @@ const schema = z.object({
   WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
   /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
   DELIVERY_QUEUE_URL: z.optional(z.string()),
+  /** The user pool that signs the dashboard's users in: its issuer URL (the JWKS is below it) and the dashboard's app client. */
+  DASHBOARD_TOKEN_ISSUER: z.optional(z.url()),
+  DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
 });
 
 export type Config = Readonly<{
@@ -59,6 +62,7 @@ export type Config = Readonly<{
     kmsKeyId: string | undefined;
     queueUrl: string | undefined;
   }>;
+  dashboard: Readonly<{ issuer: string | undefined; clientId: string | undefined }>;
 }>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -89,6 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kmsKeyId: e.WEBHOOK_KMS_KEY_ID,
       queueUrl: e.DELIVERY_QUEUE_URL,
     }),
+    dashboard: Object.freeze({ issuer: e.DASHBOARD_TOKEN_ISSUER, clientId: e.DASHBOARD_CLIENT_ID }),
   });
 }
 

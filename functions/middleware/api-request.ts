@@ -6,6 +6,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { IdempotencyClaim, StoredResponse } from '../adapters/dynamo/idempotency-store.js';
 import type { ApiKeyRecord } from '../core/api-keys.js';
+import type { DashboardUser } from '../core/dashboard-users.js';
 import type { Scope } from '../core/schemas.js';
 
 export interface Caller {
@@ -23,6 +24,8 @@ export interface RequestState {
   /** The route: its method and path template (`/api/v1/deployments/{deployment_id}`), or the path itself when no route took it. */
   route: { method: string; path: string };
   caller?: Caller;
+  /** The signed-in user, on the dashboard API (which takes no API key). */
+  user?: DashboardUser;
   /** The per-key limit headers, once the key was counted (decision 3). */
   limitHeaders: Record<string, string>;
   /** Validated path, query and body. */

@@ -48,7 +48,7 @@ function parse<S extends z.ZodMiniType>(schema: S, input: unknown, what: string)
   throw invalidRequest(`The ${what} is invalid.`, fieldIssues(result.error, input));
 }
 
-export const validateInput = (route: Route): ApiMiddleware => ({
+export const validateInput = (route: Pick<Route, 'params' | 'query' | 'body'>): ApiMiddleware => ({
   before(request) {
     const { event } = request;
     const { input } = request.context.api;

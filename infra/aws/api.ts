@@ -14,6 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
+import { DASHBOARD_API_PREFIX, dashboardRouteList } from '../../functions/dashboard-routes.js';
 import { API_PREFIX, routeList } from '../../functions/routes.js';
 import type { HttpHandlerName } from './function-access.js';
 import type { Settings } from './settings.js';
@@ -184,11 +185,12 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract.',
+          "Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract. The dashboard API's handlers verify the Cognito user's ID token with aws-jwt-verify, for the same reason (TOKEN_EXPIRED, INSUFFICIENT_ROLE).",
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: "The API uses the service's own API keys (X-API-Key), not Cognito user pools; keys are validated in the Lambda middleware.",
+        reason:
+          "The public API uses the service's own API keys (X-API-Key); the dashboard API's Cognito tokens are verified in its handlers (aws-jwt-verify against the pool's JWKS), so that its errors keep the service's envelope and codes.",
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
@@ -214,16 +216,24 @@ export class ServiceApi extends Construct {
       return found;
     };
 
-    const prefix = this.api.root.resourceForPath(API_PREFIX);
-    for (const route of routeList) {
-      this.api.root.resourceForPath(API_PREFIX + route.path).addMethod(route.method, integration(route.handler as HttpHandlerName));
-    }
-    // Every resource at or below the prefix (route paths and the ones between them) answers
-    // other methods with 405/404 instead of API Gateway's own 403.
     const notFound = integration(NOT_FOUND_HANDLER);
-    const resources = [prefix, ...prefix.node.findAll().filter((c): c is apigw.Resource => c instanceof apigw.Resource)];
-    for (const resource of new Set(resources)) resource.addMethod('ANY', notFound);
-    prefix.addProxy({ defaultIntegration: notFound, anyMethod: true });
+    const tables = [
+      { prefix: API_PREFIX, list: routeList },
+      // The dashboard's API: the handlers verify the user's token themselves (aws-jwt-verify),
+      // so its answers (TOKEN_EXPIRED, INSUFFICIENT_ROLE, …) are the same here as under npm start.
+      { prefix: DASHBOARD_API_PREFIX, list: dashboardRouteList },
+    ];
+    for (const { prefix: path, list } of tables) {
+      const prefix = this.api.root.resourceForPath(path);
+      for (const route of list) {
+        this.api.root.resourceForPath(path + route.path).addMethod(route.method, integration(route.handler as HttpHandlerName));
+      }
+      // Every resource at or below the prefix (route paths and the ones between them) answers
+      // other methods with 405/404 instead of API Gateway's own 403.
+      const resources = [prefix, ...prefix.node.findAll().filter((c): c is apigw.Resource => c instanceof apigw.Resource)];
+      for (const resource of new Set(resources)) resource.addMethod('ANY', notFound);
+      prefix.addProxy({ defaultIntegration: notFound, anyMethod: true });
+    }
   }
 
   private addWebAcl(settings: Settings): wafv2.CfnWebACL {

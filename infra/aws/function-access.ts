@@ -22,17 +22,22 @@ import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-fa
 import { ACTIVE_OPERATIONS, KEY_LIST_SUFFIX, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/item-keys.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
+import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
 import type { routes } from '../../functions/routes.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
 export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
 
-/** Where a grant reaches: a partition of the table (by prefix), or the reconciler's one gsi5 partition. */
-export type Reach = Partition | 'activeOperations';
+/**
+ * Where a grant reaches: a partition of the table (by prefix), the reconciler's one gsi5
+ * partition, or the organizations' key lists (gsi1 `ORG#<org>#KEYS`, key management only).
+ */
+export type Reach = Partition | 'activeOperations' | 'orgKeyLists';
 
 /** The `dynamodb:LeadingKeys` value that matches a reach: a prefix and `*`, or the exact partition. */
-export const leadingKeyPattern = (r: Reach): string => (r === 'activeOperations' ? ACTIVE_OPERATIONS : `${PARTITIONS[r]}*`);
+export const leadingKeyPattern = (r: Reach): string =>
+  r === 'activeOperations' ? ACTIVE_OPERATIONS : r === 'orgKeyLists' ? `${PARTITIONS.org}*${KEY_LIST_SUFFIX}` : `${PARTITIONS[r]}*`;
 
 /**
  * Partitions no Query of a function may read, whatever its reach: an organization's
@@ -71,10 +76,15 @@ export interface FunctionAccess {
   readonly queue: readonly QueueAction[];
   /** What it does with the webhook secret key (adapters/crypto/secret-box.ts); gives it WEBHOOK_KMS_KEY_ID. */
   readonly kms: readonly KmsAction[];
+  /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
+  readonly userPool?: true;
 }
 
-/** Every module in functions/http/ that API Gateway invokes: the route table's handlers plus the fallback. */
-export type HttpHandlerName = (typeof routes)[keyof typeof routes]['handler'] | 'route-not-found';
+/** Every module in functions/http/ that API Gateway invokes: the route tables' handlers plus the fallback. */
+export type HttpHandlerName =
+  | (typeof routes)[keyof typeof routes]['handler']
+  | (typeof dashboardRoutes)[keyof typeof dashboardRoutes]['handler']
+  | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
 export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
 /**
@@ -137,7 +147,39 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
  */
 const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }] };
 
+/** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
+const USER: FunctionAccess = { ...NONE, userPool: true };
+const DASHBOARD_LISTS: FunctionAccess = {
+  ...USER,
+  items: [{ actions: ['GetItem'], reach: ['org'] }],
+  query: { table: true, indexes: ALL_INDEXES, reach: ['org'] },
+};
+
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
+  'dashboard-get-me': USER,
+  // The organization's keys through gsi1 (api-key-store.ts listKeys): key management only.
+  'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['gsi1'], reach: ['orgKeyLists'] } },
+  // saveKey: one transaction, the organization's item (Update) and the key (Put).
+  'dashboard-create-key': {
+    ...USER,
+    items: [
+      { actions: ['UpdateItem'], reach: ['org'] },
+      { actions: ['PutItem'], reach: ['apiKey'] },
+    ],
+  },
+  // findKeyById through gsi2, then revokeKey (a conditional Update, read back after a lost race).
+  'dashboard-revoke-key': {
+    ...USER,
+    items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
+    query: { table: false, indexes: ['gsi2'], reach: ['apiKeyId'] },
+  },
+  // The key through gsi2, then its usage items (the base table, usage-reads.ts).
+  'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['gsi2'], reach: ['apiKeyId', 'usage'] } },
+  // The public lists' reads: the organization or deployment item, the list indexes, a status filter's counts.
+  'dashboard-list-deployments': DASHBOARD_LISTS,
+  'dashboard-list-operations': DASHBOARD_LISTS,
+  'dashboard-list-events': DASHBOARD_LISTS,
+  'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
   'list-environments': KEYED,
   'get-environment': KEYED,
   'get-key': KEYED,

@@ -133,6 +133,8 @@ export interface AccessTargets {
   readonly deliveryQueue: sqs.IQueue;
   /** The key that seals webhook secrets (FunctionAccess.kms). */
   readonly webhookKey: kms.IKey;
+  /** The dashboard's user pool (FunctionAccess.userPool). */
+  readonly userPool: { readonly issuer: string; readonly clientId: string };
 }
 
 export interface FunctionFactoryProps extends AccessTargets {
@@ -181,7 +183,7 @@ export class FunctionFactory extends Construct {
     if (!fs.existsSync(entry))
       throw new Error(`handler module ${path.relative(REPO_ROOT, entry)} does not exist (named by ${NAMED_BY[kind]})`);
 
-    const { settings, table, deliveryQueue, webhookKey } = this.props;
+    const { settings, table, deliveryQueue, webhookKey, userPool } = this.props;
     const id = pascalCase(name);
     const files = RUNTIME_FILES[name]?.();
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
@@ -220,6 +222,7 @@ export class FunctionFactory extends Construct {
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
         deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
         webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
+        userPool: access.userPool ? userPool : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {
@@ -297,7 +300,10 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
         resources: queryOn,
         conditions: {
           ...leadingKeys(access.query.reach),
-          'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': QUERY_EXCLUDED },
+          // Key management reads the key lists; nothing else may, whatever its reach.
+          ...(access.query.reach.includes('orgKeyLists')
+            ? {}
+            : { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': QUERY_EXCLUDED } }),
         },
       }),
     );

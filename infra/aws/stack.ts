@@ -10,8 +10,10 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
+import { DashboardSite, DashboardUsers } from './dashboard.js';
 import { EVENTS_FUNCTIONS, type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
@@ -35,6 +37,8 @@ export class DeploymentApiStack extends Stack {
   readonly workflow: OperationStateMachine;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  readonly dashboardUsers: DashboardUsers;
+  readonly dashboard: DashboardSite;
 
   constructor(scope: Construct, id: string, props: DeploymentApiStackProps) {
     super(scope, id, props);
@@ -47,11 +51,13 @@ export class DeploymentApiStack extends Stack {
 
     const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
     this.webhooks = new WebhookDelivery(this, 'Webhooks', settings);
+    this.dashboardUsers = new DashboardUsers(this, 'DashboardUsers', settings);
     this.functions = new FunctionFactory(this, 'Functions', {
       settings,
       table: this.data.table,
       deliveryQueue: this.webhooks.queue,
       webhookKey: this.webhooks.key,
+      userPool: { issuer: this.dashboardUsers.issuer, clientId: this.dashboardUsers.client.userPoolClientId },
     });
 
     // The workflow's steps are the functions its placeholders name.
@@ -67,7 +73,8 @@ export class DeploymentApiStack extends Stack {
       targets: [new targets.LambdaFunction(reconciler.fn, { retryAttempts: 2, maxEventAge: RECONCILE_EVERY })],
     });
 
-    for (const name of [...handlerNames, NOT_FOUND_HANDLER]) this.functions.create('http', name as HttpHandlerName, stateMachine);
+    for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])
+      this.functions.create('http', name as HttpHandlerName, stateMachine);
     // Decision 38: the table's stream → dispatch-events → the delivery queue → deliver-webhooks.
     for (const name of EVENTS_FUNCTIONS) this.functions.create('events', name);
     this.webhooks.connect(this.data.table, this.functions.get('dispatch-events').fn, this.functions.get('deliver-webhooks').fn);
@@ -76,6 +83,8 @@ export class DeploymentApiStack extends Stack {
       settings,
       handler: (name) => this.functions.get(name).fn,
     });
+
+    this.dashboard = new DashboardSite(this, 'Dashboard', { settings, users: this.dashboardUsers, api: this.api.api });
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,

@@ -7,6 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { apiError } from '../../functions/core/errors.js';
 import { logger } from '../../functions/lib/logger.js';
 import { errorEnvelope, requestIdFrom } from '../../functions/middleware/responses.js';
+import type { LocalRoutes } from './dashboard-host.js';
 import { invokeGateway } from './gateway.js';
 
 /** API Gateway's own payload limit; the handlers enforce the API's smaller one. */
@@ -37,7 +38,8 @@ function write(res: http.ServerResponse, result: APIGatewayProxyResult): void {
   res.end(body);
 }
 
-export function createApiServer(): http.Server {
+/** `local` answers what the host serves itself (the dashboard app and the emulated user pool) before the gateway routes the rest. */
+export function createApiServer(local?: LocalRoutes): http.Server {
   return http.createServer((req, res) => {
     void (async () => {
       try {
@@ -47,6 +49,11 @@ export function createApiServer(): http.Server {
           return;
         }
         const { method = 'GET', url = '/', rawHeaders, httpVersion } = req;
+        const own = await local?.({ method, url, headers: req.headers, body });
+        if (own) {
+          write(res, own);
+          return;
+        }
         write(
           res,
           await invokeGateway({ method, url, rawHeaders, body, sourceIp: req.socket.remoteAddress, protocol: `HTTP/${httpVersion}` }),

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ID_TOKEN_SECONDS } from '../user-pool-settings.js';
 
 export interface LocalSettings {
   /** The API's address; loopback (IPv4 and IPv6) unless HOST opts in to more. */
@@ -12,6 +13,8 @@ export interface LocalSettings {
   port: number;
   dynamodbPort: number;
   dataDir: string;
+  /** The lifetime of the emulated user pool's tokens (an hour, as Cognito's; tests shorten it). */
+  dashboardTokenSeconds: number;
 }
 
 export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
@@ -22,11 +25,19 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
     return n;
   };
+  const positive = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
+    return n;
+  };
   return {
     host: env.HOST || undefined,
     port: port('PORT', 3000),
     dynamodbPort: port('DYNAMODB_PORT', 8000),
     dataDir: path.resolve(env.DATA_DIR ?? '.local'),
+    dashboardTokenSeconds: positive('DASHBOARD_TOKEN_SECONDS', ID_TOKEN_SECONDS),
   };
 }
 

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
 import type { LambdaHandler } from '../../functions/middleware/http-route.js';
-import { matchRoute } from '../../functions/router.js';
+import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 
 const HTTP_DIR = path.resolve(import.meta.dirname, '../../functions/http');
@@ -137,11 +138,13 @@ export function lambdaContext(functionName: string, timeoutMs = 10_000): Context
 /** Routes the request and calls its handler (or the fallback, for 404 and 405), exactly as API Gateway would. */
 export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProxyResult> {
   const pathname = new URL(req.url, 'http://localhost').pathname;
-  const match = matchRoute(req.method, pathname);
+  const dashboard = pathname.startsWith(`${DASHBOARD_API_PREFIX}/`);
+  const match = (dashboard ? matchDashboardRoute : matchRoute)(req.method, pathname);
   const name = match.kind === 'route' ? match.route.handler : FALLBACK;
+  const prefix = dashboard ? DASHBOARD_API_PREFIX : API_PREFIX;
   const event =
     match.kind === 'route'
-      ? gatewayEvent(req, API_PREFIX + match.route.path, Object.keys(match.params).length ? match.params : null)
+      ? gatewayEvent(req, prefix + match.route.path, Object.keys(match.params).length ? match.params : null)
       : gatewayEvent(req, null, null);
   return (await loadHandler(name))(event, lambdaContext(name));
 }

@@ -2,9 +2,10 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../client/cli/args.js';
 import { table } from '../../client/cli/format.js';
-import { findKeyById, listKeys, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { findKeyById, listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
-import { type ApiKeyRecord, generateKey, ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
+import { createApiKey, revokeApiKey } from '../../functions/app/api-keys.js';
+import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
@@ -18,9 +19,10 @@ function orgOption(value: string | boolean | undefined): string {
   return orgId;
 }
 
-type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
+export type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
 
-function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
+/** The commands' flags (each also takes --json); a bad one is a usage error (exit 2). */
+export function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
   try {
     return parseArgs({ args, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
   } catch (e) {
@@ -33,17 +35,10 @@ const required = (value: string | boolean | undefined, flag: string): string => 
   return value;
 };
 
-const publicView = (r: ApiKeyRecord) => ({
-  id: r.id,
-  org_id: r.org_id,
-  name: r.name,
-  scopes: r.scopes,
-  hint: r.hint,
-  created_at: r.created_at,
-  expires_at: r.expires_at,
-  revoked_at: r.revoked_at,
-  last_used_at: r.last_used_at,
-});
+const publicView = (r: ApiKeyRecord) => {
+  const { id, ...rest } = keySummary(r);
+  return { id, org_id: r.org_id, ...rest };
+};
 
 /** Records as a table, one column per key: null as "-", lists comma-separated, "(none)" for no records. */
 function printTable(rows: Record<string, unknown>[], io: Io): void {
@@ -87,8 +82,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
           throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
         expiresAt = new Date(t).toISOString();
       }
-      const { key, record } = generateKey({ orgId, name, scopes, expiresAt, now: now() });
-      await saveKey(record);
+      const { key, record } = await createApiKey({ orgId, name, scopes, expiresAt, now: now() });
       const out = {
         id: record.id,
         key,
@@ -114,7 +108,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
         io.out(values.json ? JSON.stringify({ error: `no key with id ${id}` }) : `No key with id ${id}.`);
         return 1;
       }
-      const revoked = await revokeKey(found, now());
+      const revoked = await revokeApiKey(found, now());
       if (values.json) io.out(JSON.stringify(publicView(revoked)));
       else io.out(`Revoked ${revoked.id} (${revoked.hint}) at ${revoked.revoked_at}.`);
       return 0;

@@ -6,10 +6,12 @@ import { type Reconciled, reconcileOperations } from '../../functions/app/workfl
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from './api-server.js';
+import { type DashboardHost, startDashboardHost } from './dashboard-host.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
+import { LOCAL_CLIENT_ID } from './user-pool.js';
 
 export interface RunningStack {
   baseUrl: string;
@@ -42,7 +44,14 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? localSecretKey(dataDir),
     });
     const tableName = process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
+    const dashboard = await startDashboardHost({ dataDir, tokenSeconds: settings.dashboardTokenSeconds });
     await ensureTable(dynamo.endpoint, tableName);
+    // The pool's issuer names the port, known once the server listens; nothing reads the configuration before that.
+    servers = await listenApi(settings, dashboard);
+    applyLocalEnv(settings, {
+      DASHBOARD_TOKEN_ISSUER: dashboard.issuerFor((servers[0]!.address() as AddressInfo).port),
+      DASHBOARD_CLIENT_ID: LOCAL_CLIENT_ID,
+    });
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
     reconciled = await reconcileOperations({
       graceSeconds: 0,
@@ -50,7 +59,6 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       platform: hostingPlatform(),
       resumeMissing: true,
     });
-    servers = await listenApi(settings);
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
   } catch (e) {
     await pipeline?.stop();
@@ -77,10 +85,10 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
  * The API on HOST when it is set, else on both loopback addresses (so `localhost` works
  * whichever it resolves to) and nowhere else: the local stack has no TLS and trusts its machine.
  */
-async function listenApi(settings: LocalSettings): Promise<http.Server[]> {
+async function listenApi(settings: LocalSettings, dashboard: DashboardHost): Promise<http.Server[]> {
   const listen = (host: string, port: number) =>
     new Promise<http.Server>((resolve, reject) => {
-      const server = createApiServer();
+      const server = createApiServer(dashboard.routes);
       server.once('error', reject);
       server.listen(port, host, () => resolve(server));
     });

@@ -91,9 +91,13 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
   };
 }
 
-/** `npm run --silent keys -- …` against the same DynamoDB Local as a running stack. */
-export function keysCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npm', ['run', '--silent', 'keys', '--', ...args], {
+/** `npm run --silent <script> -- …` (an operator CLI) against the same local stack. */
+export function npmScript(
+  script: 'keys' | 'users',
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('npm', ['run', '--silent', script, '--', ...args], {
     cwd: ROOT,
     env: cleanEnv(env),
     encoding: 'utf8',
@@ -101,6 +105,9 @@ export function keysCli(args: string[], env: Record<string, string>): { status: 
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** `npm run --silent keys -- …` against the same DynamoDB Local as a running stack. */
+export const keysCli = (args: string[], env: Record<string, string>) => npmScript('keys', args, env);
 
 export async function portIsOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {

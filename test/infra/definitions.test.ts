@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { PHASES } from '../../functions/core/operations.js';
+import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
@@ -27,15 +28,18 @@ const moduleNames = (dir: string) =>
 describe('FUNCTION_ACCESS', () => {
   const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
 
-  it('covers every handler of the route table, the fallback, and every workflow step, and nothing else', () => {
+  it('covers every handler of both route tables, the fallback, and every workflow step, and nothing else', () => {
     const steps = aslSteps(asl).map((st) => st.name);
-    const expected = [...new Set([...handlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION, ...EVENTS_FUNCTIONS])].sort();
+    const expected = [
+      ...new Set([...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION, ...EVENTS_FUNCTIONS]),
+    ].sort();
     expect(Object.keys(FUNCTION_ACCESS).sort()).toEqual(expected);
   });
 
   it('names a module that exists for every entry (and every workflow module is deployed)', () => {
     expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION].sort());
-    for (const name of [...handlerNames, NOT_FOUND_HANDLER]) expect(fs.existsSync(entryOf('http', name))).toBe(true);
+    for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])
+      expect(fs.existsSync(entryOf('http', name))).toBe(true);
     expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());
   });
 

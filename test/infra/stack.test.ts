@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import { DASHBOARD_API_PREFIX, dashboardHandlerNames, dashboardRouteList } from '../../functions/dashboard-routes.js';
 import { API_PREFIX, handlerNames, routeList } from '../../functions/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
 import {
@@ -23,6 +24,7 @@ import {
 } from '../../infra/aws/function-access.js';
 import { itemConditions } from '../../infra/aws/functions.js';
 import { OPERATION_ASL } from '../../infra/aws/state-machine.js';
+import { ID_TOKEN_SECONDS, PASSWORD_POLICY } from '../../infra/user-pool-settings.js';
 import {
   actionsOf,
   type CfnTemplate,
@@ -80,11 +82,14 @@ describe('functions', () => {
     .readdirSync(path.join(import.meta.dirname, '../../functions/workflow'))
     .filter((f) => f.endsWith('.ts'))
     .map((f) => f.slice(0, -3));
-  const expected = [...handlerNames, 'route-not-found', ...workflowFiles, ...EVENTS_FUNCTIONS].sort();
+  const expected = [...handlerNames, ...dashboardHandlerNames, 'route-not-found', ...workflowFiles, ...EVENTS_FUNCTIONS].sort();
 
   it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced', () => {
     expect(s.stack.functions.all.map((f) => f.name).sort()).toEqual(expected);
-    const fns = resourcesOfType(s.json, 'AWS::Lambda::Function');
+    // Besides the service's own, only CDK's deploy-time functions for the dashboard's bucket (copy the app in, empty a dev bucket).
+    const fns = resourcesOfType(s.json, 'AWS::Lambda::Function').filter(
+      ([id]) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('CustomS3AutoDeleteObjects'),
+    );
     expect(fns).toHaveLength(expected.length);
     for (const [, fn] of fns) {
       expect(fn.Properties).toMatchObject({
@@ -430,24 +435,34 @@ describe('REST API', () => {
     });
   }
 
-  it('has every route of the route table as a method on its path, proxied to its handler', () => {
+  const tables = [
+    { prefix: API_PREFIX, list: routeList },
+    { prefix: DASHBOARD_API_PREFIX, list: dashboardRouteList },
+  ];
+
+  it('has every route of both route tables as a method on its path, proxied to its handler', () => {
     const all = methods();
-    for (const route of routeList) {
-      const found = all.filter((m) => m.path === API_PREFIX + route.path && m.method === route.method);
-      expect({ route: `${route.method} ${route.path}`, n: found.length }).toEqual({ route: `${route.method} ${route.path}`, n: 1 });
-      expect(found[0]).toMatchObject({ target: fnId(route.handler as FunctionName), integration: 'AWS_PROXY', auth: 'NONE' });
+    for (const { prefix, list } of tables) {
+      for (const route of list) {
+        const found = all.filter((m) => m.path === prefix + route.path && m.method === route.method);
+        const name = `${route.method} ${prefix}${route.path}`;
+        expect({ route: name, n: found.length }).toEqual({ route: name, n: 1 });
+        expect(found[0]).toMatchObject({ target: fnId(route.handler as FunctionName), integration: 'AWS_PROXY', auth: 'NONE' });
+      }
     }
     const routed = all.filter((m) => m.method !== 'ANY');
-    expect(routed).toHaveLength(routeList.length);
+    expect(routed).toHaveLength(routeList.length + dashboardRouteList.length);
   });
 
-  it('answers other methods and unknown paths under the prefix with route-not-found (ANY on every resource, {proxy+})', () => {
+  it('answers other methods and unknown paths under either prefix with route-not-found (ANY on every resource, {proxy+})', () => {
     const all = methods();
     const notFound = fnId('route-not-found');
-    const under = [...new Set(resourcePaths(s.json).values())].filter((p) => p === API_PREFIX || p.startsWith(`${API_PREFIX}/`));
-    expect(under).toContain(`${API_PREFIX}/{proxy+}`);
-    for (const p of under) {
-      expect({ p, any: all.filter((m) => m.path === p && m.method === 'ANY').map((m) => m.target) }).toEqual({ p, any: [notFound] });
+    for (const { prefix } of tables) {
+      const under = [...new Set(resourcePaths(s.json).values())].filter((p) => p === prefix || p.startsWith(`${prefix}/`));
+      expect(under).toContain(`${prefix}/{proxy+}`);
+      for (const p of under) {
+        expect({ p, any: all.filter((m) => m.path === p && m.method === 'ANY').map((m) => m.target) }).toEqual({ p, any: [notFound] });
+      }
     }
   });
 
@@ -700,5 +715,97 @@ describe('operations', () => {
       expect(lg.Properties?.RetentionInDays).toBe(7);
       expect(lg.DeletionPolicy).toBe('Delete');
     }
+  });
+});
+
+describe('dashboard', () => {
+  const one = (type: string) => {
+    const found = resourcesOfType(s.json, type);
+    expect(found).toHaveLength(1);
+    return found[0]![1].Properties!;
+  };
+
+  it('has a user pool only operators add to: email sign-in, the password policy of npm start, org fixed, role and org unwritable by users', () => {
+    const pool = one('AWS::Cognito::UserPool');
+    expect(pool).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: PASSWORD_POLICY.minLength,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        },
+      },
+    });
+    expect(pool.Schema).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Name: 'org_id', Mutable: false }),
+        expect.objectContaining({ Name: 'role', Mutable: true }),
+      ]),
+    );
+    const client = one('AWS::Cognito::UserPoolClient');
+    expect(client).toMatchObject({
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      GenerateSecret: false,
+      IdTokenValidity: ID_TOKEN_SECONDS / 60,
+      TokenValidityUnits: { IdToken: 'minutes' },
+      PreventUserExistenceErrors: 'ENABLED',
+      WriteAttributes: [],
+    });
+    expect(client.AllowedOAuthFlows).toBeUndefined();
+  });
+
+  it("gives the dashboard API's functions, and only those, the pool's issuer and the app client", () => {
+    for (const f of s.stack.functions.all) {
+      const env = s.json.Resources[fnId(f.name)]!.Properties?.Environment.Variables;
+      if (dashboardHandlerNames.includes(f.name)) {
+        expect(flatten(env.DASHBOARD_TOKEN_ISSUER)).toContain('ProviderURL');
+        expect(env.DASHBOARD_CLIENT_ID).toEqual({ Ref: logicalId(s.stack.dashboardUsers.client) });
+        expect({ name: f.name, keyed: f.access.items.some((g) => g.reach.includes('usage')) }).toEqual({
+          name: f.name,
+          keyed: false,
+        });
+      } else expect({ name: f.name, issuer: env.DASHBOARD_TOKEN_ISSUER }).toEqual({ name: f.name, issuer: undefined });
+    }
+  });
+
+  it('serves the app from a private, TLS-only bucket through CloudFront with origin access control, HTTPS only and the security headers', () => {
+    const bucket = one('AWS::S3::Bucket');
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    const policy = flatten(one('AWS::S3::BucketPolicy'));
+    expect(policy).toContain('aws:SecureTransport');
+    expect(policy).toContain(':distribution/');
+    expect(one('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig).toMatchObject({ SigningBehavior: 'always' });
+    const dist = one('AWS::CloudFront::Distribution').DistributionConfig;
+    expect(dist.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
+    expect(dist.CacheBehaviors).toEqual([
+      expect.objectContaining({
+        PathPattern: `${DASHBOARD_API_PREFIX}/*`,
+        ViewerProtocolPolicy: 'https-only',
+        AllowedMethods: expect.arrayContaining(['POST', 'DELETE']),
+      }),
+    ]);
+    const headers = one('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp = flatten(headers.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\./);
+    expect(headers.FrameOptions.FrameOption).toBe('DENY');
+    expect(headers.StrictTransportSecurity).toMatchObject({ IncludeSubdomains: true });
+  });
+
+  it('deploys the built app and its config with the stack, and outputs its URL and the user pool id', () => {
+    const deploy = one('Custom::CDKBucketDeployment');
+    // The script, the stylesheet, the page and config.json (whose client id is filled in at deploy time).
+    expect(deploy.SourceObjectKeys).toHaveLength(4);
+    expect(flatten(deploy.SourceMarkers)).toContain(logicalId(s.stack.dashboardUsers.client));
+    expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['DashboardUrl', 'UserPoolId']));
   });
 });

@@ -28,10 +28,10 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** The top folder under functions/; routes.ts and router.ts (the route table and its matcher) are one layer. */
+/** The top folder under functions/; routes.ts, dashboard-routes.ts and router.ts (the route tables and their matcher) are one layer. */
 function layerOf(file: string): string {
   const top = path.relative(FUNCTIONS, file).split(path.sep)[0]!;
-  return ['routes.ts', 'routes.js', 'router.ts', 'router.js'].includes(top) ? 'routes' : top;
+  return ['routes.ts', 'routes.js', 'router.ts', 'router.js', 'dashboard-routes.ts', 'dashboard-routes.js'].includes(top) ? 'routes' : top;
 }
 
 function importsOf(file: string): string[] {

@@ -1,0 +1,104 @@
+/**
+ * Builds the web app with esbuild (the bundler the Lambda functions already use): one
+ * minified ES module and one stylesheet, content-hashed, and the page that loads them.
+ * `npm start` builds it in memory at start-up (about 50 ms); the CDK stack builds it
+ * while it synthesizes and uploads it to S3. Nothing else serves or builds it.
+ */
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const ROOT = import.meta.dirname;
+
+export interface SiteFile {
+  body: Buffer;
+  contentType: string;
+  /** Content-hashed files may be cached for ever; the page and the config never. */
+  immutable: boolean;
+}
+
+/** The app's URL path on every host. */
+export const DASHBOARD_PATH = '/dashboard';
+
+/**
+ * The page's security headers, the same locally and from CloudFront. `connect` lists
+ * the origins the app may call besides its own (the Cognito endpoint on AWS).
+ */
+export function securityHeaders(connect: readonly string[] = []): Record<string, string> {
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      `connect-src 'self'${connect.map((c) => ` ${c}`).join('')}`,
+      "manifest-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+const page = (script: string, style: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>Deployments dashboard</title>
+<link rel="stylesheet" href="${style}">
+<script type="module" src="${script}"></script>
+</head>
+<body>
+<div id="app"><p class="loading">Loading…</p></div>
+<noscript>The dashboard needs JavaScript.</noscript>
+</body>
+</html>
+`;
+
+/** The built site: file name (below DASHBOARD_PATH) to its content. */
+export function buildDashboard(): Map<string, SiteFile> {
+  // Synchronous, so the CDK app can build it while it synthesizes.
+  const result = esbuild.buildSync({
+    entryPoints: [path.join(ROOT, 'src/main.tsx')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    entryNames: '[name]-[hash]',
+    outdir: '/out',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const files = new Map<string, SiteFile>();
+  for (const out of result.outputFiles) {
+    const name = path.basename(out.path);
+    files.set(name, {
+      body: Buffer.from(out.contents),
+      contentType: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+      immutable: true,
+    });
+  }
+  const names = [...files.keys()];
+  const script = names.find((n) => n.endsWith('.js'));
+  const style = names.find((n) => n.endsWith('.css'));
+  if (!script || !style) throw new Error(`the dashboard build made ${names.join(', ')}`);
+  files.set('index.html', {
+    body: Buffer.from(page(`${DASHBOARD_PATH}/${script}`, `${DASHBOARD_PATH}/${style}`)),
+    contentType: 'text/html; charset=utf-8',
+    immutable: false,
+  });
+  return files;
+}
+
+/** Each file's size, raw and gzipped, for the report and the docs. */
+export function siteSizes(files: Map<string, SiteFile>): { name: string; bytes: number; gzip: number }[] {
+  return [...files].map(([name, f]) => ({ name, bytes: f.body.length, gzip: gzipSync(f.body, { level: 9 }).length }));
+}

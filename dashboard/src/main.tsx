@@ -1,0 +1,78 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Me } from '../../functions/core/dashboard-schemas.js';
+import { api, configureApi } from './api.js';
+import { configureAuth, isSignedIn, onSessionChange, restoreSession, signOut } from './auth.js';
+import { loadConfig } from './config.js';
+import { useLoad, useRoute } from './hooks.js';
+import { DeploymentsPage } from './pages/deployments.js';
+import { KeysPage } from './pages/keys.js';
+import { OperationPage } from './pages/operation.js';
+import { SignInPage } from './pages/sign-in.js';
+import { UsagePage } from './pages/usage.js';
+import './styles.css';
+
+function Shell() {
+  const route = useRoute();
+  const me = useLoad(() => api<Me>('GET', '/me'), []);
+  const [section, id, sub] = route;
+  const page =
+    section === 'keys' && id && sub === 'usage' ? (
+      <UsagePage keyId={id} />
+    ) : section === 'deployments' ? (
+      <DeploymentsPage />
+    ) : section === 'operations' && id ? (
+      <OperationPage operationId={id} />
+    ) : (
+      <KeysPage canManage={me.data?.role === 'admin'} />
+    );
+  const current = section === 'deployments' || section === 'operations' ? 'deployments' : 'keys';
+  return (
+    <>
+      <header class="top">
+        <div class="org">
+          <span class="label">Organization</span> <strong>{me.data?.org_id ?? '…'}</strong>
+        </div>
+        <nav aria-label="Main">
+          <a href="#/keys" aria-current={current === 'keys' ? 'page' : undefined}>
+            API keys
+          </a>
+          <a href="#/deployments" aria-current={current === 'deployments' ? 'page' : undefined}>
+            Deployments
+          </a>
+        </nav>
+        <div class="user">
+          <span>
+            {me.data?.email} <span class="role">{me.data?.role}</span>
+          </span>
+          <button type="button" class="secondary" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">{page}</main>
+    </>
+  );
+}
+
+function App() {
+  const [signedIn, setSignedIn] = useState(isSignedIn());
+  useEffect(() => onSessionChange(() => setSignedIn(isSignedIn())), []);
+  return signedIn ? <Shell /> : <SignInPage />;
+}
+
+async function boot(): Promise<void> {
+  const root = document.getElementById('app')!;
+  try {
+    const config = await loadConfig();
+    configureAuth(config);
+    configureApi(config);
+    await restoreSession();
+    root.textContent = '';
+    render(<App />, root);
+  } catch (e) {
+    root.textContent = `The dashboard could not start: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+void boot();

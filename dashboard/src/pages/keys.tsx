@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { CreatedKey, KeySummary } from '../../../functions/core/dashboard-schemas.js';
+import { SCOPES } from '../../../functions/core/scopes.js';
+import { Alert } from '../alert.js';
+import { api } from '../api.js';
+import { formatTime, useLoad } from '../hooks.js';
+
+function keyState(k: KeySummary): 'revoked' | 'expired' | 'active' {
+  if (k.revoked_at) return 'revoked';
+  if (k.expires_at && Date.parse(k.expires_at) <= Date.now()) return 'expired';
+  return 'active';
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
+  const [error, setError] = useState('');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const scopes = data.getAll('scopes').map(String);
+    const expires = String(data.get('expires') ?? '');
+    setError('');
+    try {
+      const created = await api<CreatedKey>('POST', '/keys', {
+        name: String(data.get('name')),
+        ...(scopes.length && scopes.length < SCOPES.length ? { scopes } : {}),
+        ...(expires ? { expires_at: new Date(`${expires}T00:00:00`).toISOString() } : {}),
+      });
+      form.reset();
+      onCreated(created);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <form class="panel create-key" onSubmit={submit}>
+      <h2>Create a key</h2>
+      <label for="key-name">Name</label>
+      <input id="key-name" name="name" required maxLength={64} placeholder="ci-pipeline" />
+      <fieldset>
+        <legend>Scopes (all when none is ticked)</legend>
+        {SCOPES.map((s) => (
+          <label key={s} class="check">
+            <input type="checkbox" name="scopes" value={s} /> {s}
+          </label>
+        ))}
+      </fieldset>
+      <label for="key-expires">Expires on (optional)</label>
+      <input id="key-expires" name="expires" type="date" />
+      <Alert message={error} />
+      <button type="submit">Create key</button>
+    </form>
+  );
+}
+
+function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(created.key);
+    setCopied(true);
+  };
+  return (
+    <section class="panel new-key" aria-labelledby="new-key-title">
+      <h2 id="new-key-title">Key “{created.name}” created</h2>
+      <p>Copy it now: it is shown this once, and only its hash is stored.</p>
+      <div class="copy-row">
+        <input aria-label="New API key" readOnly value={created.key} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p role="status" class="note">
+        {copied ? 'Copied to the clipboard.' : ''}
+      </p>
+      <button type="button" class="secondary" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function RevokeDialog({ target, onClose }: { target: KeySummary | null; onClose: (revoked: boolean) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (target && !ref.current?.open) ref.current?.showModal();
+  }, [target]);
+  const close = (revoked: boolean) => {
+    ref.current?.close();
+    setError('');
+    onClose(revoked);
+  };
+  const revoke = async () => {
+    try {
+      await api('DELETE', `/keys/${encodeURIComponent(target!.id)}`);
+      close(true);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <dialog ref={ref} aria-labelledby="revoke-title" onCancel={() => close(false)}>
+      <h2 id="revoke-title">Revoke “{target?.name}”?</h2>
+      <p>Requests with this key ({target?.hint}) are refused from now on. A revoked key cannot be restored.</p>
+      <Alert message={error} />
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => close(false)}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={revoke}>
+          Revoke key
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function KeysPage({ canManage }: { canManage: boolean }) {
+  const keys = useLoad(() => api<{ items: KeySummary[] }>('GET', '/keys'), []);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<KeySummary | null>(null);
+  return (
+    <>
+      <h1>API keys</h1>
+      {!canManage && <p class="note">You can see the organization's keys; an admin creates and revokes them.</p>}
+      {canManage &&
+        (created ? (
+          <NewKey created={created} onDone={() => setCreated(null)} />
+        ) : (
+          <CreateKeyForm
+            onCreated={(k) => {
+              setCreated(k);
+              keys.reload();
+            }}
+          />
+        ))}
+      <Alert message={keys.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">API keys of the organization</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              {canManage && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={8}>No keys yet.</td>
+              </tr>
+            )}
+            {keys.data?.items.map((k) => (
+              <tr key={k.id} data-key-id={k.id}>
+                <th scope="row">
+                  <a href={`#/keys/${k.id}/usage`}>{k.name}</a>
+                </th>
+                <td>
+                  <code>{k.hint}</code>
+                </td>
+                <td>{k.scopes.join(', ')}</td>
+                <td>{formatTime(k.created_at)}</td>
+                <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
+                <td>{formatTime(k.last_used_at)}</td>
+                <td>
+                  <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
+                </td>
+                {canManage && (
+                  <td>
+                    {keyState(k) !== 'revoked' && (
+                      <button type="button" class="danger small" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <RevokeDialog
+        target={revoking}
+        onClose={(revoked) => {
+          setRevoking(null);
+          if (revoked) keys.reload();
+        }}
+      />
+    </>
+  );
+}

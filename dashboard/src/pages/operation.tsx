@@ -1,0 +1,64 @@
+import type { Event, Operation } from '../../../functions/core/schemas.js';
+import { Alert } from '../alert.js';
+import { api } from '../api.js';
+import { formatTime, useLoad } from '../hooks.js';
+
+const TERMINAL = ['succeeded', 'failed', 'canceled'];
+
+/** An operation and its timeline: every change of it, from the events feed (decision 37), oldest first. */
+export function OperationPage({ operationId }: { operationId: string }) {
+  const op = useLoad(
+    async () => {
+      const [operation, events] = await Promise.all([
+        api<Operation>('GET', `/operations/${encodeURIComponent(operationId)}`),
+        api<{ items: Event[] }>('GET', `/events?per_page=100&resource_id=${encodeURIComponent(operationId)}`),
+      ]);
+      return { operation, timeline: [...events.items].reverse() };
+    },
+    [operationId],
+    2000,
+  );
+  const o = op.data?.operation;
+  const done = o ? TERMINAL.includes(o.status) : false;
+  return (
+    <>
+      <p>
+        <a href="#/deployments">← Deployments</a>
+      </p>
+      <h1>
+        Operation <code>{operationId}</code>
+      </h1>
+      <Alert message={op.error} />
+      {o && (
+        <dl class="facts">
+          <dt>Type</dt>
+          <dd>{o.type}</dd>
+          <dt>Status</dt>
+          <dd>
+            <span class={`badge ${o.status}`}>{o.status}</span> {done ? '' : '(live)'}
+          </dd>
+          <dt>Phase</dt>
+          <dd>{o.progress.phase}</dd>
+          <dt>Message</dt>
+          <dd>{o.progress.message}</dd>
+          <dt>Requested</dt>
+          <dd>{formatTime(o.requested_at)}</dd>
+          <dt>Ended</dt>
+          <dd>{formatTime(o.ended_at)}</dd>
+        </dl>
+      )}
+      <h2>Timeline</h2>
+      <ol class="timeline">
+        {op.data?.timeline.map((e) => {
+          const rec = e.data.object as Operation;
+          return (
+            <li key={e.id}>
+              <time dateTime={e.created_at}>{formatTime(e.created_at)}</time> <span class={`badge ${rec.status}`}>{rec.status}</span>{' '}
+              <strong>{rec.progress.phase}</strong> — {rec.progress.message}
+            </li>
+          );
+        })}
+      </ol>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'preact/hooks';
+import type { KeySummary, UsagePage as Page } from '../../../functions/core/dashboard-schemas.js';
+import { Alert } from '../alert.js';
+import { api } from '../api.js';
+import { formatTime, useLoad } from '../hooks.js';
+
+/** A key's usage log, newest first; the first page follows new requests as they are logged. */
+export function UsagePage({ keyId }: { keyId: string }) {
+  const [status, setStatus] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const keys = useLoad(() => api<{ items: KeySummary[] }>('GET', '/keys'), []);
+  const query = new URLSearchParams({ per_page: '25', ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+  const page = useLoad(
+    () => api<Page>('GET', `/keys/${encodeURIComponent(keyId)}/usage?${query}`),
+    [keyId, status, cursor],
+    cursor ? undefined : 5000,
+  );
+  const key = keys.data?.items.find((k) => k.id === keyId);
+  const filter = (e: Event) => {
+    e.preventDefault();
+    setStatus(String(new FormData(e.currentTarget as HTMLFormElement).get('status') ?? '').trim());
+    setCursors([]);
+  };
+  return (
+    <>
+      <p>
+        <a href="#/keys">← API keys</a>
+      </p>
+      <h1>
+        Usage of {key?.name ?? keyId} {key && <code>{key.hint}</code>}
+      </h1>
+      <form class="filter" onSubmit={filter}>
+        <label for="status-filter">Status code</label>
+        <input id="status-filter" name="status" inputMode="numeric" pattern="[1-5][0-9]{2}" placeholder="e.g. 401" size={6} />
+        <button type="submit">Filter</button>
+        <button type="button" class="secondary" onClick={() => page.reload()}>
+          Refresh
+        </button>
+      </form>
+      <Alert message={page.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">Requests made with the key, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Method</th>
+              <th scope="col">Route</th>
+              <th scope="col">Status</th>
+              <th scope="col">Request id</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={5}>No requests{status ? ` with status ${status}` : ''} yet.</td>
+              </tr>
+            )}
+            {page.data?.items.map((u) => (
+              <tr key={u.request_id + u.at}>
+                <td>{formatTime(u.at)}</td>
+                <td>{u.method}</td>
+                <td>
+                  <code>{u.route}</code>
+                </td>
+                <td>
+                  <span class={`badge ${u.status < 400 ? 'ok' : 'bad'}`}>{u.status}</span>
+                </td>
+                <td>
+                  <code>{u.request_id}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div class="actions">
+        {cursors.length > 0 && (
+          <button type="button" class="secondary" onClick={() => setCursors([])}>
+            Newest
+          </button>
+        )}
+        {page.data?.next_cursor && (
+          <button type="button" class="secondary" onClick={() => setCursors([...cursors, page.data!.next_cursor!])}>
+            Older
+          </button>
+        )}
+      </div>
+    </>
+  );
+}

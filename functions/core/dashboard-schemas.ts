@@ -1,0 +1,77 @@
+/**
+ * What crosses the dashboard's own API (/dashboard/api): its inputs are validated with
+ * these schemas and the web app is typed by them (type imports only, so no zod ships to
+ * the browser).
+ */
+import * as z from 'zod/mini';
+import { DashboardRole } from './dashboard-users.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
+
+const Timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds'));
+
+export const KeyIdParams = z.object({ key_id: z.string() });
+
+/** A new key: a label, the scopes it is limited to (all when absent), and an optional expiry in the future. */
+export const CreateKeyBody = z.strictObject({
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+  scopes: z.optional(
+    z.array(Scope).check(
+      z.minLength(1),
+      z.maxLength(SCOPES.length),
+      z.refine((list) => new Set(list).size === list.length, 'must not repeat a scope'),
+    ),
+  ),
+  expires_at: z.optional(
+    z.nullable(
+      z.pipe(
+        z.iso.datetime({ offset: true }),
+        z.transform((s: string) => new Date(s).toISOString()),
+      ),
+    ),
+  ),
+});
+export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
+
+/** A key as the dashboard shows it: never the key, never its hash. */
+export const KeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(Scope),
+  hint: z.string(),
+  created_at: Timestamp,
+  expires_at: z.nullable(Timestamp),
+  revoked_at: z.nullable(Timestamp),
+  last_used_at: z.nullable(Timestamp),
+});
+export type KeySummary = z.infer<typeof KeySummary>;
+
+/** The answer to a creation: the only time the key itself is shown. */
+export const CreatedKey = z.extend(KeySummary, { key: z.string() });
+export type CreatedKey = z.infer<typeof CreatedKey>;
+
+/**
+ * The usage log is read newest first, a page at a time from an opaque cursor (it can
+ * hold 90 days of requests, so no page numbers and no total), optionally only the
+ * entries of one status code.
+ */
+export const KeyUsageQuery = z.object({
+  status: z.optional(z.pipe(z.string().check(z.regex(/^[1-5]\d\d$/, 'must be an HTTP status code')), z.transform(Number))),
+  per_page: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+  cursor: z.optional(z.string().check(z.maxLength(200))),
+});
+export type KeyUsageQuery = z.infer<typeof KeyUsageQuery>;
+
+export const UsageEntry = z.object({
+  at: Timestamp,
+  method: z.string(),
+  route: z.string(),
+  status: z.int(),
+  request_id: z.string(),
+});
+export type UsageEntry = z.infer<typeof UsageEntry>;
+
+export const UsagePage = z.object({ items: z.array(UsageEntry), next_cursor: z.nullable(z.string()) });
+export type UsagePage = z.infer<typeof UsagePage>;
+
+export const Me = z.object({ email: z.string(), org_id: z.string(), role: DashboardRole });
+export type Me = z.infer<typeof Me>;

@@ -1,0 +1,118 @@
+/**
+ * The dashboard's own API, below /dashboard/api: its route table, read by the local
+ * server, the CDK stack (one Lambda per handler, a Cognito authorizer in front) and the
+ * web app's types. It takes only the signed-in user's bearer token, never an API key;
+ * `role` is the least role a route needs (an admin may do what a viewer may).
+ * Data only: no SDK and no handler imports.
+ */
+import * as z from 'zod/mini';
+import * as d from './core/dashboard-schemas.js';
+import type { DashboardRole } from './core/dashboard-users.js';
+import * as s from './core/schemas.js';
+
+export const DASHBOARD_API_PREFIX = '/dashboard/api';
+
+export interface DashboardRoute {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path below DASHBOARD_API_PREFIX, with `{name}` parameters as API Gateway writes them. */
+  readonly path: string;
+  /** Module name in functions/http/ (and the Lambda function's name). */
+  readonly handler: string;
+  readonly role: DashboardRole;
+  readonly summary: string;
+  readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniType;
+  readonly body?: z.ZodMiniType;
+  readonly success: { readonly status: 200 | 201; readonly data: z.ZodMiniType };
+}
+
+const listPage = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item), pagination: s.Pagination });
+
+export const dashboardRoutes = {
+  getMe: {
+    method: 'GET',
+    path: '/me',
+    handler: 'dashboard-get-me',
+    role: 'viewer',
+    summary: 'The signed-in user: email, organization and role',
+    success: { status: 200, data: d.Me },
+  },
+  listKeys: {
+    method: 'GET',
+    path: '/keys',
+    handler: 'dashboard-list-keys',
+    role: 'viewer',
+    summary: "The organization's API keys, newest first (revoked ones included)",
+    success: { status: 200, data: z.object({ items: z.array(d.KeySummary) }) },
+  },
+  createKey: {
+    method: 'POST',
+    path: '/keys',
+    handler: 'dashboard-create-key',
+    role: 'admin',
+    summary: 'Create an API key; the key is in this answer and nowhere else',
+    body: d.CreateKeyBody,
+    success: { status: 201, data: d.CreatedKey },
+  },
+  revokeKey: {
+    method: 'DELETE',
+    path: '/keys/{key_id}',
+    handler: 'dashboard-revoke-key',
+    role: 'admin',
+    summary: 'Revoke an API key (permanent)',
+    params: d.KeyIdParams,
+    success: { status: 200, data: d.KeySummary },
+  },
+  listKeyUsage: {
+    method: 'GET',
+    path: '/keys/{key_id}/usage',
+    handler: 'dashboard-list-key-usage',
+    role: 'viewer',
+    summary: "A key's usage log, newest first, optionally of one status code",
+    params: d.KeyIdParams,
+    query: d.KeyUsageQuery,
+    success: { status: 200, data: d.UsagePage },
+  },
+  listDeployments: {
+    method: 'GET',
+    path: '/deployments',
+    handler: 'dashboard-list-deployments',
+    role: 'viewer',
+    summary: "The organization's deployments, as GET /api/v1/deployments lists them",
+    query: s.ListDeploymentsQuery,
+    success: { status: 200, data: listPage(s.Deployment) },
+  },
+  listOperations: {
+    method: 'GET',
+    path: '/operations',
+    handler: 'dashboard-list-operations',
+    role: 'viewer',
+    summary: "The organization's operations, as GET /api/v1/operations lists them",
+    query: s.ListOperationsQuery,
+    success: { status: 200, data: listPage(s.Operation) },
+  },
+  getOperation: {
+    method: 'GET',
+    path: '/operations/{operation_id}',
+    handler: 'dashboard-get-operation',
+    role: 'viewer',
+    summary: 'One operation',
+    params: s.OperationIdParams,
+    success: { status: 200, data: s.Operation },
+  },
+  listEvents: {
+    method: 'GET',
+    path: '/events',
+    handler: 'dashboard-list-events',
+    role: 'viewer',
+    summary: "The organization's events (an operation's timeline with resource_id), as GET /api/v1/events lists them",
+    query: s.ListEventsQuery,
+    success: { status: 200, data: listPage(s.Event) },
+  },
+} as const satisfies Record<string, DashboardRoute>;
+
+export type DashboardRouteId = keyof typeof dashboardRoutes;
+export const dashboardRouteList: readonly DashboardRoute[] = Object.values(dashboardRoutes);
+
+/** The dashboard API's handler modules, one Lambda function each. */
+export const dashboardHandlerNames: readonly string[] = dashboardRouteList.map((r) => r.handler);

@@ -1,0 +1,28 @@
+/**
+ * The dashboard API's gate: the signed-in user's bearer token (verified against the user
+ * pool), then the role the route needs. API keys open nothing here, as bearer tokens
+ * open nothing on the public API (decision 28). On AWS a Cognito authorizer checks the
+ * token in front too; this check stays, so the function trusts nothing it did not verify.
+ */
+import { verifyUserToken } from '../adapters/auth/user-tokens.js';
+import { checkRole, type DashboardRole } from '../core/dashboard-users.js';
+import { apiError } from '../core/errors.js';
+import { logger } from '../lib/logger.js';
+import type { ApiMiddleware } from './api-request.js';
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+
+export const authorizeUser = (role: DashboardRole): ApiMiddleware => ({
+  async before(request) {
+    const { headers } = request.event;
+    const token = BEARER.exec(headers.authorization ?? '')?.[1];
+    if (!token) {
+      if (headers.authorization) throw apiError('INVALID_TOKEN');
+      throw apiError('MISSING_TOKEN', { apiKey: Boolean(headers['x-api-key']) });
+    }
+    const user = await verifyUserToken(token);
+    request.context.api.user = user;
+    logger.appendKeys({ user_sub: user.sub, org_id: user.orgId });
+    checkRole(user, role);
+  },
+});

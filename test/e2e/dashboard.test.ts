@@ -1,0 +1,266 @@
+/**
+ * The dashboard end to end, in headless Chromium against `npm start` as a user runs it:
+ * users made with the users CLI sign in through the emulated Cognito user pool, an admin
+ * makes, copies, watches and revokes a key that the public API then refuses, a viewer
+ * only reads, another organization sees nothing, and an expired token is refused by the
+ * API while the app refreshes it. With UPDATE_SCREENSHOTS=1 it also writes the
+ * screenshots in docs/screenshots.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
+import { freePort, type LocalProcess, npmScript, startNpm } from '../helpers/local-process.js';
+
+jest.setTimeout(180_000);
+
+const PASSWORD = 'Dashboard-test-1';
+const TOKEN_SECONDS = 6;
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+  : mkdtempSync(path.join(os.tmpdir(), 'dm-shots-'));
+
+let dataDir: string;
+let env: Record<string, string>;
+let stack: LocalProcess | undefined;
+let browser: Browser;
+let origin: string;
+/** What the admin's test leaves for the others: the key's id and the deployment's operation. */
+const made: { keyId?: string; operationId?: string } = {};
+
+async function publicApi(method: string, p: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${stack!.baseUrl}${p}`, {
+    method,
+    headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function dashboardApi(method: string, p: string, token: string, body?: unknown) {
+  const res = await fetch(`${origin}/dashboard/api${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The bearer token of the page's next dashboard API call. */
+function nextToken(page: Page): Promise<string> {
+  return page
+    .waitForRequest((r) => r.url().includes('/dashboard/api/'))
+    .then((r) => (r.headers().authorization ?? '').replace(/^Bearer /, ''));
+}
+
+async function signedIn(
+  email: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.goto(`${origin}/dashboard/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  return { context, page };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'dm-dash-'));
+  env = {
+    PORT: String(await freePort()),
+    DYNAMODB_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    PHASE_DELAY_MS: '4000',
+    DASHBOARD_TOKEN_SECONDS: String(TOKEN_SECONDS),
+  };
+  stack = await startNpm(env);
+  origin = new URL(stack.baseUrl).origin;
+  for (const [email, org, role] of [
+    ['admin@acme.test', 'acme', 'admin'],
+    ['viewer@acme.test', 'acme', 'viewer'],
+    ['admin@globex.test', 'globex', 'admin'],
+  ]) {
+    const r = npmScript('users', ['create', '--org', org!, '--email', email!, '--role', role!, '--password', PASSWORD, '--json'], env);
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toEqual({ email, org_id: org, role });
+  }
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (stack) await stack.stop().catch(() => stack!.kill());
+  rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.UPDATE_SCREENSHOTS) rmSync(SHOTS, { recursive: true, force: true });
+});
+
+describe('the dashboard, against npm start', () => {
+  it('lets an admin create a key, copy it, see its use in the usage log, watch a deployment, and revoke the key', async () => {
+    const { context, page } = await signedIn('admin@acme.test');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByText('admin@acme.test').waitFor();
+
+    await page.getByLabel('Name').fill('ci-pipeline');
+    for (const scope of ['deployments:read', 'deployments:write', 'operations:read', 'org:read']) await page.getByLabel(scope).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.getByLabel('New API key').inputValue();
+    expect(shown).toMatch(/^svc_sk_live_[0-9A-Za-z]{49}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toBe(shown);
+    await shot(page, 'key-created');
+
+    // The copied key works on the public API, with the scopes ticked and no other.
+    const created = await publicApi('POST', '/deployments', { 'X-API-Key': key }, { app_type: 'airflow', name: 'etl' });
+    expect(created.status).toBe(202);
+    made.operationId = created.body.data.operation_id;
+    const me = await publicApi('GET', '/key', { 'X-API-Key': key });
+    expect(me.status).toBe(200);
+    expect(me.body.data.scopes).toEqual(['deployments:read', 'deployments:write', 'operations:read', 'org:read']);
+    made.keyId = me.body.data.id;
+
+    // Shown once: after Done, the list has only the hint.
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator(`tr[data-key-id="${made.keyId}"]`);
+    await row.getByText(`svc_sk_live_…${key.slice(-4)}`).waitFor();
+    expect(await page.content()).not.toContain(key);
+    await shot(page, 'api-keys');
+
+    // The usage log, newest first, follows new requests; the status filter keeps one code.
+    await row.getByRole('link', { name: 'ci-pipeline' }).click();
+    await page.getByRole('heading', { name: /Usage of ci-pipeline/ }).waitFor();
+    await page.getByRole('cell', { name: '/api/v1/key', exact: true }).waitFor({ timeout: 15_000 });
+    const routes = await page.locator('tbody tr td:nth-child(3)').allInnerTexts();
+    expect(routes).toEqual(['/api/v1/key', '/api/v1/deployments']);
+    await shot(page, 'key-usage');
+    await page.getByLabel('Status code').fill('202');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('cell', { name: '/api/v1/key', exact: true }).waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['202']);
+
+    // Deployments: the phase of the running operation, updated live, then the operation's timeline.
+    await page.getByRole('link', { name: 'Deployments' }).click();
+    const deployment = page.locator('tr[data-deployment-id]', { hasText: 'etl' });
+    await deployment.getByRole('link', { name: /provisioning_(db|infrastructure)/ }).waitFor({ timeout: 15_000 });
+    await shot(page, 'deployments');
+    await deployment.locator('.badge', { hasText: 'ready' }).waitFor({ timeout: 30_000 });
+    expect(await deployment.innerText()).toContain('https://airflow.');
+    await deployment.getByRole('link', { name: 'last operation' }).click();
+    await page.getByRole('heading', { name: /Operation op_/ }).waitFor();
+    await page.locator('.facts .badge', { hasText: 'succeeded' }).waitFor();
+    const timeline = await page.locator('.timeline li').allInnerTexts();
+    expect(timeline.map((t) => t.split(' — ')[0]!.replace(/^.*?(queued|running|succeeded)/, '$1'))).toEqual([
+      'queued queued',
+      'running provisioning_db',
+      'running provisioning_infrastructure',
+      'succeeded ready',
+    ]);
+    await shot(page, 'operation');
+
+    // Revoke, after a confirmation; the public API refuses the key at once.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Revoke ci-pipeline' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “ci-pipeline”?' });
+    await dialog.waitFor();
+    await shot(page, 'revoke');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.locator('.badge', { hasText: 'revoked' }).waitFor();
+    const refused = await publicApi('GET', '/key', { 'X-API-Key': key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('API_KEY_REVOKED');
+    await context.close();
+  });
+
+  it('lets a viewer read the keys and their usage but not create or revoke them', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${origin}/dashboard/`);
+    await shot(page, 'sign-in');
+    // A wrong password is refused with the pool's message; then the keyboard alone signs in.
+    await page.getByLabel('Email').fill('viewer@acme.test');
+    await page.getByLabel('Password').fill('Not-the-password-1');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').getByText('Incorrect username or password.').waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    const token = nextToken(page);
+    await page.keyboard.press('Enter');
+    await page.locator(`tr[data-key-id="${made.keyId}"]`).waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+    await page.getByText('an admin creates and revokes them').waitFor();
+
+    const viewer = await token;
+    expect((await dashboardApi('GET', `/keys/${made.keyId}/usage`, viewer)).status).toBe(200);
+    for (const [method, p, body] of [
+      ['POST', '/keys', { name: 'sneaky' }],
+      ['DELETE', `/keys/${made.keyId}`, undefined],
+    ] as const) {
+      const r = await dashboardApi(method, p, viewer, body);
+      expect({ status: r.status, code: r.body.error.code, message: r.body.error.message }).toEqual({
+        status: 403,
+        code: 'INSUFFICIENT_ROLE',
+        message: 'Your role does not allow this. Required: admin',
+      });
+    }
+    await context.close();
+  });
+
+  it("shows another organization's user none of it, and answers 404 for its keys and operations", async () => {
+    const { context, page } = await signedIn('admin@globex.test');
+    await page.getByRole('cell', { name: 'No keys yet.' }).waitFor();
+    const token = nextToken(page);
+    await page.getByRole('link', { name: 'Deployments' }).click();
+    await page.getByRole('cell', { name: 'No deployments yet.' }).waitFor();
+    const other = await token;
+    expect((await dashboardApi('GET', `/keys/${made.keyId}/usage`, other)).body.error.code).toBe('API_KEY_NOT_FOUND');
+    const revoke = await dashboardApi('DELETE', `/keys/${made.keyId}`, other);
+    expect({ status: revoke.status, code: revoke.body.error.code }).toEqual({ status: 404, code: 'API_KEY_NOT_FOUND' });
+    const op = await dashboardApi('GET', `/operations/${made.operationId}`, other);
+    expect({ status: op.status, code: op.body.error.code }).toEqual({ status: 404, code: 'OPERATION_NOT_FOUND' });
+    await context.close();
+  });
+
+  it('refuses a token older than its lifetime, and the app refreshes it without asking again', async () => {
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.locator(`tr[data-key-id="${made.keyId}"]`).waitFor();
+    await shot(page, 'api-keys-phone');
+    const first = nextToken(page);
+    await page.getByRole('link', { name: 'Deployments' }).click();
+    const old = await first;
+    expect((await dashboardApi('GET', '/me', old)).status).toBe(200);
+    // Neither an API key's place nor the public API takes the token (decision 28).
+    const publicRefusal = await publicApi('GET', '/deployments', { Authorization: `Bearer ${old}` });
+    expect({ status: publicRefusal.status, code: publicRefusal.body.error.code }).toEqual({ status: 401, code: 'MISSING_API_KEY' });
+
+    const deadline = Date.now() + (TOKEN_SECONDS + 10) * 1000;
+    let refused: Awaited<ReturnType<typeof dashboardApi>> | undefined;
+    while (Date.now() < deadline) {
+      const r = await dashboardApi('GET', '/me', old);
+      if (r.status !== 200) {
+        refused = r;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect({ status: refused?.status, code: refused?.body.error.code }).toEqual({ status: 401, code: 'TOKEN_EXPIRED' });
+
+    // The app's next call refreshes the token with the refresh token, and the page carries on.
+    const refreshed = page.waitForRequest((r) => r.url().endsWith('/cognito/') && (r.postData() ?? '').includes('REFRESH_TOKEN_AUTH'));
+    const next = page.waitForRequest((r) => r.url().includes('/dashboard/api/') && r.headers().authorization !== `Bearer ${old}`);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await refreshed;
+    const fresh = (await next).headers().authorization!.replace(/^Bearer /, '');
+    await page.locator(`tr[data-key-id="${made.keyId}"]`).waitFor();
+    expect(await page.getByLabel('Password').count()).toBe(0);
+    expect((await dashboardApi('GET', '/me', fresh)).body.data).toEqual({ email: 'admin@acme.test', org_id: 'acme', role: 'admin' });
+    await context.close();
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * The dashboard's API and its user pool, in process over real HTTP: the local server
+ * with the emulated Cognito pool, users made by the users CLI through the AWS SDK, the
+ * handlers verifying tokens with aws-jwt-verify against the pool's JWKS, DynamoDB Local.
+ */
+import type http from 'node:http';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { generateKeyPair, SignJWT } from 'jose';
+import { UsageError } from '../../client/cli/args.js';
+import { recordUsage } from '../../functions/adapters/dynamo/usage-store.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
+import { createApiServer } from '../../infra/local/api-server.js';
+import { startDashboardHost } from '../../infra/local/dashboard-host.js';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
+import { runUsersCommand } from '../../infra/local/users-cli.js';
+import { close, listen } from '../helpers/scripted-api.js';
+
+const PASSWORD = 'Integration-test-1';
+let server: http.Server;
+let origin: string;
+let issuer: string;
+const org = `org-${Date.now().toString(36)}`;
+const otherOrg = `${org}-other`;
+const tokens: Record<'admin' | 'viewer' | 'other', string> = { admin: '', viewer: '', other: '' };
+
+const pool = () =>
+  new CognitoIdentityProviderClient({
+    endpoint: `${origin}${USER_POOL_PATH}/`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+
+async function users(args: string[]): Promise<string[]> {
+  const out: string[] = [];
+  const code = await runUsersCommand(args, { out: (l) => out.push(l) }, pool(), LOCAL_USER_POOL_ID);
+  expect(code).toBe(0);
+  return out;
+}
+
+async function initiateAuth(flow: string, params: Record<string, string>) {
+  const res = await fetch(`${origin}${USER_POOL_PATH}/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: flow, ClientId: LOCAL_CLIENT_ID, AuthParameters: params }),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function signIn(email: string): Promise<string> {
+  const r = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: PASSWORD });
+  expect(r.status).toBe(200);
+  return r.body.AuthenticationResult.IdToken;
+}
+
+async function dash(method: string, p: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${origin}/dashboard/api${p}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+const as = (who: keyof typeof tokens) => ({ Authorization: `Bearer ${tokens[who]}` });
+
+beforeAll(async () => {
+  const host = await startDashboardHost({ dataDir: null, tokenSeconds: 3600 });
+  server = createApiServer(host.routes);
+  origin = await listen(server);
+  issuer = host.issuerFor(Number(new URL(origin).port));
+  process.env.DASHBOARD_TOKEN_ISSUER = issuer;
+  process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;
+  await users(['create', '--org', org, '--email', 'Admin@Example.test', '--role', 'admin', '--password', PASSWORD]);
+  await users(['create', '--org', org, '--email', 'viewer@example.test', '--role', 'viewer', '--password', PASSWORD]);
+  await users(['create', '--org', otherOrg, '--email', 'admin@other.test', '--role', 'admin', '--password', PASSWORD]);
+  tokens.admin = await signIn('admin@example.test');
+  tokens.viewer = await signIn('viewer@example.test');
+  tokens.other = await signIn('admin@other.test');
+});
+
+afterAll(() => close(server));
+
+describe('the users CLI and the emulated user pool', () => {
+  it('lists users by organization, and refuses bad arguments, a weak password and a second account for an email', async () => {
+    expect(JSON.parse((await users(['list', '--org', org, '--json']))[0]!)).toEqual([
+      { email: 'admin@example.test', org_id: org, role: 'admin', status: 'CONFIRMED' },
+      { email: 'viewer@example.test', org_id: org, role: 'viewer', status: 'CONFIRMED' },
+    ]);
+    const run = (args: string[]) => runUsersCommand(args, { out: () => undefined }, pool(), LOCAL_USER_POOL_ID);
+    await expect(run(['create', '--org', org, '--email', 'x@example.test', '--role', 'owner'])).rejects.toThrow(UsageError);
+    await expect(run(['create', '--org', 'bad org', '--email', 'x@example.test', '--role', 'admin'])).rejects.toThrow(UsageError);
+    await expect(run(['create', '--org', org, '--email', 'x@example.test', '--role', 'admin', '--password', 'short'])).rejects.toThrow(
+      /Password not long enough/,
+    );
+    await expect(
+      run(['create', '--org', org, '--email', 'viewer@example.test', '--role', 'admin', '--password', PASSWORD]),
+    ).rejects.toThrow(/already exists/);
+  });
+
+  it('generates a password when none is given, shown once, that signs in', async () => {
+    const [line] = await users(['create', '--org', org, '--email', 'new@example.test', '--role', 'viewer', '--json']);
+    const made = JSON.parse(line!);
+    expect(made.password).toMatch(/^.{12,}$/);
+    const r = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME: 'new@example.test', PASSWORD: made.password });
+    expect(r.status).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown user alike, and refreshes only with a refresh token it issued', async () => {
+    for (const USERNAME of ['admin@example.test', 'nobody@example.test']) {
+      const r = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME, PASSWORD: 'Wrong-password-1' });
+      expect({ status: r.status, body: r.body }).toEqual({
+        status: 400,
+        body: { __type: 'NotAuthorizedException', message: 'Incorrect username or password.' },
+      });
+    }
+    const signed = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME: 'admin@example.test', PASSWORD });
+    const refreshed = await initiateAuth('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: signed.body.AuthenticationResult.RefreshToken });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.AuthenticationResult.RefreshToken).toBeUndefined();
+    expect(refreshed.body.AuthenticationResult.ExpiresIn).toBe(3600);
+    expect((await initiateAuth('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: 'made-up' })).body.__type).toBe('NotAuthorizedException');
+  });
+});
+
+describe('the dashboard API', () => {
+  it('takes only the dashboard token: none, an API key, a malformed, foreign-signed or access token are 401 in the envelope', async () => {
+    const { key } = await createApiKey({ orgId: org, name: 'not-for-the-dashboard', now: new Date() });
+    // Claims the pool would write, under the pool's own key id, signed with another key.
+    const { keys } = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+    const forged = async (claims: Record<string, unknown>) => {
+      const pair = await generateKeyPair('RS256');
+      return new SignJWT({ sub: 's', email: 'e@x.test', 'custom:org_id': org, 'custom:role': 'admin', ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: keys[0]!.kid })
+        .setIssuer(issuer)
+        .setAudience(LOCAL_CLIENT_ID)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(pair.privateKey);
+    };
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'MISSING_TOKEN'],
+      [{ 'X-API-Key': key }, 'MISSING_TOKEN'],
+      [{ Authorization: 'Bearer not-a-jwt' }, 'INVALID_TOKEN'],
+      [{ Authorization: `Bearer ${await forged({ token_use: 'id' })}` }, 'INVALID_TOKEN'],
+    ];
+    for (const [headers, code] of cases) {
+      const r = await dash('GET', '/keys', headers);
+      expect({ status: r.status, code: r.body.error.code }).toEqual({ status: 401, code });
+      expect(r.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(r.headers.get('cache-control')).toBe('no-store');
+    }
+    expect((await dash('GET', '/keys', { 'X-API-Key': key })).body.error.message).toMatch(/API keys are not accepted/);
+    // The pool's access token is genuine, but it is not an ID token: it names no organization or role.
+    const signed = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME: 'admin@example.test', PASSWORD });
+    const access = await dash('GET', '/keys', { Authorization: `Bearer ${signed.body.AuthenticationResult.AccessToken}` });
+    expect(access.body.error.code).toBe('INVALID_TOKEN');
+  });
+
+  it("creates keys for the signed-in admin's organization, validating the body, and lists them newest first without secrets", async () => {
+    const bad = [
+      [{ name: '' }, 'name'],
+      [{ name: 'x', scopes: ['org:read', 'org:read'] }, 'scopes'],
+      [{ name: 'x', scopes: ['everything'] }, 'scopes.0'],
+      [{ name: 'x', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at'],
+      [{ name: 'x', org_id: otherOrg }, 'org_id'],
+    ] as const;
+    for (const [body, field] of bad) {
+      const r = await dash('POST', '/keys', as('admin'), body);
+      expect({ status: r.status, code: r.body.error.code, fields: r.body.error.details.map((d: { field: string }) => d.field) }).toEqual({
+        status: 400,
+        code: 'INVALID_REQUEST',
+        fields: [field],
+      });
+    }
+    const first = await dash('POST', '/keys', as('admin'), { name: 'first' });
+    const second = await dash('POST', '/keys', as('admin'), {
+      name: 'second',
+      scopes: ['org:read'],
+      expires_at: '2099-01-01T00:00:00+01:00',
+    });
+    expect(second.status).toBe(201);
+    expect(second.body.data).toMatchObject({
+      name: 'second',
+      scopes: ['org:read'],
+      expires_at: '2098-12-31T23:00:00.000Z',
+      revoked_at: null,
+    });
+    expect(second.body.data.key).toMatch(/^svc_sk_live_/);
+    expect(second.body.data.hint).toBe(`svc_sk_live_…${second.body.data.key.slice(-4)}`);
+    const list = await dash('GET', '/keys', as('viewer'));
+    const names = list.body.data.items.map((k: { name: string }) => k.name);
+    expect(names.slice(0, 2)).toEqual(['second', 'first']);
+    expect(JSON.stringify(list.body)).not.toContain(first.body.data.key);
+    expect(Object.keys(list.body.data.items[0]).sort()).toEqual(
+      ['created_at', 'expires_at', 'hint', 'id', 'last_used_at', 'name', 'revoked_at', 'scopes'].sort(),
+    );
+    expect((await dash('GET', '/keys', as('other'))).body.data.items).toEqual([]);
+  });
+
+  it("pages a key's usage log newest first by cursor, filters it by status, and hides other organizations' keys", async () => {
+    const { record } = await createApiKey({ orgId: org, name: 'busy', now: new Date() });
+    const base = Date.parse('2026-11-20T10:00:00.000Z');
+    const statuses = [200, 401, 200, 429, 200, 200, 403];
+    for (const [i, status] of statuses.entries()) {
+      await recordUsage({
+        at: new Date(base + i * 1000).toISOString(),
+        method: 'GET',
+        route: '/api/v1/deployments',
+        status,
+        key_id: record.id,
+        org_id: org,
+        request_id: `req_${i}`,
+      });
+    }
+    const all: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const q: string = `?per_page=3${cursor ? `&cursor=${cursor}` : ''}`;
+      const r = await dash('GET', `/keys/${record.id}/usage${q}`, as('viewer'));
+      expect(r.status).toBe(200);
+      all.push(...r.body.data.items.map((u: { request_id: string }) => u.request_id));
+      cursor = r.body.data.next_cursor;
+      if (!cursor) break;
+    }
+    expect(all).toEqual(['req_6', 'req_5', 'req_4', 'req_3', 'req_2', 'req_1', 'req_0']);
+    const ok = await dash('GET', `/keys/${record.id}/usage?status=200&per_page=2`, as('viewer'));
+    expect(ok.body.data.items.map((u: { request_id: string }) => u.request_id)).toEqual(['req_5', 'req_4']);
+    const rest = await dash('GET', `/keys/${record.id}/usage?status=200&per_page=2&cursor=${ok.body.data.next_cursor}`, as('viewer'));
+    expect(rest.body.data.items.map((u: { request_id: string }) => u.request_id)).toEqual(['req_2', 'req_0']);
+    for (const q of ['status=99', 'status=abc', 'per_page=0', 'cursor=bm90LWEtY3Vyc29y']) {
+      const r = await dash('GET', `/keys/${record.id}/usage?${q}`, as('viewer'));
+      expect({ q, status: r.status, code: r.body.error.code }).toEqual({ q, status: 400, code: 'INVALID_REQUEST' });
+    }
+    for (const id of [record.id, 'key_00000000000000000000', 'nonsense']) {
+      const r = await dash('GET', `/keys/${id}/usage`, as('other'));
+      expect({ id, status: r.status, code: r.body.error.code }).toEqual({ id, status: 404, code: 'API_KEY_NOT_FOUND' });
+    }
+  });
+
+  it('lets only an admin of the organization revoke, once and for all', async () => {
+    const { record } = await createApiKey({ orgId: org, name: 'to-revoke', now: new Date() });
+    const viewer = await dash('DELETE', `/keys/${record.id}`, as('viewer'));
+    expect({ status: viewer.status, code: viewer.body.error.code }).toEqual({ status: 403, code: 'INSUFFICIENT_ROLE' });
+    expect((await dash('DELETE', `/keys/${record.id}`, as('other'))).status).toBe(404);
+    const first = await dash('DELETE', `/keys/${record.id}`, as('admin'));
+    expect(first.status).toBe(200);
+    expect(first.body.data.revoked_at).toMatch(/Z$/);
+    const again = await dash('DELETE', `/keys/${record.id}`, as('admin'));
+    expect(again.body.data.revoked_at).toBe(first.body.data.revoked_at);
+  });
+
+  it('tells the app who is signed in, and answers other methods with 405 and unknown paths with 404', async () => {
+    expect((await dash('GET', '/me', as('viewer'))).body.data).toEqual({ email: 'viewer@example.test', org_id: org, role: 'viewer' });
+    const put = await dash('PUT', '/keys', as('admin'));
+    expect({ status: put.status, code: put.body.error.code }).toEqual({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    expect((await dash('GET', '/nothing', as('admin'))).body.error.code).toBe('NOT_FOUND');
+  });
+});
