@@ -6,7 +6,7 @@
  * insides: no stack frame, file name, SDK or parser message.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type ErrorCode, exampleMessage } from '../../functions/core/errors.js';
+import { ERRORS, type ErrorCode, exampleMessage } from '../../functions/core/errors.js';
 import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
 import { matchRoute } from '../../functions/router.js';
 import { targetUrl } from '../../infra/local/gateway.js';
@@ -20,7 +20,11 @@ export interface Sent {
   method: string;
   /** Path and query, e.g. /api/v1/deployments?page=2. */
   url: string;
+  body?: Buffer;
 }
+
+/** Codes whose message names the id that was asked for, which may be anything a client sent. */
+const ECHOES_ID = ['DEPLOYMENT_NOT_FOUND', 'OPERATION_NOT_FOUND', 'WEBHOOK_NOT_FOUND', 'ENVIRONMENT_NOT_FOUND'] as const;
 
 export interface Answer {
   status: number;
@@ -64,10 +68,17 @@ export function answerProblems(sent: Sent, answer: Answer): string[] {
   // The fallback's messages name the method and path as sent: compare them whole, since the path may hold anything.
   if (error.code === 'NOT_FOUND' && error.message !== `No endpoint at ${sent.method} ${path}.`)
     problems.push(`unexpected NOT_FOUND message: ${error.message}`);
-  else if (error.code !== 'NOT_FOUND' && error.code !== 'METHOD_NOT_ALLOWED') {
-    // Field names in `details` echo what was sent; messages and issues are the service's own words.
+  else if (match.kind === 'route' && (ECHOES_ID as readonly string[]).includes(String(error.code))) {
+    const code = error.code as (typeof ECHOES_ID)[number];
+    const expected = Object.values(match.params).map((id) => ERRORS[code].message({ id }));
+    if (!expected.includes(String(error.message))) problems.push(`unexpected ${code} message: ${error.message}`);
+  } else if (error.code !== 'NOT_FOUND' && error.code !== 'METHOD_NOT_ALLOWED') {
+    // Field names in `details` echo what was sent; messages and issues are the service's own words
+    // (a name the client sent, e.g. "undefined", may be quoted back).
+    const sentText = `${sent.url} ${sent.body?.toString('utf8') ?? ''}`;
     for (const text of [error.message, ...(error.details ?? []).map((d) => d.issue)]) {
-      if (typeof text === 'string' && INTERNALS.test(text)) problems.push(`internal text in the answer: ${JSON.stringify(text)}`);
+      const leak = typeof text === 'string' ? INTERNALS.exec(text) : null;
+      if (leak && !sentText.includes(leak[0])) problems.push(`internal text in the answer: ${JSON.stringify(text)}`);
     }
   }
   if (error.code === 'INTERNAL_ERROR' && error.message !== exampleMessage('INTERNAL_ERROR' as ErrorCode))
