@@ -69,6 +69,15 @@ async function createAndDestroy(key: string): Promise<{ deploymentId: string; op
   return { deploymentId, operations: [createOp, destroyed.body.data.operation_id] };
 }
 
+/** The organization's ten webhooks, its limit (made after its changes, so no event is ever delivered to them). */
+async function fillWebhooks(key: string): Promise<string[]> {
+  const hooks = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => call('POST', '/webhooks', { key, body: { url: `https://hooks.example.com/${i}` } })),
+  );
+  if (hooks.some((h) => h.status !== 201)) throw new Error('could not fill the webhook limit');
+  return hooks.map((h) => h.body.data.id as string);
+}
+
 describe('generated hostile requests', () => {
   const orgA = newOrgId();
   const orgB = newOrgId();
@@ -89,10 +98,7 @@ describe('generated hostile requests', () => {
 
     const ours = await createAndDestroy(mainKey);
     quotaHour = hourOf();
-    const hooks = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call('POST', '/webhooks', { key: mainKey, body: { url: `https://hooks.example.com/${i}` } })),
-    );
-    if (hooks.some((h) => h.status !== 201)) throw new Error('could not fill the webhook limit');
+    const hooks = await fillWebhooks(mainKey);
 
     // Another organization's live records: every id of it must be 404 to orgA's keys.
     const other = await createKey({ orgId: orgB });
@@ -111,7 +117,7 @@ describe('generated hostile requests', () => {
         'env_default',
       ],
       // DELETE would really delete these: only GET names them.
-      readOnlyIds: hooks.map((h) => h.body.data.id as string),
+      readOnlyIds: hooks,
     };
     const keyHashes = new Set([main, revoked, expired, narrow, other].map((k) => `KEY#${hashKey(k.key)}`));
     owned = (pk) => pk.startsWith(`ORG#${orgA}`) || pk.startsWith(`ORG#${orgB}`) || keyHashes.has(pk) || pk.startsWith('WHD#');
@@ -126,7 +132,11 @@ describe('generated hostile requests', () => {
         // The creation quota is per clock hour: when a new hour begins, use it up again before
         // this batch (a create of the test's own, outside the property) and fingerprint anew.
         if (hourOf() !== quotaHour) {
+          // Without webhooks meanwhile, so its events queue no deliveries (the local queue is shared by the run).
+          const listed = await call('GET', '/webhooks', { key: mainKey });
+          for (const h of listed.body.data.items) await call('DELETE', `/webhooks/${h.id}`, { key: mainKey });
           await createAndDestroy(mainKey);
+          await fillWebhooks(mainKey);
           quotaHour = hourOf();
           baseline = await tableFingerprint(owned);
         }
