@@ -37,6 +37,20 @@ export interface GatewayRequest {
   protocol?: string;
 }
 
+/**
+ * The request target as a URL. A target is a path from the root (or, from a proxy, an
+ * absolute URL): `//x` is the path `//x`, not a host named x as a relative reference would
+ * read it, and a target that is neither (`*`) is taken as a path too.
+ */
+export function targetUrl(target: string): URL {
+  if (target.startsWith('/')) return new URL(`http://localhost${target}`);
+  try {
+    return new URL(target);
+  } catch {
+    return new URL(`http://localhost/${target}`);
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A body that is not UTF-8 text travels base64-encoded, its bytes intact, as API Gateway does with binary. */
@@ -54,7 +68,7 @@ export function gatewayEvent(
   resource: string | null,
   pathParameters: Record<string, string> | null,
 ): APIGatewayProxyEvent {
-  const url = new URL(req.url, 'http://localhost');
+  const url = targetUrl(req.url);
   // No prototype: a header or parameter named `constructor` or `__proto__` is just a name,
   // as it is in the event API Gateway sends (parsed from JSON, where such keys are own properties).
   const headers: Record<string, string> = Object.create(null);
@@ -137,7 +151,7 @@ export function lambdaContext(functionName: string, timeoutMs = 10_000): Context
 
 /** Routes the request and calls its handler (or the fallback, for 404 and 405), exactly as API Gateway would. */
 export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProxyResult> {
-  const pathname = new URL(req.url, 'http://localhost').pathname;
+  const { pathname } = targetUrl(req.url);
   const dashboard = pathname.startsWith(`${DASHBOARD_API_PREFIX}/`);
   const match = (dashboard ? matchDashboardRoute : matchRoute)(req.method, pathname);
   const name = match.kind === 'route' ? match.route.handler : FALLBACK;

@@ -7,6 +7,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../../infra/local/api-server.js';
+import { invokeGateway } from '../../infra/local/gateway.js';
 import { call, createKey } from '../helpers/fixtures.js';
 
 describe('unknown paths', () => {
@@ -25,6 +26,20 @@ describe('unknown paths', () => {
       }
     },
   );
+});
+
+describe('request targets that are not plain paths', () => {
+  // Found by the generated requests (generated-input.test.ts): `//` read as a URL relative
+  // to a base is a host-less authority and threw, a 500 from the local gateway.
+  it.each([
+    ['//', '//'],
+    ['///api/v1/key', '///api/v1/key'],
+    ['*', '/*'],
+  ])('%s is 404 NOT_FOUND for the path %s', async (target, path) => {
+    const res = await invokeGateway({ method: 'GET', url: target, rawHeaders: [], body: Buffer.alloc(0) });
+    expect(res.statusCode).toBe(404);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 'NOT_FOUND', message: `No endpoint at GET ${path}.` });
+  });
 });
 
 describe('known paths, other methods', () => {

@@ -1,0 +1,63 @@
+/**
+ * A fingerprint of the items a test owns, to prove that refused requests changed
+ * nothing. The table is shared by every test file of the run, so the items are chosen by
+ * partition key; and what a refused-but-recognised request legitimately writes is left
+ * out: its usage entry (`USAGE#…`, decision 34), the failed-authentication counters
+ * (`AUTHFAIL#…`), and on the key's item the attributes admission counts and stamps
+ * (`rate_*`, `last_used_at`).
+ */
+import { createHash } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
+
+const ADMISSION_WRITES = /^(rate_|last_used_at$)/;
+
+/** Sorted keys at every level, so equal items always print the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value instanceof Set) return canonical([...value].sort());
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+export interface Fingerprint {
+  hash: string;
+  /** `pk sk` → the item as compared, for saying what changed. */
+  items: Map<string, string>;
+}
+
+/** Scans the table and fingerprints the items whose partition key `owned` accepts. */
+export async function tableFingerprint(owned: (pk: string) => boolean): Promise<Fingerprint> {
+  const items = new Map<string, string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      const pk = String(item.pk);
+      if (!owned(pk) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
+      const kept = Object.fromEntries(
+        Object.entries(item).filter(([name]) => !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name))),
+      );
+      items.set(`${pk} ${String(item.sk)}`, canonical(kept));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const hash = createHash('sha256');
+  for (const id of [...items.keys()].sort()) hash.update(`${id}\n${items.get(id)}\n`);
+  return { hash: hash.digest('hex'), items };
+}
+
+/** What differs between two fingerprints: items added, removed or changed (empty when equal). */
+export function fingerprintChanges(before: Fingerprint, after: Fingerprint): string[] {
+  const out: string[] = [];
+  for (const [id, item] of after.items) {
+    if (!before.items.has(id)) out.push(`added ${id}: ${item}`);
+    else if (before.items.get(id) !== item) out.push(`changed ${id}: ${before.items.get(id)} -> ${item}`);
+  }
+  for (const id of before.items.keys()) if (!after.items.has(id)) out.push(`removed ${id}`);
+  return out;
+}
