@@ -235,6 +235,14 @@ describe('the dashboard, against npm start', () => {
     const first = nextToken(page);
     await page.getByRole('link', { name: 'Deployments' }).click();
     const old = await first;
+    // The page keeps polling its deployments, so the app may refresh before the test clicks
+    // anything: watch for the refresh and for a request with a new token from now on.
+    const watch = { timeout: (TOKEN_SECONDS + 40) * 1000 };
+    const refreshed = page.waitForRequest(
+      (r) => r.url().endsWith('/cognito/') && (r.postData() ?? '').includes('REFRESH_TOKEN_AUTH'),
+      watch,
+    );
+    const next = page.waitForRequest((r) => r.url().includes('/dashboard/api/') && r.headers().authorization !== `Bearer ${old}`, watch);
     expect((await dashboardApi('GET', '/me', old)).status).toBe(200);
     // Neither an API key's place nor the public API takes the token (decision 28).
     const publicRefusal = await publicApi('GET', '/deployments', { Authorization: `Bearer ${old}` });
@@ -253,8 +261,6 @@ describe('the dashboard, against npm start', () => {
     expect({ status: refused?.status, code: refused?.body.error.code }).toEqual({ status: 401, code: 'TOKEN_EXPIRED' });
 
     // The app's next call refreshes the token with the refresh token, and the page carries on.
-    const refreshed = page.waitForRequest((r) => r.url().endsWith('/cognito/') && (r.postData() ?? '').includes('REFRESH_TOKEN_AUTH'));
-    const next = page.waitForRequest((r) => r.url().includes('/dashboard/api/') && r.headers().authorization !== `Bearer ${old}`);
     await page.getByRole('link', { name: 'API keys' }).click();
     await refreshed;
     const fresh = (await next).headers().authorization!.replace(/^Bearer /, '');
