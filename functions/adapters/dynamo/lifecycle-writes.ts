@@ -466,7 +466,7 @@ function operationUpdate(op: OperationRecord, change: OperationChange): Transact
     Update: {
       TableName: tableName(),
       Key: operationKey(op.org_id, op.id),
-      ...withCondition(updateParts(set, {}, remove), '#st = :from', { '#st': 'status' }, { ':from': op.status }),
+      ...withCondition(updateParts(set, remove), '#st = :from', { '#st': 'status' }, { ':from': op.status }),
     },
   };
 }

@@ -22,7 +22,7 @@ import type { TransactItem } from './transact.js';
 
 type Item = Record<string, unknown>;
 
-export const countAttr = (status: string) => `n_${status}`;
+const countAttr = (status: string) => `n_${status}`;
 
 /** The bucket updates of one write, merged per item (a transaction may touch an item once). */
 export class StatusCountChanges {

@@ -100,8 +100,8 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
   }
 }
 
-/** `SET a = :a, …` / `ADD n :n, …` / `REMOVE x` from plain maps; names are the code's own, never request input. */
-export function updateParts(set: Record<string, unknown>, add: Record<string, number> = {}, remove: string[] = []) {
+/** `SET a = :a, …` / `REMOVE x` from plain maps; names are the code's own, never request input. */
+export function updateParts(set: Record<string, unknown>, remove: string[] = []) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const clauses: string[] = [];
@@ -119,15 +119,8 @@ export function updateParts(set: Record<string, unknown>, add: Record<string, nu
       const p = placeholder(attr, v);
       return `${p.name} = ${p.value}`;
     });
-  const adds = Object.entries(add)
-    .filter(([, v]) => v !== 0)
-    .map(([attr, v]) => {
-      const p = placeholder(attr, v);
-      return `${p.name} ${p.value}`;
-    });
   const removes = remove.map((attr) => placeholder(attr).name);
   if (sets.length) clauses.push(`SET ${sets.join(', ')}`);
-  if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
   if (removes.length) clauses.push(`REMOVE ${removes.join(', ')}`);
   return { UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: nonEmpty(values) };
 }
