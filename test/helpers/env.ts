@@ -1,5 +1,6 @@
 /** The handler environment for every test worker (DynamoDB Local comes from global-setup.cjs). */
 import { randomBytes } from 'node:crypto';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
 
 process.env.TABLE_NAME = 'deployments-test';
 process.env.AWS_REGION = 'us-east-1';
@@ -14,3 +15,8 @@ process.env.WEBHOOK_SECRET_KEY = randomBytes(32).toString('base64');
 // Every test file sends from 127.0.0.1, and the failed-authentication counter is shared by
 // the whole run: only auth-failure-limit.test.ts sets a limit a test can reach.
 process.env.AUTH_FAILURE_LIMIT ??= '1000000';
+// The dashboard API's user pool (test/helpers/dashboard-session.ts) listens on this worker's
+// own port, so its issuer is known before anything reads the configuration, which is read once.
+const dashboardPort = process.env.TEST_DASHBOARD_PORTS?.split(',')[Number(process.env.JEST_WORKER_ID ?? '1') - 1];
+process.env.DASHBOARD_TOKEN_ISSUER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/${LOCAL_USER_POOL_ID}`;
+process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;

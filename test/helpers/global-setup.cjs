@@ -2,8 +2,13 @@
 // `.js` import specifiers to `.ts` files, so tsx loads the TypeScript.
 const { tsImport } = require('tsx/esm/api');
 
-module.exports = async function globalSetup() {
+module.exports = async function globalSetup(globalConfig) {
   const { startTestDynamo } = await tsImport('./test-dynamo.ts', __filename);
+  const { freePort } = await tsImport('./local-process.ts', __filename);
   // globalTeardown runs in this same process.
   globalThis.__testDynamo = await startTestDynamo();
+  // A port per worker for the dashboard's emulated user pool (test/helpers/env.ts).
+  const ports = [];
+  for (let i = 0; i < globalConfig.maxWorkers; i++) ports.push(await freePort());
+  process.env.TEST_DASHBOARD_PORTS = ports.join(',');
 };

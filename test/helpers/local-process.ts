@@ -28,7 +28,9 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (
-      !/^(AWS_|TABLE_NAME$|STATE_MACHINE_ARN$|APP_DOMAIN$|PHASE_DELAY_MS$|SIMULATED_FAILURE$|RATE_LIMIT_|CREATE_LIMIT_|TEST_|JEST_)/.test(k)
+      !/^(AWS_|TABLE_NAME$|STATE_MACHINE_ARN$|APP_DOMAIN$|PHASE_DELAY_MS$|SIMULATED_FAILURE$|RATE_LIMIT_|CREATE_LIMIT_|DASHBOARD_|TEST_|JEST_)/.test(
+        k,
+      )
     )
       env[k] = v;
   }

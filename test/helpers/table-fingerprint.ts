@@ -30,15 +30,15 @@ export interface Fingerprint {
   items: Map<string, string>;
 }
 
-/** Scans the table and fingerprints the items whose partition key `owned` accepts. */
-export async function tableFingerprint(owned: (pk: string) => boolean): Promise<Fingerprint> {
+/** Scans the table and fingerprints the items that `owned` accepts (by partition key, or by what the item says). */
+export async function tableFingerprint(owned: (pk: string, item: Record<string, unknown>) => boolean): Promise<Fingerprint> {
   const items = new Map<string, string>();
   let start: Record<string, unknown> | undefined;
   do {
     const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) {
       const pk = String(item.pk);
-      if (!owned(pk) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
+      if (!owned(pk, item) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
       const kept = Object.fromEntries(
         Object.entries(item).filter(([name]) => !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name))),
       );

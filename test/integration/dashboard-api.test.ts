@@ -3,82 +3,37 @@
  * with the emulated Cognito pool, users made by the users CLI through the AWS SDK, the
  * handlers verifying tokens with aws-jwt-verify against the pool's JWKS, DynamoDB Local.
  */
-import type http from 'node:http';
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { generateKeyPair, SignJWT } from 'jose';
 import { UsageError } from '../../client/cli/args.js';
 import { recordUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
-import { createApiServer } from '../../infra/local/api-server.js';
-import { startDashboardHost } from '../../infra/local/dashboard-host.js';
-import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../infra/local/user-pool.js';
 import { runUsersCommand } from '../../infra/local/users-cli.js';
-import { close, listen } from '../helpers/scripted-api.js';
+import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 
-const PASSWORD = 'Integration-test-1';
-let server: http.Server;
-let origin: string;
+let session: DashboardSession;
 let issuer: string;
 const org = `org-${Date.now().toString(36)}`;
 const otherOrg = `${org}-other`;
 const tokens: Record<'admin' | 'viewer' | 'other', string> = { admin: '', viewer: '', other: '' };
 
-const pool = () =>
-  new CognitoIdentityProviderClient({
-    endpoint: `${origin}${USER_POOL_PATH}/`,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-
-async function users(args: string[]): Promise<string[]> {
-  const out: string[] = [];
-  const code = await runUsersCommand(args, { out: (l) => out.push(l) }, pool(), LOCAL_USER_POOL_ID);
-  expect(code).toBe(0);
-  return out;
-}
-
-async function initiateAuth(flow: string, params: Record<string, string>) {
-  const res = await fetch(`${origin}${USER_POOL_PATH}/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-    body: JSON.stringify({ AuthFlow: flow, ClientId: LOCAL_CLIENT_ID, AuthParameters: params }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function signIn(email: string): Promise<string> {
-  const r = await initiateAuth('USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: PASSWORD });
-  expect(r.status).toBe(200);
-  return r.body.AuthenticationResult.IdToken;
-}
-
-async function dash(method: string, p: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${origin}/dashboard/api${p}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
-
+const users = (args: string[]) => session.users(args);
+const initiateAuth = (flow: string, params: Record<string, string>) => session.initiateAuth(flow, params);
+const dash = (method: string, p: string, headers: Record<string, string>, body?: unknown) => session.send(method, p, headers, body);
 const as = (who: keyof typeof tokens) => ({ Authorization: `Bearer ${tokens[who]}` });
 
 beforeAll(async () => {
-  const host = await startDashboardHost({ dataDir: null, tokenSeconds: 3600 });
-  server = createApiServer(host.routes);
-  origin = await listen(server);
-  issuer = host.issuerFor(Number(new URL(origin).port));
-  process.env.DASHBOARD_TOKEN_ISSUER = issuer;
-  process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;
+  session = await startDashboardSession();
+  issuer = session.issuer;
   await users(['create', '--org', org, '--email', 'Admin@Example.test', '--role', 'admin', '--password', PASSWORD]);
   await users(['create', '--org', org, '--email', 'viewer@example.test', '--role', 'viewer', '--password', PASSWORD]);
   await users(['create', '--org', otherOrg, '--email', 'admin@other.test', '--role', 'admin', '--password', PASSWORD]);
-  tokens.admin = await signIn('admin@example.test');
-  tokens.viewer = await signIn('viewer@example.test');
-  tokens.other = await signIn('admin@other.test');
+  tokens.admin = await session.signIn('admin@example.test');
+  tokens.viewer = await session.signIn('viewer@example.test');
+  tokens.other = await session.signIn('admin@other.test');
 });
 
-afterAll(() => close(server));
+afterAll(() => session.close());
 
 describe('the users CLI and the emulated user pool', () => {
   it('lists users by organization, and refuses bad arguments, a weak password and a second account for an email', async () => {
@@ -86,7 +41,7 @@ describe('the users CLI and the emulated user pool', () => {
       { email: 'admin@example.test', org_id: org, role: 'admin', status: 'CONFIRMED' },
       { email: 'viewer@example.test', org_id: org, role: 'viewer', status: 'CONFIRMED' },
     ]);
-    const run = (args: string[]) => runUsersCommand(args, { out: () => undefined }, pool(), LOCAL_USER_POOL_ID);
+    const run = (args: string[]) => runUsersCommand(args, { out: () => undefined }, session.pool(), LOCAL_USER_POOL_ID);
     await expect(run(['create', '--org', org, '--email', 'x@example.test', '--role', 'owner'])).rejects.toThrow(UsageError);
     await expect(run(['create', '--org', 'bad org', '--email', 'x@example.test', '--role', 'admin'])).rejects.toThrow(UsageError);
     await expect(run(['create', '--org', org, '--email', 'x@example.test', '--role', 'admin', '--password', 'short'])).rejects.toThrow(

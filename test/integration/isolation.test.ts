@@ -5,14 +5,15 @@
  * change nothing), and its lists and totals, filtered by the first's ids or not, show
  * none of them, while the owner's same requests do (so each check could fail).
  *
- * A surface is one route table with its way of authenticating; a new surface (the
- * dashboard API, `/dashboard/api/...`, with its bearer tokens) is one more entry in
- * SURFACES, and a route of any surface that names a parameter the matrix cannot fill
- * fails the test until it is given one.
+ * A surface is one route table with its way of authenticating: the public API with API
+ * keys, and the dashboard API (`/dashboard/api/...`) with the user pool's ID tokens of an
+ * admin. A route of any surface that names a parameter the matrix cannot fill fails the
+ * test until it is given one.
  */
-import type { Route } from '../../functions/routes.js';
+import { dashboardRouteList } from '../../functions/dashboard-routes.js';
 import { routeList } from '../../functions/routes.js';
 import { readyDeployment } from '../helpers/api.js';
+import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../helpers/dashboard-session.js';
 import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';
 import { fingerprintChanges, tableFingerprint } from '../helpers/table-fingerprint.js';
 
@@ -23,15 +24,36 @@ interface Records {
   deployment_id: string;
   operation_id: string;
   webhook_id: string;
+  key_id: string;
 }
 
+/** What each parameter names, by the code another organization must get for it. */
+const NOT_FOUND: Record<keyof Records, string> = {
+  deployment_id: 'DEPLOYMENT_NOT_FOUND',
+  operation_id: 'OPERATION_NOT_FOUND',
+  webhook_id: 'WEBHOOK_NOT_FOUND',
+  key_id: 'API_KEY_NOT_FOUND',
+};
+
+/** What the matrix reads of a route, of either route table. */
+interface MatrixRoute {
+  method: string;
+  path: string;
+  handler: string;
+  access?: unknown;
+  success: { data?: unknown };
+}
+
+/** What the matrix reads of an answer, of either surface. */
+type Answer = Pick<CallResult, 'status' | 'body'>;
+
 /** The credentials of one organization on a surface. */
-type Credentials = { send(method: string, path: string, body?: unknown): Promise<CallResult> };
+type Credentials = { send(method: string, path: string, body?: unknown): Promise<Answer> };
 
 interface Surface {
   name: string;
-  routes: readonly Route[];
-  /** Credentials for a fresh key (or token) of the organization. */
+  routes: readonly MatrixRoute[];
+  /** Credentials for a fresh key (or user) of the organization. */
   signIn(orgId: string): Promise<Credentials>;
   /** Parameters that name no organization's record (shared, or public): left out of the matrix. */
   shared: readonly string[];
@@ -44,9 +66,25 @@ const apiKeySignIn = async (orgId: string): Promise<Credentials> => {
   return { send: (method, path, body) => call(method, path, { key, ...(body === undefined ? {} : { body }) }) };
 };
 
+let dashboard: DashboardSession;
+beforeAll(async () => {
+  dashboard = await startDashboardSession();
+});
+afterAll(() => dashboard.close());
+
+/** An admin of the organization, signed in to the dashboard: the most a token may do. */
+const dashboardSignIn = async (orgId: string): Promise<Credentials> => {
+  const session = dashboard;
+  const email = `admin-${newOrgId()}@example.test`;
+  await session.users(['create', '--org', orgId, '--email', email, '--role', 'admin', '--password', TEST_PASSWORD]);
+  const auth = { Authorization: `Bearer ${await session.signIn(email)}` };
+  return { send: (method, path, body) => session.send(method, path, auth, body) };
+};
+
 const SURFACES: readonly Surface[] = [
   // environment_id: environments are the same for everyone today (env_default); asset: the public docs page.
   { name: 'public API', routes: routeList, signIn: apiKeySignIn, shared: ['environment_id', 'asset'], sharedLists: ['/environments'] },
+  { name: 'dashboard API', routes: dashboardRouteList, signIn: dashboardSignIn, shared: [], sharedLists: [] },
 ];
 
 /** A valid body for each write that takes one, so that only the owner check can refuse it. */
@@ -56,14 +94,17 @@ const BODIES: Record<string, unknown> = {
   'cancel-operation': {},
 };
 
-const paramsOf = (route: Route) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-const fill = (route: Route, records: Records) =>
+const paramsOf = (route: MatrixRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const fill = (route: MatrixRoute, records: Records) =>
   route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (!(name in records)) throw new Error(`The isolation matrix has no record for {${name}} (${route.method} ${route.path})`);
     return records[name as keyof Records];
   });
-const isList = (route: Route) =>
+const isList = (route: MatrixRoute) =>
   route.method === 'GET' && route.success.data !== undefined && 'items' in (route.success.data as { shape?: object }).shape!;
+
+/** A list's total, or its length for a list that is never paged (the dashboard's keys). */
+const totalOf = (res: Answer): number => res.body.data.pagination?.total ?? res.body.data.items.length;
 
 describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
   const owner = newOrgId();
@@ -73,11 +114,16 @@ describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
 
   beforeAll(async () => {
     ownerCreds = await surface.signIn(owner);
-    const { key } = await createKey({ orgId: owner });
+    const { key, record } = await createKey({ orgId: owner });
     const d = await readyDeployment(key);
     const hook = await call('POST', '/webhooks', { key, body: { url: 'https://hooks.example.com/iso' } });
     // Every workflow of the owner is over, so nothing but a crossed request could change its records.
-    records = { deployment_id: d.id, operation_id: d.links.operation.split('/').pop(), webhook_id: hook.body.data.id };
+    records = {
+      deployment_id: d.id,
+      operation_id: d.links.operation.split('/').pop(),
+      webhook_id: hook.body.data.id,
+      key_id: record.id,
+    };
     stranger = await surface.signIn(newOrgId());
   }, 60_000);
 
@@ -86,8 +132,9 @@ describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
     '%s: another organization gets 404, and the record is untouched',
     async (_, route) => {
       const path = fill(route, records);
-      const notFound = route.errors?.find((c) => c.endsWith('_NOT_FOUND'));
-      const ownedBy = (pk: string) => pk.startsWith(`ORG#${owner}`);
+      const notFound = NOT_FOUND[paramsOf(route).at(-1) as keyof Records];
+      // The organization's partitions, and its keys' items (which live under the key's hash).
+      const ownedBy = (pk: string, item: Record<string, unknown>) => pk.startsWith(`ORG#${owner}`) || item.org_id === owner;
       const before = await tableFingerprint(ownedBy);
       const res = await stranger.send(route.method, path, BODIES[route.handler]);
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: notFound });
@@ -117,14 +164,14 @@ describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
     async (_, route) => {
       for (const query of ['', ...(FILTERS[route.path]?.(records) ?? [])]) {
         const theirs = await stranger.send('GET', `${route.path}${query}`);
-        expect({ query, status: theirs.status, total: theirs.body.data.pagination.total, items: theirs.body.data.items }).toEqual({
+        expect({ query, status: theirs.status, total: totalOf(theirs), items: theirs.body.data.items }).toEqual({
           query,
           status: 200,
           total: 0,
           items: [],
         });
         const mine = await ownerCreds.send('GET', `${route.path}${query}`);
-        expect({ query, total: mine.body.data.pagination.total > 0 }).toEqual({ query, total: true });
+        expect({ query, total: totalOf(mine) > 0 }).toEqual({ query, total: true });
       }
     },
   );
