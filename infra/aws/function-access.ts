@@ -9,8 +9,8 @@
  * item, Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
  * ConditionCheckItem. An entry lists those item actions. When the code starts using
  * another action, index or Step Functions call, its entry here changes with it
- * (DynamoDB Local does not check IAM, so only AWS would notice; test/integration/
- * iam-grants.test.ts replays the requests the code makes against these entries).
+ * (DynamoDB Local does not check IAM; test/helpers/grant-check.ts replays every request
+ * each function sends in the tests against these entries, as IAM would judge it).
  *
  * Every item grant names the table partitions it reaches (IAM `dynamodb:LeadingKeys`,
  * the partition key of the item, or of the index a Query reads): the request path may

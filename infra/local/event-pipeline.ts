@@ -15,6 +15,7 @@ import { claimDue, deleteMessage } from '../../functions/adapters/queue/delivery
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../../functions/events/dispatch-events.js';
 import { logger } from '../../functions/lib/logger.js';
+import { runAsFunction } from './current-function.js';
 
 const POLL_MS = 250;
 const SHARD_REFRESH_MS = 5000;
@@ -68,7 +69,7 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
       iterators.set(shard, NextShardIterator);
       if (!Records.length) continue;
       // The Streams API's records are what Lambda passes on; only their TypeScript types differ.
-      const { batchItemFailures } = await dispatch({ Records } as unknown as DynamoDBStreamEvent);
+      const { batchItemFailures } = await runAsFunction('dispatch-events', () => dispatch({ Records } as unknown as DynamoDBStreamEvent));
       // A failed record is read again from there next time, as Lambda's event source mapping would.
       const failedAt = batchItemFailures[0]?.itemIdentifier;
       const done = failedAt ? Records.filter((r) => BigInt(r.dynamodb?.SequenceNumber ?? 0) < BigInt(failedAt)) : Records;
@@ -83,7 +84,7 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
     const due = await claimDue(10);
     if (!due.length) return;
     const event = { Records: due.map((d) => ({ messageId: d.receipt, body: JSON.stringify(d.message) })) } as unknown as SQSEvent;
-    const { batchItemFailures } = await deliver(event);
+    const { batchItemFailures } = await runAsFunction('deliver-webhooks', () => deliver(event));
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     // Handled messages go; a failed one stays claimed and comes back when its claim runs out.
     await Promise.all(due.filter((d) => !failed.has(d.receipt)).map((d) => deleteMessage(d.receipt)));

@@ -10,6 +10,7 @@ import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
 import type { LambdaHandler } from '../../functions/middleware/http-route.js';
 import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
+import { runAsFunction } from './current-function.js';
 
 const HTTP_DIR = path.resolve(import.meta.dirname, '../../functions/http');
 const FALLBACK = 'route-not-found';
@@ -160,5 +161,6 @@ export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProx
     match.kind === 'route'
       ? gatewayEvent(req, prefix + match.route.path, Object.keys(match.params).length ? match.params : null)
       : gatewayEvent(req, null, null);
-  return (await loadHandler(name))(event, lambdaContext(name));
+  const handler = await loadHandler(name);
+  return runAsFunction(name, () => handler(event, lambdaContext(name)));
 }

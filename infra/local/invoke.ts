@@ -2,11 +2,12 @@
  * `npm run invoke`: runs one handler module with an event file, like `sam local invoke`.
  * The logic lives here so tests can call it; bin/invoke.ts only wires the process.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
 import { UsageError } from '../../client/cli/args.js';
+import { runAsFunction } from './current-function.js';
+import { lambdaContext } from './gateway.js';
 
 const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 /** HTTP handlers win over workflow steps of the same name. */
@@ -67,24 +68,6 @@ export function readEvent(file: string): Record<string, unknown> {
   return event as Record<string, unknown>;
 }
 
-function lambdaContext(functionName: string): Context {
-  const started = Date.now();
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, TIMEOUT_MS - (Date.now() - started)),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 /** Calls the module's `handler` export as Lambda would and returns its result. */
@@ -96,7 +79,7 @@ export async function invoke(target: ResolvedHandler, event: Record<string, unkn
   }
   const mod = (await import(target.file)) as { handler?: unknown };
   if (typeof mod.handler !== 'function') throw new Error(`${path.relative(process.cwd(), target.file)} exports no handler function.`);
-  return (mod.handler as Handler)(event, lambdaContext(target.name));
+  return runAsFunction(target.name, () => (mod.handler as Handler)(event, lambdaContext(target.name, TIMEOUT_MS)));
 }
 
 /** `<handler> <event.json>` → the handler's result. */

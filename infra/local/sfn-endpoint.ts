@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { logger } from '../../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../state-machines.js';
+import { runAsFunction } from './current-function.js';
 import { lambdaContext } from './gateway.js';
 
 const REGION = 'us-east-1';
@@ -96,9 +97,9 @@ export class LocalStepFunctions {
     for (const f of stateMachineFiles()) {
       const values = Object.fromEntries(Object.entries(f.functions).map(([p, h]) => [p, localFunctionArn(h)]));
       const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
-      const load = (handler: string): TaskHandler =>
-        options.handlers?.[handler] ??
-        (async (input) => {
+      const fromModule =
+        (handler: string): TaskHandler =>
+        async (input) => {
           const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
           // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
           logger.addContext(lambdaContext(handler));
@@ -108,7 +109,12 @@ export class LocalStepFunctions {
           } finally {
             logger.info('workflow step', { step: handler, duration_ms: Date.now() - started });
           }
-        });
+        };
+      // A test's replacement runs as the function it replaces, as the module would.
+      const load = (handler: string): TaskHandler => {
+        const run = options.handlers?.[handler] ?? fromModule(handler);
+        return (input) => runAsFunction(handler, () => run(input));
+      };
       const arn = localStateMachineArn(f.name);
       const states = (definition as { States: Record<string, { Type?: string }> }).States;
       const waitStates = Object.keys(states).filter((s) => states[s]?.Type === 'Wait');

@@ -6,6 +6,7 @@ import { type Reconciled, reconcileOperations } from '../../functions/app/workfl
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from './api-server.js';
+import { runAsFunction } from './current-function.js';
 import { type DashboardHost, startDashboardHost } from './dashboard-host.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
@@ -53,12 +54,14 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       DASHBOARD_CLIENT_ID: LOCAL_CLIENT_ID,
     });
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
-    reconciled = await reconcileOperations({
-      graceSeconds: 0,
-      phaseTimeoutSeconds: config().phaseTimeoutSeconds,
-      platform: hostingPlatform(),
-      resumeMissing: true,
-    });
+    reconciled = await runAsFunction('reconcile-operations', () =>
+      reconcileOperations({
+        graceSeconds: 0,
+        phaseTimeoutSeconds: config().phaseTimeoutSeconds,
+        platform: hostingPlatform(),
+        resumeMissing: true,
+      }),
+    );
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
   } catch (e) {
     await pipeline?.stop();

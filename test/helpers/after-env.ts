@@ -4,11 +4,13 @@
  */
 import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { checkGrants, judged, reportJudged } from './grant-check.js';
 
 export const stepFunctions = new LocalStepFunctions({ retryIntervalMs: 5 });
 let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
 
 beforeAll(async () => {
+  checkGrants();
   endpoint = await startSfnEndpoint(stepFunctions);
   process.env.AWS_ENDPOINT_URL_SFN = endpoint.endpoint;
 });
@@ -16,6 +18,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await stepFunctions.settled();
   await endpoint?.close();
+  // What the functions of this file sent that their AWS roles would refuse (test/helpers/grant-check.ts).
+  reportJudged(expect.getState().testPath ?? 'unknown');
+  if (judged.refused.length)
+    throw new Error(`IAM would refuse ${judged.refused.length} requests:\n${[...new Set(judged.refused)].slice(0, 30).join('\n')}`);
   // Close the SDK's keep-alive sockets so jest exits cleanly.
   ddb.destroy();
 });

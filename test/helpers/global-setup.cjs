@@ -1,5 +1,8 @@
 // jest's globalSetup. jest loads it with Node's own require, which cannot map the project's
 // `.js` import specifiers to `.ts` files, so tsx loads the TypeScript.
+const { mkdtempSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { tsImport } = require('tsx/esm/api');
 
 module.exports = async function globalSetup(globalConfig) {
@@ -11,4 +14,6 @@ module.exports = async function globalSetup(globalConfig) {
   const ports = [];
   for (let i = 0; i < globalConfig.maxWorkers; i++) ports.push(await freePort());
   process.env.TEST_DASHBOARD_PORTS = ports.join(',');
+  // Where each test file records which functions' requests were judged against their grants.
+  process.env.TEST_GRANTS_DIR = mkdtempSync(path.join(os.tmpdir(), 'grants-'));
 };

@@ -6,11 +6,16 @@ import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { createDeployment as create } from '../../functions/app/deployment-commands.js';
 import { reconcileOperations } from '../../functions/app/workflow-steps.js';
+import { runAsFunction } from '../../infra/local/current-function.js';
 import { ensureTable } from '../../infra/local/dynamodb-local.js';
 import { platformOf } from '../helpers/call-platform.js';
 import { createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
+
+/** The scheduled reconciler's code, run as its function (its requests judged against its grants). */
+const reconcile = (options: Parameters<typeof reconcileOperations>[0]) =>
+  runAsFunction('reconcile-operations', () => reconcileOperations(options));
 
 process.env.TABLE_NAME = 'deployments-reconciler-test';
 
@@ -37,15 +42,15 @@ describe('reconcileOperations', () => {
     const running = await newCreate();
     await eventually(async () => (await getOperation(running.orgId, running.opId, true))?.job, 'the first phase to start its job');
     // Young: inside the grace period, nothing is touched even if its execution were missing.
-    expect(await reconcileOperations({ graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
+    expect(await reconcile({ graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
     // Old but its workflow is running and within the timeout: left alone.
     const later = new Date(Date.now() + 120_000);
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
+    expect(await reconcile({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
     expect((await getOperation(running.orgId, running.opId, true))!.status).toBe('running');
 
     // Past the timeout: stopped and failed, and its deployment with it.
     const overdue = new Date(Date.now() + 7_200_000);
-    expect(await reconcileOperations({ now: overdue, graceSeconds: 60, phaseTimeoutSeconds: 3600, platform: held })).toEqual({
+    expect(await reconcile({ now: overdue, graceSeconds: 60, phaseTimeoutSeconds: 3600, platform: held })).toEqual({
       ended: [running.opId],
       resumed: [],
     });
@@ -63,7 +68,7 @@ describe('reconcileOperations', () => {
     // An orphan: its workflow stopped without recording an end.
     const orphan = await newCreate();
     stepFunctions.stop({ executionArn: `arn:aws:states:us-east-1:000000000000:execution:operation:${orphan.opId}` });
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({
+    expect(await reconcile({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600 })).toEqual({
       ended: [orphan.opId],
       resumed: [],
     });
@@ -73,7 +78,7 @@ describe('reconcileOperations', () => {
     });
     expect((await getDeployment(orphan.orgId, orphan.deploymentId, true))!.status).toBe('failed');
     // Nothing is left for a second pass.
-    expect(await reconcileOperations({ now: overdue, graceSeconds: 0, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
+    expect(await reconcile({ now: overdue, graceSeconds: 0, phaseTimeoutSeconds: 3600 })).toEqual({ ended: [], resumed: [] });
   });
 
   it('resumes, from the phase it was in, an operation whose workflow no longer exists (a local restart)', async () => {
@@ -83,7 +88,7 @@ describe('reconcileOperations', () => {
     const arn = `arn:aws:states:us-east-1:000000000000:execution:operation:${lost.opId}`;
     stepFunctions.forget(arn);
     const later = new Date(Date.now() + 120_000);
-    expect(await reconcileOperations({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600, resumeMissing: true })).toEqual({
+    expect(await reconcile({ now: later, graceSeconds: 60, phaseTimeoutSeconds: 3600, resumeMissing: true })).toEqual({
       ended: [],
       resumed: [lost.opId],
     });

@@ -1,0 +1,103 @@
+/**
+ * The grant check (test/helpers/grant-check.ts) judges every request a function sends in
+ * every test file against that function's IAM grants, and fails the file on a refusal.
+ * Here: that it refuses what the roles must refuse (so a passing run means something),
+ * and that it sees the request path's real requests and lets them through.
+ */
+
+import { call, createKey } from '../helpers/fixtures.js';
+import { judged, refusals } from '../helpers/grant-check.js';
+
+const admissionLike = {
+  TableName: 't',
+  Key: { pk: 'KEY#abc', sk: 'KEY' },
+  UpdateExpression: 'SET last_used_at = :now ADD rate_n :one, #m :one',
+  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR attribute_type(revoked_at, :null))',
+  ExpressionAttributeNames: { '#m': 'rate_m07' },
+  ReturnValues: 'ALL_OLD',
+};
+
+describe('the grant check', () => {
+  it.each([
+    ['a read-only handler writing a key', 'get-deployment', 'PutCommand', { Item: { pk: 'KEY#abc', sk: 'KEY', org_id: 'org-x' } }],
+    ['the request path widening a key', 'get-key', 'UpdateCommand', { ...admissionLike, UpdateExpression: 'SET scopes = :all' }],
+    [
+      'the request path moving a key to another organization',
+      'get-key',
+      'UpdateCommand',
+      { ...admissionLike, UpdateExpression: 'SET org_id = :o' },
+    ],
+    ['the request path asking for the key as it becomes', 'get-key', 'UpdateCommand', { ...admissionLike, ReturnValues: 'ALL_NEW' }],
+    [
+      "a list reading an organization's key list",
+      'list-deployments',
+      'QueryCommand',
+      { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'ORG#org-x#KEYS' } },
+    ],
+    [
+      'a list reading an index it is not granted',
+      'list-webhooks',
+      'QueryCommand',
+      { IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': 'ORG#org-x' } },
+    ],
+    [
+      'a query naming no partition',
+      'list-deployments',
+      'QueryCommand',
+      { IndexName: 'gsi1', KeyConditionExpression: 'gsi1sk > :s', ExpressionAttributeValues: { ':s': 'a' } },
+    ],
+    ['a scan', 'list-deployments', 'ScanCommand', {}],
+    [
+      'a workflow step deleting a key, inside a transaction',
+      'complete-operation',
+      'TransactWriteItemsCommand',
+      { TransactItems: [{ Put: { Item: { pk: 'ORG#org-x', sk: 'DEP#1' } } }, { Delete: { Key: { pk: 'KEY#abc', sk: 'KEY' } } }] },
+    ],
+    ['the public docs reading anything', 'get-openapi', 'GetCommand', { Key: { pk: 'ORG#org-x', sk: 'ORG' } }],
+    ['the deliverer queueing without a queue grant', 'list-events', 'PutCommand', { Item: { pk: 'QUEUE#webhook-deliveries', sk: '1' } }],
+  ])('refuses %s', (_, fn, command, input) => {
+    expect(refusals(fn, { command, input })).toHaveLength(1);
+  });
+
+  it.each([
+    ['the admission update', 'get-key', 'UpdateItemCommand', admissionLike],
+    [
+      'key management listing keys',
+      'dashboard-list-keys',
+      'QueryCommand',
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: '#p = :pk',
+        ExpressionAttributeNames: { '#p': 'gsi1pk' },
+        ExpressionAttributeValues: { ':pk': 'ORG#org-x#KEYS' },
+      },
+    ],
+    [
+      'a writer reading the organization and deployment at once',
+      'create-dag-sync',
+      'BatchGetItemCommand',
+      {
+        RequestItems: {
+          t: {
+            Keys: [
+              { pk: 'ORG#org-x', sk: 'ORG' },
+              { pk: 'ORG#org-x', sk: 'DEP#1' },
+            ],
+          },
+        },
+      },
+    ],
+    ['the deliverer queueing a retry', 'deliver-webhooks', 'PutCommand', { Item: { pk: 'QUEUE#webhook-deliveries', sk: '1' } }],
+  ])('allows %s', (_, fn, command, input) => {
+    expect(refusals(fn, { command, input })).toEqual([]);
+  });
+
+  it("judges the request path's real requests, by the function that sent them", async () => {
+    const { key } = await createKey();
+    const before = judged.perFunction.get('get-key') ?? 0;
+    expect((await call('GET', '/key', { key })).status).toBe(200);
+    // Admission, and the usage entry.
+    expect((judged.perFunction.get('get-key') ?? 0) - before).toBeGreaterThanOrEqual(2);
+    expect(judged.refused).toEqual([]);
+  });
+});
