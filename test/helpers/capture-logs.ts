@@ -8,14 +8,21 @@
  * streams. Listed first in setupFilesAfterEnv, so no logger exists yet, not even in a
  * copy of the modules a test loads later with jest.resetModules or isolateModules.
  */
+import { writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { logFile, testLogName } from './log-capture.js';
+import { openLog, testLogName } from './log-capture.js';
 
-const write = logFile(testLogName(expect.getState().testPath!));
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    write(chunk);
-    done();
-  },
-});
+const fd = openLog(testLogName(expect.getState().testPath!));
+// Synchronous, as log-capture.ts's logFile explains. The `fd` lets a child process that is
+// handed this process's output as its stdio (CDK's esbuild bundling in the infra tests) write
+// to the same file: Node shares a stream's descriptor with a child, and refuses one without.
+const sink = Object.assign(
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writeSync(fd, chunk);
+      done();
+    },
+  }),
+  { fd },
+);
 for (const name of ['stdout', 'stderr'] as const) Object.defineProperty(process, name, { value: sink, configurable: true, writable: true });

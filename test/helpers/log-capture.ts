@@ -19,10 +19,15 @@ const LOG_DIR_VAR = 'TEST_LOG_DIR';
  * life: a late line (a workflow step settling after its test) still has somewhere to go.
  */
 export function logFile(name: string): (text: string | Buffer) => void {
-  const fd = openSync(logPath(name), 'a');
+  const fd = openLog(name);
   return (text) => {
     writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text);
   };
+}
+
+/** A descriptor appending to `<name>.log` in the run's log directory. */
+export function openLog(name: string): number {
+  return openSync(logPath(name), 'a');
 }
 
 /** Where `<name>.log` of the run's log directory is. */
