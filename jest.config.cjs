@@ -18,7 +18,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.cjs',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.cjs',
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/after-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/capture-logs.ts', '<rootDir>/test/helpers/after-env.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

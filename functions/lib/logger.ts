@@ -9,7 +9,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 const LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 type Level = (typeof LEVELS)[number];
 
-/** LOG_LEVEL in any case (e.g. `silent` in the tests); INFO when unset or unknown. */
+/** LOG_LEVEL in any case (e.g. `debug`, `silent`); INFO when unset or unknown. */
 function levelFrom(raw: string | undefined): Level {
   const upper = raw?.toUpperCase();
   return LEVELS.find((l) => l === upper) ?? 'INFO';

@@ -6,7 +6,9 @@ process.env.TABLE_NAME = 'deployments-test';
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
-process.env.LOG_LEVEL = 'silent';
+// Every level the code logs at (nothing logs below INFO today; DEBUG keeps a future debug
+// line in the scan), written to the run's log files, not the terminal (capture-logs.ts).
+process.env.LOG_LEVEL = 'DEBUG';
 process.env.PHASE_DELAY_MS ??= '0';
 process.env.APP_DOMAIN = 'apps.test.example';
 // Webhooks (decision 38): receivers run on this machine in the tests, as under npm start.

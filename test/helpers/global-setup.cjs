@@ -6,6 +6,11 @@ const path = require('node:path');
 const { tsImport } = require('tsx/esm/api');
 
 module.exports = async function globalSetup(globalConfig) {
+  // Every log line of the run goes to files here (log-capture.ts), scanned by global-teardown.cjs.
+  // Workers and the processes they start inherit the path.
+  process.env.TEST_LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'deployments-test-logs-'));
+  // Where each test file records which functions' requests were judged against their grants.
+  process.env.TEST_GRANTS_DIR = mkdtempSync(path.join(os.tmpdir(), 'grants-'));
   const { startTestDynamo } = await tsImport('./test-dynamo.ts', __filename);
   const { freePort } = await tsImport('./local-process.ts', __filename);
   // globalTeardown runs in this same process.
@@ -14,6 +19,4 @@ module.exports = async function globalSetup(globalConfig) {
   const ports = [];
   for (let i = 0; i < globalConfig.maxWorkers; i++) ports.push(await freePort());
   process.env.TEST_DASHBOARD_PORTS = ports.join(',');
-  // Where each test file records which functions' requests were judged against their grants.
-  process.env.TEST_GRANTS_DIR = mkdtempSync(path.join(os.tmpdir(), 'grants-'));
 };

@@ -1,13 +1,28 @@
-// jest's globalTeardown: stops the DynamoDB Local that global-setup.cjs started, and after a
-// whole run, fails it if a function with table grants sent nothing the grant check judged.
+// jest's globalTeardown: stops the DynamoDB Local that global-setup.cjs started, then checks
+// the run as a whole: every log line it wrote is scanned for secrets (log-scan.ts), and
+// every function with table grants must have sent something the grant check judged
+// (grant-check.ts). A finding fails the run; the logs are then kept for a look, as they
+// are with KEEP_TEST_LOGS=1, and removed otherwise.
 const { globSync, rmSync } = require('node:fs');
 const path = require('node:path');
 const { tsImport } = require('tsx/esm/api');
 
-module.exports = async function globalTeardown(globalConfig) {
-  await globalThis.__testDynamo?.stop();
+async function scanLogs(globalConfig) {
+  const dir = process.env.TEST_LOG_DIR;
+  const { scanLogDir, verdict, isWholeSuite } = await tsImport('./log-scan.ts', __filename);
+  const { problems, summary } = verdict(scanLogDir(dir), isWholeSuite(globalConfig));
+  if (problems.length) {
+    throw new Error(
+      `${summary}. The run's logs are in ${dir}:\n  ${problems.slice(0, 50).join('\n  ')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
+    );
+  }
+  console.log(`${summary}.`);
+  if (!process.env.KEEP_TEST_LOGS) rmSync(dir, { recursive: true, force: true });
+  else console.log(`The run's logs are in ${dir}.`);
+}
+
+async function checkGrantCoverage(globalConfig) {
   const dir = process.env.TEST_GRANTS_DIR;
-  if (!dir) return;
   try {
     const { grantReport } = await tsImport('./grant-check.ts', __filename);
     const files = globSync('test/**/*.test.ts', { cwd: globalConfig.rootDir }).map((f) => path.join(globalConfig.rootDir, f));
@@ -21,4 +36,12 @@ module.exports = async function globalTeardown(globalConfig) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+module.exports = async function globalTeardown(globalConfig) {
+  await globalThis.__testDynamo?.stop();
+  const failed = (await Promise.allSettled([scanLogs(globalConfig), checkGrantCoverage(globalConfig)])).filter(
+    (r) => r.status === 'rejected',
+  );
+  if (failed.length) throw new Error(failed.map((r) => r.reason.message).join('\n\n'));
 };

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { captureCli, captureServer } from './log-capture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -40,10 +41,12 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export async function startNpm(env: Record<string, string>, timeoutMs = 90_000): Promise<LocalProcess> {
   const child: ChildProcess = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: cleanEnv({ LOG_LEVEL: 'silent', ...env }),
+    // LOG_LEVEL passes through from the test environment: its logs go to the run's log files.
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  captureServer('npm-start', child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -105,6 +108,7 @@ export function npmScript(
     encoding: 'utf8',
     timeout: 60_000,
   });
+  captureCli(script, r.pid, r.stdout, r.stderr);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,6 +1,7 @@
 /** Runs a CLI as a real process and captures what it prints and its exit code. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { captureCli } from './log-capture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -19,7 +20,12 @@ export function runProcess(command: string, args: string[], opts: { env: NodeJS.
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => {
+      // Named after the script it runs (bin/keys.ts, the deployctl bundle), for the log scan's report.
+      const script = args.find((a) => /\.[cm]?[jt]s$/.test(a)) ?? command;
+      captureCli(path.basename(script).replace(/\.[^.]+$/, ''), child.pid, stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

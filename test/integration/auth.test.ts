@@ -4,6 +4,7 @@
  * the checksum that refuses a mistyped key without a database read, scopes, isolation
  * between organizations, and keys stored only as hashes.
  */
+import crypto from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
@@ -109,6 +110,16 @@ describe('INVALID_API_KEY', () => {
     // Plant a stored key whose hash is the mistyped key's: only the checksum can refuse it.
     await saveKey({ ...record, hash: hashKey(bad), hint: keyHint(bad) });
     expectError(await call('GET', '/key', { key: bad }), 401, 'INVALID_API_KEY');
+  });
+});
+
+describe('comparing keys', () => {
+  it('finds the key by its hash, then confirms the stored hash with a constant-time comparison', async () => {
+    const { key } = await createKey();
+    const compare = jest.spyOn(crypto, 'timingSafeEqual');
+    expect((await call('GET', '/key', { key })).status).toBe(200);
+    const digest = Buffer.from(hashKey(key), 'hex');
+    expect(compare.mock.calls).toContainEqual([digest, digest]);
   });
 });
 

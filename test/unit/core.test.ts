@@ -1,7 +1,7 @@
 /** The pure core: no DynamoDB, no HTTP. */
 
 import { keyUsagePk, lists, orgKey } from '../../functions/adapters/dynamo/item-keys.js';
-import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX, ORG_ID_RULE } from '../../functions/core/api-keys.js';
+import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX, ORG_ID_RULE, sameHash } from '../../functions/core/api-keys.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
@@ -77,6 +77,15 @@ describe('API keys', () => {
     expect(record.hash).toBe(hashKey(key));
     expect(record.hint).toBe(`svc_sk_live_…${key.slice(-4)}`);
     expect(JSON.stringify(record)).not.toContain(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 20));
+  });
+
+  it('compares hashes whole: one digit off, a prefix or a non-hex value is different, and none throws', () => {
+    const hash = hashKey(generateKey({ orgId: 'o', name: 'n', now: new Date() }).key);
+    const last = hash.at(-1) === '0' ? '1' : '0';
+    expect(sameHash(hash, hash)).toBe(true);
+    expect(sameHash(hash, hash.slice(0, -1) + last)).toBe(false);
+    expect(sameHash(hash, hash.slice(0, 62))).toBe(false);
+    expect(sameHash(hash, 'z'.repeat(64))).toBe(false);
   });
 });
 
