@@ -91,3 +91,41 @@ export async function claimDue(max: number, now = new Date()): Promise<QueuedMes
 export async function deleteMessage(receipt: string): Promise<void> {
   await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { pk: QUEUE, sk: receipt } }));
 }
+
+/**
+ * Local queue only: makes every claimed message visible again. The local stack calls it at
+ * start-up, when the only poller of its table is itself, so any claim left is a dead
+ * process's delivery cut short; without this it would wait out CLAIM_SECONDS first.
+ */
+export async function releaseClaims(): Promise<number> {
+  let released = 0;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :q',
+        FilterExpression: 'attribute_exists(claimed_until)',
+        ExpressionAttributeValues: { ':q': QUEUE },
+        ExclusiveStartKey: from,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        await ddb.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: QUEUE, sk: item.sk },
+            UpdateExpression: 'REMOVE claimed_until',
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        );
+        released++;
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e; // deleted meanwhile: nothing to release
+      }
+    }
+    from = page.LastEvaluatedKey;
+  } while (from);
+  return released;
+}
