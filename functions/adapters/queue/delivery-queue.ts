@@ -57,34 +57,45 @@ export async function enqueueDelivery(message: DeliveryMessage, delaySeconds: nu
   );
 }
 
-/** Claims up to `max` messages that are due, oldest first. */
+/**
+ * Claims up to `max` messages that are due, oldest first. Messages still claimed (a
+ * delivery under way, a slow receiver's) may sit at the head of the queue: the query
+ * pages past them (its Limit counts items read before the filter), so they never hide
+ * due messages behind them.
+ */
 export async function claimDue(max: number, now = new Date()): Promise<QueuedMessage[]> {
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :q AND sk <= :due',
-      FilterExpression: 'attribute_not_exists(claimed_until) OR claimed_until < :now',
-      ExpressionAttributeValues: { ':q': QUEUE, ':due': `${now.toISOString()}#~`, ':now': now.getTime() },
-      Limit: max,
-    }),
-  );
   const claimed: QueuedMessage[] = [];
-  for (const item of Items) {
-    try {
-      await ddb.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: QUEUE, sk: item.sk },
-          UpdateExpression: 'SET claimed_until = :until',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_until) OR claimed_until < :now)',
-          ExpressionAttributeValues: { ':until': now.getTime() + CLAIM_SECONDS * 1000, ':now': now.getTime() },
-        }),
-      );
-      claimed.push({ receipt: String(item.sk), message: JSON.parse(String(item.body)) as DeliveryMessage });
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :q AND sk <= :due',
+        FilterExpression: 'attribute_not_exists(claimed_until) OR claimed_until < :now',
+        ExpressionAttributeValues: { ':q': QUEUE, ':due': `${now.toISOString()}#~`, ':now': now.getTime() },
+        Limit: max,
+        ExclusiveStartKey: from,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (claimed.length === max) break;
+      try {
+        await ddb.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: QUEUE, sk: item.sk },
+            UpdateExpression: 'SET claimed_until = :until',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_until) OR claimed_until < :now)',
+            ExpressionAttributeValues: { ':until': now.getTime() + CLAIM_SECONDS * 1000, ':now': now.getTime() },
+          }),
+        );
+        claimed.push({ receipt: String(item.sk), message: JSON.parse(String(item.body)) as DeliveryMessage });
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      }
     }
-  }
+    from = page.LastEvaluatedKey;
+  } while (from && claimed.length < max);
   return claimed;
 }
 
