@@ -1,4 +1,5 @@
 /** Workflow step: ask the hosting platform about the phase's job, and when to ask again. */
+import { retriedByWorkflow } from '../adapters/aws-faults.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { checkPhase, type PhaseInput, type PhaseState } from '../app/workflow-steps.js';
 import type { JobHandle } from '../core/platform.js';
@@ -6,5 +7,5 @@ import { config } from '../lib/config.js';
 
 export async function handler(input: PhaseInput & { handle: JobHandle }): Promise<PhaseState> {
   const { phaseTimeoutSeconds: timeoutSeconds, phaseCheckSeconds: checkSeconds } = config();
-  return checkPhase(input, hostingPlatform(), { timeoutSeconds, checkSeconds });
+  return retriedByWorkflow(() => checkPhase(input, hostingPlatform(), { timeoutSeconds, checkSeconds }));
 }

@@ -6,12 +6,12 @@
  * stream was read is remembered under DATA_DIR, so a restart neither loses nor repeats
  * much (delivery is at least once).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { claimDue, deleteMessage } from '../../functions/adapters/queue/delivery-queue.js';
+import { claimDue, deleteMessage, type QueuedMessage } from '../../functions/adapters/queue/delivery-queue.js';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../../functions/events/dispatch-events.js';
 import { logger } from '../../functions/lib/logger.js';
@@ -19,6 +19,8 @@ import { runAsFunction } from './current-function.js';
 
 const POLL_MS = 250;
 const SHARD_REFRESH_MS = 5000;
+/** At most this many deliveries at once (claims wait while the limit is reached). */
+const MAX_IN_FLIGHT = 50;
 
 export interface EventPipeline {
   stop(): Promise<void>;
@@ -76,18 +78,38 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
       const last = done.at(-1)?.dynamodb?.SequenceNumber;
       if (last) checkpoints[shard] = last;
       if (failedAt) iterators.delete(shard);
-      if (file) writeFileSync(file, JSON.stringify(checkpoints), { mode: 0o600 });
+      if (file) {
+        // Written aside, then renamed over: a kill mid-write must not leave a file the next start cannot read.
+        writeFileSync(`${file}.tmp`, JSON.stringify(checkpoints), { mode: 0o600 });
+        renameSync(`${file}.tmp`, file);
+      }
+    }
+  }
+
+  /**
+   * Deliveries under way. Each message is its own deliverer call and nobody waits for a
+   * batch, so a receiver that holds a request for the full 10 s holds only its own
+   * delivery, never the next claim (on AWS, SQS scales out the deliverer the same way).
+   */
+  const inFlight = new Set<Promise<void>>();
+  async function deliverOne(d: QueuedMessage): Promise<void> {
+    try {
+      const event = { Records: [{ messageId: d.receipt, body: JSON.stringify(d.message) }] } as unknown as SQSEvent;
+      const { batchItemFailures } = await runAsFunction('deliver-webhooks', () => deliver(event));
+      // A handled message goes; a failed one stays claimed and comes back when its claim runs out.
+      if (!batchItemFailures.length) await deleteMessage(d.receipt);
+    } catch (e) {
+      logger.error('local delivery failed; the message comes back', { error: e as Error });
     }
   }
 
   async function drainQueue(): Promise<void> {
-    const due = await claimDue(10);
-    if (!due.length) return;
-    const event = { Records: due.map((d) => ({ messageId: d.receipt, body: JSON.stringify(d.message) })) } as unknown as SQSEvent;
-    const { batchItemFailures } = await runAsFunction('deliver-webhooks', () => deliver(event));
-    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-    // Handled messages go; a failed one stays claimed and comes back when its claim runs out.
-    await Promise.all(due.filter((d) => !failed.has(d.receipt)).map((d) => deleteMessage(d.receipt)));
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room <= 0) return;
+    for (const d of await claimDue(Math.min(10, room))) {
+      const delivery: Promise<void> = deliverOne(d).finally(() => inFlight.delete(delivery));
+      inFlight.add(delivery);
+    }
   }
 
   const loop = (name: string, step: () => Promise<void>) =>
@@ -107,6 +129,7 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
     async stop() {
       stopped = true;
       await Promise.all(running);
+      await Promise.all(inFlight);
       dynamo.destroy();
       streams.destroy();
     },

@@ -2,6 +2,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
+import { releaseClaims } from '../../functions/adapters/queue/delivery-queue.js';
 import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
@@ -62,6 +63,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
         resumeMissing: true,
       }),
     );
+    // Deliveries the last run had claimed but not finished (it was killed) are due again now.
+    await releaseClaims();
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
   } catch (e) {
     await pipeline?.stop();

@@ -1,5 +1,6 @@
 /** Runs `npm start` as a real child process on free ports, as a user would. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { captureCli, captureServer } from './log-capture.js';
@@ -19,9 +20,13 @@ export async function freePort(): Promise<number> {
 
 export interface LocalProcess {
   baseUrl: string;
+  /** npm's pid, which is also the id of the process group it leads. */
+  pid: number;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   kill(): void;
+  /** SIGKILL to the whole process group (npm, node, DynamoDB Local's java), as a crash or `kill -9 -<pgid>` would; resolves once every member is gone. */
+  killGroup(): Promise<void>;
 }
 
 /** The user's environment without what the test process set for its own in-process handlers. */
@@ -68,6 +73,7 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
   });
   return {
     baseUrl,
+    pid: child.pid!,
     output: () => out,
     /** Signals npm alone, as `kill <pid>` would: npm forwards it, and the stack must stop DynamoDB Local itself. */
     async stop(signal = 'SIGTERM') {
@@ -85,6 +91,20 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
         clearTimeout(timer);
       }
     },
+    async killGroup() {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await exited;
+      // npm's exit is not its children's: wait until no process of the group is left (java included).
+      const deadline = Date.now() + 20_000;
+      while (liveMembers(child.pid!) > 0) {
+        if (Date.now() > deadline) throw new Error(`process group ${child.pid} still alive 20 s after SIGKILL`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     /** Last resort for test cleanup: the whole process group. */
     kill() {
       try {
@@ -94,6 +114,21 @@ export async function startNpm(env: Record<string, string>, timeoutMs = 90_000):
       }
     },
   };
+}
+
+/** Processes of the group that are not zombies (a zombie holds no port or file; its reaping is up to PID 1). Linux /proc. */
+export function liveMembers(pgid: number): number {
+  let n = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      // comm may hold spaces and parentheses: the fields start after its closing ')'.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
 }
 
 /** `npm run --silent <script> -- …` (an operator CLI) against the same local stack. */

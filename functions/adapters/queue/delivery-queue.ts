@@ -57,37 +57,86 @@ export async function enqueueDelivery(message: DeliveryMessage, delaySeconds: nu
   );
 }
 
-/** Claims up to `max` messages that are due, oldest first. */
+/**
+ * Claims up to `max` messages that are due, oldest first. Messages still claimed (a
+ * delivery under way, a slow receiver's) may sit at the head of the queue: the query
+ * pages past them (its Limit counts items read before the filter), so they never hide
+ * due messages behind them.
+ */
 export async function claimDue(max: number, now = new Date()): Promise<QueuedMessage[]> {
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :q AND sk <= :due',
-      FilterExpression: 'attribute_not_exists(claimed_until) OR claimed_until < :now',
-      ExpressionAttributeValues: { ':q': QUEUE, ':due': `${now.toISOString()}#~`, ':now': now.getTime() },
-      Limit: max,
-    }),
-  );
   const claimed: QueuedMessage[] = [];
-  for (const item of Items) {
-    try {
-      await ddb.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: QUEUE, sk: item.sk },
-          UpdateExpression: 'SET claimed_until = :until',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_until) OR claimed_until < :now)',
-          ExpressionAttributeValues: { ':until': now.getTime() + CLAIM_SECONDS * 1000, ':now': now.getTime() },
-        }),
-      );
-      claimed.push({ receipt: String(item.sk), message: JSON.parse(String(item.body)) as DeliveryMessage });
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :q AND sk <= :due',
+        FilterExpression: 'attribute_not_exists(claimed_until) OR claimed_until < :now',
+        ExpressionAttributeValues: { ':q': QUEUE, ':due': `${now.toISOString()}#~`, ':now': now.getTime() },
+        Limit: max,
+        ExclusiveStartKey: from,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (claimed.length === max) break;
+      try {
+        await ddb.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: QUEUE, sk: item.sk },
+            UpdateExpression: 'SET claimed_until = :until',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_until) OR claimed_until < :now)',
+            ExpressionAttributeValues: { ':until': now.getTime() + CLAIM_SECONDS * 1000, ':now': now.getTime() },
+          }),
+        );
+        claimed.push({ receipt: String(item.sk), message: JSON.parse(String(item.body)) as DeliveryMessage });
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      }
     }
-  }
+    from = page.LastEvaluatedKey;
+  } while (from && claimed.length < max);
   return claimed;
 }
 
 export async function deleteMessage(receipt: string): Promise<void> {
   await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { pk: QUEUE, sk: receipt } }));
+}
+
+/**
+ * Local queue only: makes every claimed message visible again. The local stack calls it at
+ * start-up, when the only poller of its table is itself, so any claim left is a dead
+ * process's delivery cut short; without this it would wait out CLAIM_SECONDS first.
+ */
+export async function releaseClaims(): Promise<number> {
+  let released = 0;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :q',
+        FilterExpression: 'attribute_exists(claimed_until)',
+        ExpressionAttributeValues: { ':q': QUEUE },
+        ExclusiveStartKey: from,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        await ddb.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: QUEUE, sk: item.sk },
+            UpdateExpression: 'REMOVE claimed_until',
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        );
+        released++;
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e; // deleted meanwhile: nothing to release
+      }
+    }
+    from = page.LastEvaluatedKey;
+  } while (from);
+  return released;
 }
