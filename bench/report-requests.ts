@@ -126,7 +126,7 @@ export function printRequestsReport(r: {
     console.log('');
     console.log(
       `Cold start (goal 3), per function from cdk synth (${f1(cs.synthMs / 1000)} s): bundle bytes and import time against a floor bundle built with the same esbuild ` +
-        `options that only creates the SDK clients the function is declared to use (FUNCTION_ACCESS). Import: median CPU ms (wall ms) of ${cs.runs} fresh Node ${process.versions.node} processes each, ` +
+        `options that only creates the SDK clients the function is declared to use (FUNCTION_ACCESS). Import: least CPU ms (median wall ms) of ${cs.runs} fresh Node ${process.versions.node} processes each, ` +
         'interleaved with the floor’s, with the NODE_OPTIONS the function gets on Lambda. Limit 1.3× in both.',
     );
     console.log(

@@ -2,8 +2,14 @@
  * THE route table. The CDK stack creates one API Gateway method and one Lambda per
  * entry, the local server routes requests with it, and the OpenAPI document is
  * generated from it. Data only: no SDK and no handler imports.
+ *
+ * Each route is a constant of its own, gathered into `routes` at the end: a handler
+ * imports this module as a namespace (`routes.getDeployment`), so its bundle holds its
+ * own route and schemas, not the whole table's (README, Performance). esbuild drops what
+ * a bundle does not use only when it knows building it has no side effects: hence the
+ * `@__PURE__` marks on the calls below (core/schemas.ts says the same of its own).
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';
@@ -37,296 +43,342 @@ export interface Route {
   readonly errors?: readonly string[];
 }
 
+export const listEnvironments = {
+  method: 'GET',
+  path: '/environments',
+  handler: 'list-environments',
+  access: ['org:read'],
+  summary: 'List environments',
+  tag: 'Organization',
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Environment) },
+  errors: ['INVALID_REQUEST'],
+} as const satisfies Route;
+
+export const getEnvironment = {
+  method: 'GET',
+  path: '/environments/{environment_id}',
+  handler: 'get-environment',
+  access: ['org:read'],
+  summary: 'Get an environment',
+  tag: 'Organization',
+  params: s.EnvironmentIdParams,
+  success: { status: 200, data: s.Environment },
+  errors: ['ENVIRONMENT_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getKey = {
+  method: 'GET',
+  path: '/key',
+  handler: 'get-key',
+  access: 'key',
+  summary: 'Describe the calling API key',
+  tag: 'Organization',
+  success: { status: 200, data: s.ApiKeyInfo },
+} as const satisfies Route;
+
+export const createDeployment = {
+  method: 'POST',
+  path: '/deployments',
+  handler: 'create-deployment',
+  access: ['deployments:write'],
+  summary: 'Create a deployment',
+  tag: 'Deployments',
+  body: s.CreateDeploymentBody,
+  success: { status: 202, data: s.Accepted },
+  errors: [
+    'INVALID_REQUEST',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'DEPLOYMENT_NAME_TAKEN',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'ORGANIZATION_BUSY',
+  ],
+} as const satisfies Route;
+
+export const listDeployments = {
+  method: 'GET',
+  path: '/deployments',
+  handler: 'list-deployments',
+  access: ['deployments:read'],
+  summary: 'List deployments',
+  tag: 'Deployments',
+  query: s.ListDeploymentsQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Deployment) },
+  errors: ['INVALID_REQUEST'],
+} as const satisfies Route;
+
+export const getDeployment = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}',
+  handler: 'get-deployment',
+  access: ['deployments:read'],
+  summary: 'Get a deployment',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  success: { status: 200, data: s.Deployment },
+  errors: ['DEPLOYMENT_NOT_FOUND'],
+} as const satisfies Route;
+
+export const deleteDeployment = {
+  method: 'DELETE',
+  path: '/deployments/{deployment_id}',
+  handler: 'delete-deployment',
+  access: ['deployments:write', 'deployments:delete'],
+  summary: 'Destroy a deployment',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  success: { status: 202, data: s.Accepted },
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
+} as const satisfies Route;
+
+export const createDagSync = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/dag-syncs',
+  handler: 'create-dag-sync',
+  access: ['deployments:write'],
+  summary: 'Synchronise the DAGs of an airflow deployment',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  body: s.EmptyBody,
+  success: { status: 202, data: s.Accepted },
+  errors: [
+    'INVALID_REQUEST',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'DEPLOYMENT_NOT_FOUND',
+    'DEPLOYMENT_NOT_READY',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'ORGANIZATION_BUSY',
+  ],
+} as const satisfies Route;
+
+export const createAppUser = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/users',
+  handler: 'create-app-user',
+  access: ['deployments:write'],
+  summary: 'Provision an application user',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  body: s.CreateAppUserBody,
+  success: { status: 202, data: s.Accepted },
+  errors: [
+    'INVALID_REQUEST',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'DEPLOYMENT_NOT_FOUND',
+    'DEPLOYMENT_NOT_READY',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'ORGANIZATION_BUSY',
+  ],
+} as const satisfies Route;
+
+export const listOperations = {
+  method: 'GET',
+  path: '/operations',
+  handler: 'list-operations',
+  access: ['operations:read'],
+  summary: 'List operations',
+  tag: 'Operations',
+  query: s.ListOperationsQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Operation) },
+  errors: ['INVALID_REQUEST'],
+} as const satisfies Route;
+
+export const waitOperation = {
+  method: 'GET',
+  path: '/operations/{operation_id}/wait',
+  handler: 'wait-operation',
+  access: ['operations:read'],
+  summary: 'Wait for an operation to end, or to leave a phase',
+  tag: 'Operations',
+  params: s.OperationIdParams,
+  query: s.WaitOperationQuery,
+  success: { status: 200, data: s.Operation },
+  errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getOperation = {
+  method: 'GET',
+  path: '/operations/{operation_id}',
+  handler: 'get-operation',
+  access: ['operations:read'],
+  summary: 'Get an operation',
+  tag: 'Operations',
+  params: s.OperationIdParams,
+  success: { status: 200, data: s.Operation },
+  errors: ['OPERATION_NOT_FOUND'],
+} as const satisfies Route;
+
+export const cancelOperation = {
+  method: 'POST',
+  path: '/operations/{operation_id}/cancel',
+  handler: 'cancel-operation',
+  access: ['deployments:write'],
+  summary: 'Cancel an operation',
+  tag: 'Operations',
+  params: s.OperationIdParams,
+  body: s.EmptyBody,
+  success: { status: 200, data: s.Operation },
+  errors: [
+    'INVALID_REQUEST',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'OPERATION_NOT_FOUND',
+    'OPERATION_NOT_CANCELABLE',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'ORGANIZATION_BUSY',
+  ],
+} as const satisfies Route;
+
+export const listEvents = {
+  method: 'GET',
+  path: '/events',
+  handler: 'list-events',
+  access: ['operations:read'],
+  summary: 'List events (every change to deployments and operations)',
+  tag: 'Operations',
+  query: s.ListEventsQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Event) },
+  errors: ['INVALID_REQUEST'],
+} as const satisfies Route;
+
+export const createWebhook = {
+  method: 'POST',
+  path: '/webhooks',
+  handler: 'create-webhook',
+  access: ['deployments:write'],
+  summary: 'Create a webhook (its signing secret is shown once)',
+  tag: 'Webhooks',
+  body: s.CreateWebhookBody,
+  success: { status: 201, data: s.CreatedWebhook },
+  secretInAnswer: true,
+  errors: [
+    'INVALID_REQUEST',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'WEBHOOK_LIMIT_REACHED',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'ORGANIZATION_BUSY',
+  ],
+} as const satisfies Route;
+
+export const listWebhooks = {
+  method: 'GET',
+  path: '/webhooks',
+  handler: 'list-webhooks',
+  access: ['deployments:read'],
+  summary: 'List webhooks',
+  tag: 'Webhooks',
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Webhook) },
+  errors: ['INVALID_REQUEST'],
+} as const satisfies Route;
+
+export const getWebhook = {
+  method: 'GET',
+  path: '/webhooks/{webhook_id}',
+  handler: 'get-webhook',
+  access: ['deployments:read'],
+  summary: 'Get a webhook',
+  tag: 'Webhooks',
+  params: s.WebhookIdParams,
+  success: { status: 200, data: s.Webhook },
+  errors: ['WEBHOOK_NOT_FOUND'],
+} as const satisfies Route;
+
+export const deleteWebhook = {
+  method: 'DELETE',
+  path: '/webhooks/{webhook_id}',
+  handler: 'delete-webhook',
+  access: ['deployments:write'],
+  summary: 'Delete a webhook',
+  tag: 'Webhooks',
+  params: s.WebhookIdParams,
+  success: { status: 200, data: s.DeletedWebhook },
+  errors: ['WEBHOOK_NOT_FOUND', 'ORGANIZATION_BUSY'],
+} as const satisfies Route;
+
+export const listWebhookDeliveries = {
+  method: 'GET',
+  path: '/webhooks/{webhook_id}/deliveries',
+  handler: 'list-webhook-deliveries',
+  access: ['deployments:read'],
+  summary: "List a webhook's delivery attempts, newest first",
+  tag: 'Webhooks',
+  params: s.WebhookIdParams,
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.WebhookDelivery) },
+  errors: ['INVALID_REQUEST', 'WEBHOOK_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getOpenApi = {
+  method: 'GET',
+  path: '/openapi.json',
+  handler: 'get-openapi',
+  access: 'public',
+  summary: 'This API description (OpenAPI 3.1)',
+  tag: 'Meta',
+  success: { status: 200, contentType: 'application/json' },
+} as const satisfies Route;
+
+export const getDocs = {
+  method: 'GET',
+  path: '/docs',
+  handler: 'get-docs',
+  access: 'public',
+  summary: 'Interactive API documentation',
+  tag: 'Meta',
+  success: { status: 200, contentType: 'text/html' },
+} as const satisfies Route;
+
+export const getDocsAsset = {
+  method: 'GET',
+  path: '/docs/{asset}',
+  handler: 'get-docs',
+  access: 'public',
+  summary: 'Static assets of the documentation page',
+  tag: 'Meta',
+  params: s.DocsAssetParams,
+  success: { status: 200, contentType: 'text/css' },
+  errors: ['NOT_FOUND'],
+} as const satisfies Route;
+
+/** Every route by id. */
 export const routes = {
-  listEnvironments: {
-    method: 'GET',
-    path: '/environments',
-    handler: 'list-environments',
-    access: ['org:read'],
-    summary: 'List environments',
-    tag: 'Organization',
-    query: s.ListQuery,
-    success: { status: 200, data: s.listOf(s.Environment) },
-    errors: ['INVALID_REQUEST'],
-  },
-  getEnvironment: {
-    method: 'GET',
-    path: '/environments/{environment_id}',
-    handler: 'get-environment',
-    access: ['org:read'],
-    summary: 'Get an environment',
-    tag: 'Organization',
-    params: z.object({ environment_id: z.string() }),
-    success: { status: 200, data: s.Environment },
-    errors: ['ENVIRONMENT_NOT_FOUND'],
-  },
-  getKey: {
-    method: 'GET',
-    path: '/key',
-    handler: 'get-key',
-    access: 'key',
-    summary: 'Describe the calling API key',
-    tag: 'Organization',
-    success: { status: 200, data: s.ApiKeyInfo },
-  },
-  createDeployment: {
-    method: 'POST',
-    path: '/deployments',
-    handler: 'create-deployment',
-    access: ['deployments:write'],
-    summary: 'Create a deployment',
-    tag: 'Deployments',
-    body: s.CreateDeploymentBody,
-    success: { status: 202, data: s.Accepted },
-    errors: [
-      'INVALID_REQUEST',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'PAYLOAD_TOO_LARGE',
-      'DEPLOYMENT_NAME_TAKEN',
-      'IDEMPOTENCY_KEY_REUSED',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ORGANIZATION_BUSY',
-    ],
-  },
-  listDeployments: {
-    method: 'GET',
-    path: '/deployments',
-    handler: 'list-deployments',
-    access: ['deployments:read'],
-    summary: 'List deployments',
-    tag: 'Deployments',
-    query: s.ListDeploymentsQuery,
-    success: { status: 200, data: s.listOf(s.Deployment) },
-    errors: ['INVALID_REQUEST'],
-  },
-  getDeployment: {
-    method: 'GET',
-    path: '/deployments/{deployment_id}',
-    handler: 'get-deployment',
-    access: ['deployments:read'],
-    summary: 'Get a deployment',
-    tag: 'Deployments',
-    params: s.DeploymentIdParams,
-    success: { status: 200, data: s.Deployment },
-    errors: ['DEPLOYMENT_NOT_FOUND'],
-  },
-  deleteDeployment: {
-    method: 'DELETE',
-    path: '/deployments/{deployment_id}',
-    handler: 'delete-deployment',
-    access: ['deployments:write', 'deployments:delete'],
-    summary: 'Destroy a deployment',
-    tag: 'Deployments',
-    params: s.DeploymentIdParams,
-    success: { status: 202, data: s.Accepted },
-    errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
-  },
-  createDagSync: {
-    method: 'POST',
-    path: '/deployments/{deployment_id}/dag-syncs',
-    handler: 'create-dag-sync',
-    access: ['deployments:write'],
-    summary: 'Synchronise the DAGs of an airflow deployment',
-    tag: 'Deployments',
-    params: s.DeploymentIdParams,
-    body: s.EmptyBody,
-    success: { status: 202, data: s.Accepted },
-    errors: [
-      'INVALID_REQUEST',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'PAYLOAD_TOO_LARGE',
-      'DEPLOYMENT_NOT_FOUND',
-      'DEPLOYMENT_NOT_READY',
-      'IDEMPOTENCY_KEY_REUSED',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ORGANIZATION_BUSY',
-    ],
-  },
-  createAppUser: {
-    method: 'POST',
-    path: '/deployments/{deployment_id}/users',
-    handler: 'create-app-user',
-    access: ['deployments:write'],
-    summary: 'Provision an application user',
-    tag: 'Deployments',
-    params: s.DeploymentIdParams,
-    body: s.CreateAppUserBody,
-    success: { status: 202, data: s.Accepted },
-    errors: [
-      'INVALID_REQUEST',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'PAYLOAD_TOO_LARGE',
-      'DEPLOYMENT_NOT_FOUND',
-      'DEPLOYMENT_NOT_READY',
-      'IDEMPOTENCY_KEY_REUSED',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ORGANIZATION_BUSY',
-    ],
-  },
-  listOperations: {
-    method: 'GET',
-    path: '/operations',
-    handler: 'list-operations',
-    access: ['operations:read'],
-    summary: 'List operations',
-    tag: 'Operations',
-    query: s.ListOperationsQuery,
-    success: { status: 200, data: s.listOf(s.Operation) },
-    errors: ['INVALID_REQUEST'],
-  },
-  waitOperation: {
-    method: 'GET',
-    path: '/operations/{operation_id}/wait',
-    handler: 'wait-operation',
-    access: ['operations:read'],
-    summary: 'Wait for an operation to end, or to leave a phase',
-    tag: 'Operations',
-    params: s.OperationIdParams,
-    query: s.WaitOperationQuery,
-    success: { status: 200, data: s.Operation },
-    errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
-  },
-  getOperation: {
-    method: 'GET',
-    path: '/operations/{operation_id}',
-    handler: 'get-operation',
-    access: ['operations:read'],
-    summary: 'Get an operation',
-    tag: 'Operations',
-    params: s.OperationIdParams,
-    success: { status: 200, data: s.Operation },
-    errors: ['OPERATION_NOT_FOUND'],
-  },
-  cancelOperation: {
-    method: 'POST',
-    path: '/operations/{operation_id}/cancel',
-    handler: 'cancel-operation',
-    access: ['deployments:write'],
-    summary: 'Cancel an operation',
-    tag: 'Operations',
-    params: s.OperationIdParams,
-    body: s.EmptyBody,
-    success: { status: 200, data: s.Operation },
-    errors: [
-      'INVALID_REQUEST',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'PAYLOAD_TOO_LARGE',
-      'OPERATION_NOT_FOUND',
-      'OPERATION_NOT_CANCELABLE',
-      'IDEMPOTENCY_KEY_REUSED',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ORGANIZATION_BUSY',
-    ],
-  },
-  listEvents: {
-    method: 'GET',
-    path: '/events',
-    handler: 'list-events',
-    access: ['operations:read'],
-    summary: 'List events (every change to deployments and operations)',
-    tag: 'Operations',
-    query: s.ListEventsQuery,
-    success: { status: 200, data: s.listOf(s.Event) },
-    errors: ['INVALID_REQUEST'],
-  },
-  createWebhook: {
-    method: 'POST',
-    path: '/webhooks',
-    handler: 'create-webhook',
-    access: ['deployments:write'],
-    summary: 'Create a webhook (its signing secret is shown once)',
-    tag: 'Webhooks',
-    body: s.CreateWebhookBody,
-    success: { status: 201, data: s.CreatedWebhook },
-    secretInAnswer: true,
-    errors: [
-      'INVALID_REQUEST',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'PAYLOAD_TOO_LARGE',
-      'WEBHOOK_LIMIT_REACHED',
-      'IDEMPOTENCY_KEY_REUSED',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ORGANIZATION_BUSY',
-    ],
-  },
-  listWebhooks: {
-    method: 'GET',
-    path: '/webhooks',
-    handler: 'list-webhooks',
-    access: ['deployments:read'],
-    summary: 'List webhooks',
-    tag: 'Webhooks',
-    query: s.ListQuery,
-    success: { status: 200, data: s.listOf(s.Webhook) },
-    errors: ['INVALID_REQUEST'],
-  },
-  getWebhook: {
-    method: 'GET',
-    path: '/webhooks/{webhook_id}',
-    handler: 'get-webhook',
-    access: ['deployments:read'],
-    summary: 'Get a webhook',
-    tag: 'Webhooks',
-    params: s.WebhookIdParams,
-    success: { status: 200, data: s.Webhook },
-    errors: ['WEBHOOK_NOT_FOUND'],
-  },
-  deleteWebhook: {
-    method: 'DELETE',
-    path: '/webhooks/{webhook_id}',
-    handler: 'delete-webhook',
-    access: ['deployments:write'],
-    summary: 'Delete a webhook',
-    tag: 'Webhooks',
-    params: s.WebhookIdParams,
-    success: { status: 200, data: s.DeletedWebhook },
-    errors: ['WEBHOOK_NOT_FOUND', 'ORGANIZATION_BUSY'],
-  },
-  listWebhookDeliveries: {
-    method: 'GET',
-    path: '/webhooks/{webhook_id}/deliveries',
-    handler: 'list-webhook-deliveries',
-    access: ['deployments:read'],
-    summary: "List a webhook's delivery attempts, newest first",
-    tag: 'Webhooks',
-    params: s.WebhookIdParams,
-    query: s.ListQuery,
-    success: { status: 200, data: s.listOf(s.WebhookDelivery) },
-    errors: ['INVALID_REQUEST', 'WEBHOOK_NOT_FOUND'],
-  },
-  getOpenApi: {
-    method: 'GET',
-    path: '/openapi.json',
-    handler: 'get-openapi',
-    access: 'public',
-    summary: 'This API description (OpenAPI 3.1)',
-    tag: 'Meta',
-    success: { status: 200, contentType: 'application/json' },
-  },
-  getDocs: {
-    method: 'GET',
-    path: '/docs',
-    handler: 'get-docs',
-    access: 'public',
-    summary: 'Interactive API documentation',
-    tag: 'Meta',
-    success: { status: 200, contentType: 'text/html' },
-  },
-  getDocsAsset: {
-    method: 'GET',
-    path: '/docs/{asset}',
-    handler: 'get-docs',
-    access: 'public',
-    summary: 'Static assets of the documentation page',
-    tag: 'Meta',
-    params: z.object({ asset: z.string() }),
-    success: { status: 200, contentType: 'text/css' },
-    errors: ['NOT_FOUND'],
-  },
-} as const satisfies Record<string, Route>;
+  listEnvironments,
+  getEnvironment,
+  getKey,
+  createDeployment,
+  listDeployments,
+  getDeployment,
+  deleteDeployment,
+  createDagSync,
+  createAppUser,
+  listOperations,
+  waitOperation,
+  getOperation,
+  cancelOperation,
+  listEvents,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  getOpenApi,
+  getDocs,
+  getDocsAsset,
+};
 
 export type RouteId = keyof typeof routes;
-export const routeList: readonly Route[] = Object.values(routes);
+// Marked pure, as the schemas are (core/schemas.ts): a handler's bundle, which uses only its own route, drops them.
+export const routeList: readonly Route[] = /* @__PURE__ */ Object.values(routes);
 
 /** The handler modules, one Lambda function each. */
-export const handlerNames: readonly string[] = [...new Set(routeList.map((r) => r.handler))];
+export const handlerNames: readonly string[] = /* @__PURE__ */ (() => [...new Set(routeList.map((r) => r.handler))])();

@@ -180,7 +180,8 @@ export const ERRORS = {
   }),
   PAYLOAD_TOO_LARGE: code({
     status: 413,
-    meaning: `The request body is over ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes.`,
+    // Not toLocaleString: formatting a number loads ICU's locale data, some 20 ms of every cold start.
+    meaning: `The request body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes).`,
     message: () => `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
     example: undefined,
   }),

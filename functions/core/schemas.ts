@@ -15,18 +15,30 @@ import * as z from 'zod/mini';
 // The English messages classic zod installs by default (mini installs none): the `details` of a 400 quote them.
 z.config(en());
 
+/**
+ * Builds a schema, and says that building it has no side effects: esbuild cannot tell
+ * from zod's calls, and would keep every schema below in every function's bundle. So
+ * wrapped, a bundle holds only the schemas its function uses (README, Performance).
+ * esbuild honours the mark within this module only; other modules mark their calls
+ * `@__PURE__` (routes.ts).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function schema<S>(build: () => S): S {
+  return build();
+}
+
 import { SCOPES } from './scopes.js';
 
 export { SCOPES };
-export const Scope = z.enum(SCOPES);
+export const Scope = schema(() => z.enum(SCOPES));
 export type Scope = z.infer<typeof Scope>;
 
 export const APP_TYPES = ['airflow', 'superset'] as const;
-export const AppType = z.enum(APP_TYPES);
+export const AppType = schema(() => z.enum(APP_TYPES));
 export type AppType = z.infer<typeof AppType>;
 
 export const DEPLOYMENT_STATUSES = ['provisioning', 'ready', 'destroying', 'failed', 'destroyed'] as const;
-export const DeploymentStatus = z.enum(DEPLOYMENT_STATUSES);
+export const DeploymentStatus = schema(() => z.enum(DEPLOYMENT_STATUSES));
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
 export const OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -36,11 +48,11 @@ export const TERMINAL_OPERATION_STATUSES = [
   'failed',
   'canceled',
 ] as const satisfies readonly (typeof OPERATION_STATUSES)[number][];
-export const OperationStatus = z.enum(OPERATION_STATUSES);
+export const OperationStatus = schema(() => z.enum(OPERATION_STATUSES));
 export type OperationStatus = z.infer<typeof OperationStatus>;
 
 export const OPERATION_TYPES = ['deployment.create', 'deployment.destroy', 'dag_sync.trigger', 'app_user.provision'] as const;
-export const OperationType = z.enum(OPERATION_TYPES);
+export const OperationType = schema(() => z.enum(OPERATION_TYPES));
 export type OperationType = z.infer<typeof OperationType>;
 
 /** Decision 17's phases, of every operation type. */
@@ -57,48 +69,57 @@ export const PHASE_NAMES = [
   'provisioning_user',
   'provisioned',
 ] as const;
-export const Phase = z.enum(PHASE_NAMES);
+export const Phase = schema(() => z.enum(PHASE_NAMES));
 export type Phase = z.infer<typeof Phase>;
 
 /** Decision 37: the changes a client can see, one event each. */
 export const EVENT_TYPES = ['deployment.created', 'deployment.updated', 'operation.created', 'operation.updated'] as const;
-export const EventType = z.enum(EVENT_TYPES);
+export const EventType = schema(() => z.enum(EVENT_TYPES));
 export type EventType = z.infer<typeof EventType>;
 
 export const USER_ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const DEFAULT_ENVIRONMENT_ID = 'env_default';
 
-const Timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T06:40:00.000Z'));
+const Timestamp = schema(() => z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T06:40:00.000Z')));
 
 // ---- requests ----------------------------------------------------------------
 
-export const DeploymentName = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit'));
-
-export const CreateDeploymentBody = z.strictObject({
-  app_type: AppType,
-  name: z.optional(DeploymentName),
-  environment_id: z.optional(z.string()).check(z.describe('An id from GET /environments; default env_default.')),
-});
-export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
-
-export const CreateAppUserBody = z.strictObject({
-  username: z
+export const DeploymentName = schema(() =>
+  z
     .string()
     .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit')),
-  email: z.email(),
-  role: z.enum(USER_ROLES),
-});
+);
+
+export const CreateDeploymentBody = schema(() =>
+  z.strictObject({
+    app_type: AppType,
+    name: z.optional(DeploymentName),
+    environment_id: z.optional(z.string()).check(z.describe('An id from GET /environments; default env_default.')),
+  }),
+);
+export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
+
+export const CreateAppUserBody = schema(() =>
+  z.strictObject({
+    username: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit'),
+      ),
+    email: z.email(),
+    role: z.enum(USER_ROLES),
+  }),
+);
 export type CreateAppUserBody = z.infer<typeof CreateAppUserBody>;
 
 /** Endpoints that take no body accept none, or an empty object. */
-export const EmptyBody = z.strictObject({});
+export const EmptyBody = schema(() => z.strictObject({}));
 
 /** A query integer: digits only (no sign, no decimals), then range-checked. */
-export const queryInt = (min: number, max: number, fallback: number) =>
-  z.pipe(
+/* @__NO_SIDE_EFFECTS__ */
+export function queryInt(min: number, max: number, fallback: number) {
+  return z.pipe(
     z.optional(
       z.pipe(
         z.pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer')), z.transform(Number)),
@@ -107,14 +128,15 @@ export const queryInt = (min: number, max: number, fallback: number) =>
     ),
     z.transform((v: number | undefined) => v ?? fallback),
   );
+}
 
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 100;
 
-const Paging = {
+const Paging = schema(() => ({
   page: queryInt(1, 999_999_999, 1),
   per_page: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
-};
+}));
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
@@ -123,175 +145,214 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
  * only the forms an id can have are read (decision 5: `dep_<uuid>` is read as `<uuid>`);
  * anything else is 400 rather than a query for it.
  */
-const resourceIdFilter = (forms: RegExp, rule: string) =>
-  z.optional(
+/* @__NO_SIDE_EFFECTS__ */
+function resourceIdFilter(forms: RegExp, rule: string) {
+  return z.optional(
     z.pipe(
       z.string().check(z.regex(forms, rule)),
       z.transform((id: string) => id.replace(/^dep_/i, '').toLowerCase()),
     ),
   );
+}
 const DEPLOYMENT_ID_RULE = 'must be a deployment id (a UUID, or dep_<uuid>)';
 
-export const ListQuery = z.object(Paging);
-export const ListDeploymentsQuery = z.object({ ...Paging, status: z.optional(DeploymentStatus) });
-export const ListOperationsQuery = z.object({
-  ...Paging,
-  status: z.optional(OperationStatus),
-  type: z.optional(OperationType),
-  resource_id: resourceIdFilter(new RegExp(`^(dep_)?${UUID}$`, 'i'), DEPLOYMENT_ID_RULE),
-});
-export const ListEventsQuery = z.object({
-  ...Paging,
-  type: z.optional(EventType),
-  resource_id: resourceIdFilter(
-    new RegExp(`^((dep_)?|op_)${UUID}$`, 'i'),
-    'must be a deployment id (a UUID, or dep_<uuid>) or an operation id (op_<uuid>)',
-  ).check(z.describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).')),
-});
+export const ListQuery = schema(() => z.object(Paging));
+export const ListDeploymentsQuery = schema(() => z.object({ ...Paging, status: z.optional(DeploymentStatus) }));
+export const ListOperationsQuery = schema(() =>
+  z.object({
+    ...Paging,
+    status: z.optional(OperationStatus),
+    type: z.optional(OperationType),
+    resource_id: resourceIdFilter(new RegExp(`^(dep_)?${UUID}$`, 'i'), DEPLOYMENT_ID_RULE),
+  }),
+);
+export const ListEventsQuery = schema(() =>
+  z.object({
+    ...Paging,
+    type: z.optional(EventType),
+    resource_id: resourceIdFilter(
+      new RegExp(`^((dep_)?|op_)${UUID}$`, 'i'),
+      'must be a deployment id (a UUID, or dep_<uuid>) or an operation id (op_<uuid>)',
+    ).check(z.describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).')),
+  }),
+);
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;
 
 /** Decision 36: how long to wait (seconds), and the phase whose end is awaited. */
-export const WaitOperationQuery = z.object({
-  timeout: queryInt(1, 20, 20).check(z.describe('Seconds to wait at most (1-20, default 20).')),
-  phase: z.optional(Phase).check(z.describe('Answer as soon as the operation is no longer in this phase.')),
-});
+export const WaitOperationQuery = schema(() =>
+  z.object({
+    timeout: queryInt(1, 20, 20).check(z.describe('Seconds to wait at most (1-20, default 20).')),
+    phase: z.optional(Phase).check(z.describe('Answer as soon as the operation is no longer in this phase.')),
+  }),
+);
 
 /** Decision 38: where and what to deliver. The URL's host is checked again at delivery. */
-export const CreateWebhookBody = z.strictObject({
-  url: z
-    .string()
-    .check(z.minLength(1), z.maxLength(2048), z.describe('An absolute https URL, without user or password, of at most 2048 characters.')),
-  events: z.optional(z.array(EventType).check(z.minLength(1))).check(z.describe('The event types to deliver (default: all four).')),
-  description: z.optional(z.string().check(z.maxLength(255))),
-});
+export const CreateWebhookBody = schema(() =>
+  z.strictObject({
+    url: z
+      .string()
+      .check(z.minLength(1), z.maxLength(2048), z.describe('An absolute https URL, without user or password, of at most 2048 characters.')),
+    events: z.optional(z.array(EventType).check(z.minLength(1))).check(z.describe('The event types to deliver (default: all four).')),
+    description: z.optional(z.string().check(z.maxLength(255))),
+  }),
+);
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
-export const WebhookIdParams = z.object({ webhook_id: z.string() });
+export const WebhookIdParams = schema(() => z.object({ webhook_id: z.string() }));
 
-export const DeploymentIdParams = z.object({ deployment_id: z.string() });
-export const OperationIdParams = z.object({ operation_id: z.string() });
+export const EnvironmentIdParams = schema(() => z.object({ environment_id: z.string() }));
+export const DocsAssetParams = schema(() => z.object({ asset: z.string() }));
+export const DeploymentIdParams = schema(() => z.object({ deployment_id: z.string() }));
+export const OperationIdParams = schema(() => z.object({ operation_id: z.string() }));
 
 // ---- responses ---------------------------------------------------------------
 
-export const Pagination = z.object({
-  page: z.int(),
-  per_page: z.int(),
-  total: z.int(),
-  pages: z.int(),
-});
+export const Pagination = schema(() =>
+  z.object({
+    page: z.int(),
+    per_page: z.int(),
+    total: z.int(),
+    pages: z.int(),
+  }),
+);
 export type Pagination = z.infer<typeof Pagination>;
 
-export const ListLinks = z.object({
-  self: z.string(),
-  first: z.string(),
-  last: z.string(),
-  next: z.nullable(z.string()),
-  prev: z.nullable(z.string()),
-});
+export const ListLinks = schema(() =>
+  z.object({
+    self: z.string(),
+    first: z.string(),
+    last: z.string(),
+    next: z.nullable(z.string()),
+    prev: z.nullable(z.string()),
+  }),
+);
 export type ListLinks = z.infer<typeof ListLinks>;
 
-export const Deployment = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  app_type: AppType,
-  status: DeploymentStatus,
-  url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
-  environment_id: z.string(),
-  created_at: Timestamp,
-  links: z.object({ self: z.string(), operation: z.nullable(z.string()) }),
-});
+export const Deployment = schema(() =>
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    app_type: AppType,
+    status: DeploymentStatus,
+    url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
+    environment_id: z.string(),
+    created_at: Timestamp,
+    links: z.object({ self: z.string(), operation: z.nullable(z.string()) }),
+  }),
+);
 export type Deployment = z.infer<typeof Deployment>;
 
-export const Operation = z.object({
-  id: z.string().check(z.regex(/^op_[0-9a-f-]{36}$/)),
-  type: OperationType,
-  status: OperationStatus,
-  progress: z.object({ phase: z.string(), message: z.string() }),
-  resource: z.object({ type: z.literal('deployment'), id: z.uuid() }),
-  requested_at: Timestamp,
-  started_at: z.optional(Timestamp),
-  ended_at: z.optional(Timestamp),
-  error: z.optional(z.object({ code: z.string(), message: z.string() })),
-  result: z.optional(z.record(z.string(), z.unknown())),
-  links: z.object({ self: z.string(), resource: z.string() }),
-});
+export const Operation = schema(() =>
+  z.object({
+    id: z.string().check(z.regex(/^op_[0-9a-f-]{36}$/)),
+    type: OperationType,
+    status: OperationStatus,
+    progress: z.object({ phase: z.string(), message: z.string() }),
+    resource: z.object({ type: z.literal('deployment'), id: z.uuid() }),
+    requested_at: Timestamp,
+    started_at: z.optional(Timestamp),
+    ended_at: z.optional(Timestamp),
+    error: z.optional(z.object({ code: z.string(), message: z.string() })),
+    result: z.optional(z.record(z.string(), z.unknown())),
+    links: z.object({ self: z.string(), resource: z.string() }),
+  }),
+);
 export type Operation = z.infer<typeof Operation>;
 
-export const Environment = z.object({
-  id: z.string(),
-  name: z.string(),
-  is_default: z.boolean(),
-  created_at: Timestamp,
-  links: z.object({ self: z.string() }),
-});
+export const Environment = schema(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    is_default: z.boolean(),
+    created_at: Timestamp,
+    links: z.object({ self: z.string() }),
+  }),
+);
 export type Environment = z.infer<typeof Environment>;
 
-export const ApiKeyInfo = z.object({
-  id: z.string(),
-  name: z.string(),
-  org_id: z.string(),
-  scopes: z.array(Scope),
-  expires_at: z.nullable(Timestamp),
-  created_at: Timestamp,
-  hint: z.string(),
-  last_used_at: z.nullable(Timestamp).check(z.describe('When the key was used before this request; null for its first.')),
-});
+export const ApiKeyInfo = schema(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    org_id: z.string(),
+    scopes: z.array(Scope),
+    expires_at: z.nullable(Timestamp),
+    created_at: Timestamp,
+    hint: z.string(),
+    last_used_at: z.nullable(Timestamp).check(z.describe('When the key was used before this request; null for its first.')),
+  }),
+);
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 
-export const Event = z.object({
-  id: z.string().check(z.regex(/^evt_[0-9a-f-]{36}$/)),
-  type: EventType,
-  sequence: z.int().check(z.describe("The organization's event counter: 1, 2, 3, … with no gaps, in the order the changes happened.")),
-  created_at: Timestamp,
-  data: z.object({
-    object: z.union([Deployment, Operation]).check(z.describe('The record after the change, as its GET returns it.')),
-    previous: z
-      .optional(z.record(z.string(), z.unknown()))
-      .check(z.describe('For each top-level field that changed, its earlier value (null when it was absent). Absent on *.created.')),
+export const Event = schema(() =>
+  z.object({
+    id: z.string().check(z.regex(/^evt_[0-9a-f-]{36}$/)),
+    type: EventType,
+    sequence: z.int().check(z.describe("The organization's event counter: 1, 2, 3, … with no gaps, in the order the changes happened.")),
+    created_at: Timestamp,
+    data: z.object({
+      object: z.union([Deployment, Operation]).check(z.describe('The record after the change, as its GET returns it.')),
+      previous: z
+        .optional(z.record(z.string(), z.unknown()))
+        .check(z.describe('For each top-level field that changed, its earlier value (null when it was absent). Absent on *.created.')),
+    }),
   }),
-});
+);
 export type Event = z.infer<typeof Event>;
 
-export const Webhook = z.object({
-  id: z.string().check(z.regex(/^wh_[0-9a-f]{32}$/)),
-  url: z.string(),
-  events: z.array(EventType),
-  description: z.nullable(z.string()),
-  created_at: Timestamp,
-  links: z.object({ self: z.string() }),
-});
+export const Webhook = schema(() =>
+  z.object({
+    id: z.string().check(z.regex(/^wh_[0-9a-f]{32}$/)),
+    url: z.string(),
+    events: z.array(EventType),
+    description: z.nullable(z.string()),
+    created_at: Timestamp,
+    links: z.object({ self: z.string() }),
+  }),
+);
 export type Webhook = z.infer<typeof Webhook>;
 
-export const CreatedWebhook = z.extend(Webhook, {
-  secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/), z.describe('The signing secret: shown here once, never again.')),
-});
+export const CreatedWebhook = schema(() =>
+  z.extend(Webhook, {
+    secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/), z.describe('The signing secret: shown here once, never again.')),
+  }),
+);
 
-export const DeletedWebhook = z.object({ id: z.string(), deleted: z.literal(true) });
+export const DeletedWebhook = schema(() => z.object({ id: z.string(), deleted: z.literal(true) }));
 
-export const WebhookDelivery = z.object({
-  event_id: z.string(),
-  attempt: z.int(),
-  attempted_at: Timestamp,
-  status_code: z.nullable(z.int()).check(z.describe('null when there was no answer (refused, timed out, not allowed).')),
-  succeeded: z.boolean(),
-});
+export const WebhookDelivery = schema(() =>
+  z.object({
+    event_id: z.string(),
+    attempt: z.int(),
+    attempted_at: Timestamp,
+    status_code: z.nullable(z.int()).check(z.describe('null when there was no answer (refused, timed out, not allowed).')),
+    succeeded: z.boolean(),
+  }),
+);
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const Accepted = z.object({
-  deployment_id: z.uuid(),
-  operation_id: z.string(),
-  links: z.object({ deployment: z.string(), operation: z.string() }),
-});
+export const Accepted = schema(() =>
+  z.object({
+    deployment_id: z.uuid(),
+    operation_id: z.string(),
+    links: z.object({ deployment: z.string(), operation: z.string() }),
+  }),
+);
 export type Accepted = z.infer<typeof Accepted>;
 
-export const listOf = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item), pagination: Pagination, links: ListLinks });
+/* @__NO_SIDE_EFFECTS__ */
+export function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({ items: z.array(item), pagination: Pagination, links: ListLinks });
+}
 
-export const ErrorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    request_id: z.string(),
-    details: z.optional(z.array(z.object({ field: z.string(), issue: z.string() }))),
-    operation_id: z.optional(z.string()),
+export const ErrorBody = schema(() =>
+  z.object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      request_id: z.string(),
+      details: z.optional(z.array(z.object({ field: z.string(), issue: z.string() }))),
+      operation_id: z.optional(z.string()),
+    }),
   }),
-});
+);

@@ -1,6 +1,6 @@
 import { cancelOperation } from '../app/deployment-commands.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.cancelOperation, async ({ caller, params, now }) => ({
   data: await cancelOperation(caller.orgId, params.operation_id, now),

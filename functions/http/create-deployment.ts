@@ -2,7 +2,7 @@ import { createDeployment } from '../app/deployment-commands.js';
 import { config } from '../lib/config.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { accepted } from '../middleware/responses.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.createDeployment, async ({ caller, body, now }) =>
   accepted(await createDeployment({ orgId: caller.orgId, body, limits: config().limits, now })),

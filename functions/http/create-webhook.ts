@@ -1,7 +1,7 @@
 import * as secretBox from '../adapters/crypto/secret-box.js';
 import { createWebhook } from '../app/webhooks.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(
   routes.createWebhook,

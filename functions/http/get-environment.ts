@@ -2,7 +2,7 @@ import { getOrg } from '../adapters/dynamo/org-reads.js';
 import { environmentsOf } from '../core/environments.js';
 import { apiError } from '../core/errors.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.getEnvironment, async ({ caller, params }) => {
   const org = await getOrg(caller.orgId);

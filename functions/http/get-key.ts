@@ -1,5 +1,5 @@
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.getKey, async ({ caller: { record } }) => ({
   data: {

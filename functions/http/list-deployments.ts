@@ -3,7 +3,7 @@ import { deploymentView } from '../core/deployments.js';
 import { listLinks } from '../core/pagination.js';
 import { config } from '../lib/config.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listDeployments, async ({ caller, query }) => {
   const { items, pagination } = await listDeployments(caller.orgId, query);

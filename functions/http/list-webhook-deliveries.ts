@@ -2,7 +2,7 @@ import { listDeliveries } from '../adapters/dynamo/webhook-store.js';
 import { findWebhook } from '../app/lookups.js';
 import { listLinks } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listWebhookDeliveries, async ({ caller, params, query }) => {
   const webhook = await findWebhook(caller.orgId, params.webhook_id);

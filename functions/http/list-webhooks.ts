@@ -2,7 +2,7 @@ import { listWebhooks } from '../adapters/dynamo/webhook-store.js';
 import { webhookView } from '../app/webhook-view.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import { routes } from '../routes.js';
+import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listWebhooks, async ({ caller, query }) => {
   // An organization has at most ten: read them all, page in memory.

@@ -4,15 +4,14 @@
  * validation, idempotency), `after` and `onError` hooks bottom to top (idempotency sees
  * the intent's result, then the envelope, the usage log, and last the request's headers).
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { logger } from '../lib/logger.js';
-import { API_PREFIX, type Route } from '../routes.js';
+import { API_PREFIX } from '../core/paths.js';
+import type { Route } from '../routes.js';
 import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type RequestState, wireResponse } from './api-request.js';
 import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';
@@ -47,7 +46,6 @@ const takesNoBody = (route: Route) => route.body instanceof z.ZodMiniObject && O
 /** The stack shared by every answer, the fallback for unknown paths included. */
 export function baseStack(pathTemplate?: string) {
   return middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestContext(pathTemplate))

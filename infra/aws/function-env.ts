@@ -7,8 +7,8 @@
 import type { Settings } from './settings.js';
 
 /**
- * The variables functions/lib/config.ts reads, SWAGGER_UI_DIST (functions/lib/docs-assets.ts:
- * where the bundled Swagger UI files are), and the Node.js runtime's own.
+ * The variables functions/lib/config.ts reads, and SWAGGER_UI_DIST (functions/lib/docs-assets.ts:
+ * where the bundled Swagger UI files are).
  */
 export type FunctionEnvName =
   | 'TABLE_NAME'
@@ -24,8 +24,7 @@ export type FunctionEnvName =
   | 'DELIVERY_QUEUE_URL'
   | 'DASHBOARD_TOKEN_ISSUER'
   | 'DASHBOARD_CLIENT_ID'
-  | 'SWAGGER_UI_DIST'
-  | 'NODE_OPTIONS';
+  | 'SWAGGER_UI_DIST';
 
 export type FunctionEnv = Partial<Record<FunctionEnvName, string>>;
 
@@ -55,8 +54,8 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
     PHASE_TIMEOUT_SECONDS: String(i.settings.phaseTimeoutSeconds),
     // Every function parses config.ts, so every one gets it: on AWS a webhook URL must be https.
     WEBHOOK_ALLOW_INSECURE: 'false',
-    // Stack traces point at the TypeScript sources (bundles ship with source maps).
-    NODE_OPTIONS: '--enable-source-maps',
+    // No NODE_OPTIONS=--enable-source-maps: it would read the bundle's source map at every
+    // cold start; the logger reads it only when it logs an error (functions/lib/source-stack.ts).
   };
   if (i.tableName !== undefined) env.TABLE_NAME = i.tableName;
   if (i.stateMachineArn !== undefined) env.STATE_MACHINE_ARN = i.stateMachineArn;

@@ -1,12 +1,11 @@
 /**
  * The handlers, workflow steps and local host pieces a test file runs write their logs
- * where Lambda's go, to standard output and error (Powertools Logger writes through a
- * `Console` it builds on `process.stdout` and `process.stderr` when its module loads).
- * Here both are this test file's log file, so the run's logs can be scanned for secrets
- * (global-teardown.cjs) while jest's own output stays on the terminal: only the test
- * file's sandboxed `process` changes, and jest's console and reporters keep the real
- * streams. Listed first in setupFilesAfterEnv, so no logger exists yet, not even in a
- * copy of the modules a test loads later with jest.resetModules or isolateModules.
+ * where Lambda's go, to standard output and error (functions/lib/logger.ts writes to
+ * `process.stdout` and `process.stderr`). Here both are this test file's log file, so the
+ * run's logs can be scanned for secrets (global-teardown.cjs) while jest's own output
+ * stays on the terminal: only the test file's sandboxed `process` changes, and jest's
+ * console and reporters keep the real streams. Listed first in setupFilesAfterEnv, so
+ * the streams are replaced before any module a test loads can write.
  */
 import { writeSync } from 'node:fs';
 import { Writable } from 'node:stream';

@@ -42,7 +42,7 @@ export function testLogName(testPath: string): string {
   return `jest-${path.relative(path.resolve(import.meta.dirname, '..'), testPath).replace(/\.test\.ts$/, '')}`;
 }
 
-/** A Powertools log record (one JSON object a line, with its level, time and service), as opposed to a CLI's answer. */
+/** A log record of functions/lib/logger.ts (one JSON object a line, with its level, time and service), as opposed to a CLI's answer. */
 export function isLogRecord(line: string): boolean {
   if (!line.startsWith('{')) return false;
   try {

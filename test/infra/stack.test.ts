@@ -146,8 +146,9 @@ describe('functions', () => {
         RATE_LIMIT_PER_MINUTE: '100',
         CREATE_LIMIT_PER_HOUR: '10',
         PHASE_TIMEOUT_SECONDS: '21600',
-        NODE_OPTIONS: '--enable-source-maps',
       });
+      // Source maps are read when an error is logged, not at every cold start (functions/lib/source-stack.ts).
+      expect(env.NODE_OPTIONS).toBeUndefined();
       expect(flatten(env.TABLE_NAME)).toBe(usesTable(f.access) ? `<Ref:${logicalId(s.stack.data.table)}>` : 'undefined');
       expect(flatten(env.STATE_MACHINE_ARN)).toBe(
         f.access.states.length ? `<Ref:${logicalId(s.stack.workflow.stateMachine)}>` : 'undefined',
