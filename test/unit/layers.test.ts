@@ -58,7 +58,7 @@ describe('the layers of functions/', () => {
     expect(upward).toEqual([]);
   });
 
-  it('keep the core free of the SDK, middy, Powertools and everything else outside it', () => {
+  it('keep the core free of the SDK, middy and everything else outside it', () => {
     const outside: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === 'core')) {
       for (const spec of importsOf(file)) {

@@ -17,7 +17,7 @@ import { isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '
 const made = generateKey({ orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') });
 const { key, record } = made;
 
-/** A log line as Powertools writes it, with the request's keys and one extra field. */
+/** A log line as functions/lib/logger.ts writes it, with the request's keys and one extra field. */
 const line = (extra: Record<string, unknown>) =>
   JSON.stringify({
     level: 'INFO',
