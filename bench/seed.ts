@@ -47,8 +47,8 @@ import {
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
+/** mulberry32: small, fast, deterministic (the fault injection in the tests repeats its runs with it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -3,25 +3,10 @@
  * answers and dropped connections a few times by itself; one that outlasts those retries
  * would otherwise reach Step Functions under its own name (or as a bare `Error` for a
  * socket error) and fail the operation. Renamed TransientAwsError, the state machine
- * retries the step with backoff instead, as it does a transient platform error.
+ * retries the step with backoff instead, as it does a transient platform error. What
+ * counts as passing is the SDK's own classification (@smithy/core/retry).
  */
-
-/** The error names the SDK's retry strategy counts as throttling or transient. */
-const TRANSIENT_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'Throttling',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-  'LimitExceededException',
-  'InternalServerError',
-  'InternalFailure',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-]);
-const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 
 export class TransientAwsError extends Error {
   constructor(cause: Error) {
@@ -30,11 +15,11 @@ export class TransientAwsError extends Error {
   }
 }
 
+/** What the SDK's own retry strategy counts as passing: throttling, a 5xx, a timeout or a dropped connection. */
 export function isTransientAwsFault(e: unknown): e is Error {
   if (!(e instanceof Error)) return false;
-  const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
-  const code = (e as { code?: unknown }).code;
-  return TRANSIENT_NAMES.has(e.name) || status >= 500 || status === 429 || (typeof code === 'string' && SOCKET_CODES.has(code));
+  const error = e as Parameters<typeof isThrottlingError>[0];
+  return isThrottlingError(error) || isTransientError(error) || isServerError(error);
 }
 
 /** Runs a workflow step, renaming a passing AWS fault so the state machine retries the step. */

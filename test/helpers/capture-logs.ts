@@ -15,13 +15,16 @@ const fd = openLog(testLogName(expect.getState().testPath!));
 // Synchronous, as log-capture.ts's logFile explains. The `fd` lets a child process that is
 // handed this process's output as its stdio (CDK's esbuild bundling in the infra tests) write
 // to the same file: Node shares a stream's descriptor with a child, and refuses one without.
-const sink = Object.assign(
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      writeSync(fd, chunk);
-      done();
-    },
-  }),
-  { fd },
-);
-for (const name of ['stdout', 'stderr'] as const) Object.defineProperty(process, name, { value: sink, configurable: true, writable: true });
+// One stream each (on the same file), so that stdout and stderr stay two objects, as they are.
+const sink = () =>
+  Object.assign(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writeSync(fd, chunk);
+        done();
+      },
+    }),
+    { fd },
+  );
+for (const name of ['stdout', 'stderr'] as const)
+  Object.defineProperty(process, name, { value: sink(), configurable: true, writable: true });

@@ -6,7 +6,9 @@
  * exception) or the way a dropped connection does (a socket error with code ECONNRESET).
  * The SDK's retry strategy then sees exactly what it would see from AWS.
  */
+
 import { Readable } from 'node:stream';
+import { prng } from '../../bench/seed.js';
 
 export type FaultKind = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'InternalServerError' | 'ECONNRESET';
 
@@ -42,18 +44,6 @@ export interface Injection {
 
 interface ClientWithStack {
   middlewareStack: { add(mw: unknown, options: Record<string, unknown>): void };
-}
-
-/** mulberry32: a small seeded generator, enough to repeat a run's choices. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The answer DynamoDB (JSON 1.0 protocol) gives for `kind`, as the HTTP handler would return it. */
@@ -100,7 +90,7 @@ function slotOf(client: ClientWithStack): { decide: Decide | undefined } {
 export function injectFaults(client: ClientWithStack, plan: FaultPlan): Injection {
   const slot = slotOf(client);
   if (slot.decide) throw new Error('a fault plan is already active on this client');
-  const random = seeded(plan.seed);
+  const random = prng(plan.seed);
   const kinds = plan.kinds ?? ALL_FAULTS;
   const faults: { kind: FaultKind; command: string }[] = [];
   let hits = 0;
