@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { freePort, keysCli, type LocalProcess, portIsOpen, startNpm } from '../helpers/local-process.js';
+import { callStack, freePort, keysCli, type LocalProcess, portIsOpen, startNpm } from '../helpers/local-process.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 
 /** Every answer of the real server is checked against the OpenAPI document too. */
@@ -25,14 +25,7 @@ const delivered = new Map<string, number>();
 let hookSecret: string;
 let receiverServer: http.Server;
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await checkedFetch(`${stack!.baseUrl}${p}`, {
-    method,
-    headers: { 'X-API-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
+const api = (method: string, p: string, body?: unknown) => callStack(stack!, key, method, p, body, checkedFetch);
 
 /** Spec 4.9: poll GET /operations/{id} until terminal, at most once a second. */
 async function pollOperation(id: string, timeoutMs = 60_000) {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { freePort, keysCli, type LocalProcess, liveMembers, startNpm } from '../helpers/local-process.js';
+import { callStack, freePort, keysCli, type LocalProcess, liveMembers, startNpm } from '../helpers/local-process.js';
 import { eventually } from '../helpers/wait.js';
 
 jest.setTimeout(300_000);
@@ -29,14 +29,7 @@ let holding = false;
 const held: http.ServerResponse[] = [];
 let receiverServer: http.Server;
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${stack!.baseUrl}${p}`, {
-    method,
-    headers: { 'X-API-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = (method: string, p: string, body?: unknown) => callStack(stack!, key, method, p, body);
 
 async function operationOf(id: string) {
   return (await api('GET', `/operations/${id}`)).body.data as { status: string; progress: { phase: string } };

@@ -160,3 +160,20 @@ export async function portIsOpen(port: number, host = '127.0.0.1'): Promise<bool
     s.once('error', () => resolve(false));
   });
 }
+
+/** A JSON request with an API key to a running stack, as a client sends it; `send` may check what comes back. */
+export async function callStack(
+  stack: Pick<LocalProcess, 'baseUrl'>,
+  key: string,
+  method: string,
+  p: string,
+  body?: unknown,
+  send: typeof fetch = fetch,
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await send(`${stack.baseUrl}${p}`, {
+    method,
+    headers: { 'X-API-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
