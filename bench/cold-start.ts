@@ -1,5 +1,5 @@
 /**
- * Cold start per function (issue 12, goal 3), from `cdk synth` output: each bundle's
+ * Cold start per function (the benchmark's goal 3), from `cdk synth` output: each bundle's
  * bytes and import time against a floor, a bundle built with the very same esbuild
  * options (BUNDLE_OPTIONS) that only creates the AWS SDK clients the function is
  * declared to use (FUNCTION_ACCESS: the table → the DynamoDB and document clients,

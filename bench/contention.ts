@@ -1,6 +1,6 @@
 /**
- * Contention on one organization (issue 12, goal 4): many parallel
- * `POST /deployments/{id}/dag-syncs` on one ready deployment, spread round-robin over
+ * Contention on one organization (the benchmark's goal 4, README "Performance"): many
+ * parallel `POST /deployments/{id}/dag-syncs` on one ready deployment, spread round-robin over
  * several keys of the same organization, all sent at once. Plain HTTP against any base
  * URL (the local API server, `npm start`, a deployed stage), so the benchmark and an
  * integration test drive it the same way.

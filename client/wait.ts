@@ -1,5 +1,5 @@
 /**
- * Waiting for an operation to reach a terminal status (decision 36, interface 4.9 and 8).
+ * Waiting for an operation to reach a terminal status (decision 36; docs/api.md, sections 9 and 11).
  *
  * First one GET /operations/{id}, at once, for the state it is in; then
  * GET /operations/{id}/wait?phase=<last phase seen>&timeout=20 in a loop, so each answer
@@ -76,7 +76,7 @@ export interface WaitOptions {
   useWaitRoute?: boolean;
   /** The `timeout` of each wait request, in seconds (1-20). Default 20. The client's requestTimeoutMs must be longer. */
   waitSeconds?: number;
-  /** Before the first request. Default 0 (2000 when useWaitRoute is false, as the interface asks of polling). */
+  /** Before the first request. Default 0 (2000 when useWaitRoute is false, as docs/api.md, section 11, asks of polling). */
   initialDelayMs?: number;
   /** Polling (without the wait route): the first interval. Default 2000. */
   pollIntervalMs?: number;

@@ -1,7 +1,7 @@
 /**
  * The ASL files in statemachines/ and their placeholders, read the same way by the CDK
  * stack and the local host. A Task's `${XyzFunctionArn}` placeholder names the Lambda
- * handler functions/workflow/xyz.ts: that naming is the one link between the two.
+ * handler `functions/workflow/<xyz>.ts`: that naming is the one link between the two.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

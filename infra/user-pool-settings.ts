@@ -10,7 +10,7 @@ export const PASSWORD_POLICY = {
   requireSymbols: true,
 } as const;
 
-/** Spec 5.1: the dashboard's tokens live about an hour and are refreshed without asking the user again. */
+/** The dashboard's tokens live about an hour (docs/dashboard.md, "Sign-in and tokens") and are refreshed without asking the user again. */
 export const ID_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_DAYS = 30;
 

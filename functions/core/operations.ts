@@ -1,5 +1,5 @@
 /**
- * Operations: their phases (decision 17), their life cycle (spec 3.2), and how a
+ * Operations: their phases (decision 17), their life cycle (docs/api.md, section 7.2), and how a
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';

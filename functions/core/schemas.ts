@@ -42,7 +42,7 @@ export const DeploymentStatus = schema(() => z.enum(DEPLOYMENT_STATUSES));
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
 export const OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
-/** Spec 3.2: these never change afterwards. */
+/** Terminal: these never change afterwards (docs/api.md, section 7.2). */
 export const TERMINAL_OPERATION_STATUSES = [
   'succeeded',
   'failed',

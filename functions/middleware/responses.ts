@@ -59,7 +59,7 @@ export function errorEnvelope(error: unknown, requestId: string): APIGatewayProx
   };
 }
 
-/** The 202 of every asynchronous endpoint (spec 4.1, 4.4; decision 15). */
+/** The 202 of every asynchronous endpoint (decision 15). */
 export function accepted({ deploymentId, operationId }: { deploymentId: string; operationId: string }): JsonResult {
   return {
     status: 202,

@@ -7,7 +7,7 @@
 import type { Settings } from './settings.js';
 
 /**
- * The variables functions/lib/config.ts reads, and SWAGGER_UI_DIST (functions/lib/docs-assets.ts:
+ * The variables functions/lib/config.ts reads, and SWAGGER_UI_DIST (functions/docs/docs-assets.ts:
  * where the bundled Swagger UI files are).
  */
 export type FunctionEnvName =

@@ -1,6 +1,6 @@
 /**
  * End to end against `npm start` as a user runs it: real HTTP, DynamoDB Local with data
- * on disk, the ASL workflows. Polls operations the way spec 4.9 asks a client to.
+ * on disk, the ASL workflows. Polls operations the way docs/api.md (section 11) asks a client to.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -27,7 +27,7 @@ let receiverServer: http.Server;
 
 const api = (method: string, p: string, body?: unknown) => callStack(stack!, key, method, p, body, checkedFetch);
 
-/** Spec 4.9: poll GET /operations/{id} until terminal, at most once a second. */
+/** docs/api.md, section 11: poll GET /operations/{id} until terminal, at most once a second. */
 async function pollOperation(id: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   const phases: string[] = [];

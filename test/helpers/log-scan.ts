@@ -1,5 +1,5 @@
 /**
- * The secrets scan of a test run's logs (issue 16, item 4): every line the handlers, the
+ * The secrets scan of a test run's logs (SECURITY.md, "The secrets scan"): every line the handlers, the
  * workflow steps, the local host and the CLIs wrote during the run (log-capture.ts) is
  * searched for the forms a credential takes in this service. global-teardown.cjs fails the
  * run on any finding, naming file, line and pattern with the secret masked. A run of the

@@ -319,7 +319,7 @@ describe('IAM, per function', () => {
     }
   });
 
-  // The dashboard's key management (issue 15): the only functions that make, revoke or list keys.
+  // The dashboard's key management (docs/dashboard.md): the only functions that make, revoke or list keys.
   const KEY_MANAGEMENT: Readonly<Record<string, string[]>> = {
     'dashboard-create-key': ['dynamodb:PutItem'],
     'dashboard-revoke-key': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],

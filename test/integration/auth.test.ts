@@ -1,6 +1,6 @@
 /**
  * Authentication and authorization through the real middleware and DynamoDB Local
- * (spec §5, decisions 28, 29, 30, 35): each failure code, the order of the checks,
+ * (decisions 28, 29, 30, 35): each failure code, the order of the checks,
  * the checksum that refuses a mistyped key without a database read, scopes, isolation
  * between organizations, and keys stored only as hashes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 5 (decision 30): a matrix over every route that names a record or lists
+ * Isolation between organizations (decision 30): a matrix over every route that names a record or lists
  * records, driven by the route table itself. Another organization's credentials get the
  * route's 404 for every record of the first (reads and writes alike, and the writes
  * change nothing), and its lists and totals, filtered by the first's ids or not, show

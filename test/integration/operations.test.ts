@@ -6,7 +6,7 @@ import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
 
-// These tests poll operations far faster than the 1 request/second a client may (spec 4.9).
+// These tests poll operations far faster than the 1 request/second a client may (docs/api.md, section 11).
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

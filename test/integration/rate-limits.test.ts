@@ -1,5 +1,5 @@
 /**
- * Rate limits (spec §8, decision 32) against DynamoDB Local: the one conditional
+ * Rate limits (decision 32) against DynamoDB Local: the one conditional
  * UpdateItem on the key's item (admitRequest) lets exactly the limit through however many
  * requests race, refuses the rest with 429 and the right Retry-After, and counts clock windows.
  * The limiter tests pass a fixed `now`, so a real clock minute rolling over cannot

@@ -1,5 +1,5 @@
 /**
- * The key usage log (spec §5.2 item 5, decision 34): every request made with a
+ * The key usage log (decision 34): every request made with a
  * recognised key, whatever its outcome, records time, method, route template, status,
  * key id, organization and request id.
  */

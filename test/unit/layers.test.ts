@@ -1,5 +1,5 @@
 /**
- * The layers of functions/ point one way (DESIGN.md, README "How it is built"): an import
+ * The layers of functions/ point one way (docs/architecture.md, "Layers"): an import
  * may only reach a lower layer, or its own folder. The core imports nothing but itself,
  * zod and Node's built-ins.
  */

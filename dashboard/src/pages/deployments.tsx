@@ -3,7 +3,7 @@ import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
-/** Spec 4.9 recommends polling every 2 to 5 seconds. */
+/** Clients poll every 2 to 5 seconds (docs/api.md, section 11). */
 const POLL_MS = 3000;
 
 interface Row {

@@ -4,7 +4,7 @@
  * The partitions of the table: every partition key starts with one of these. The stack
  * grants each function only the partitions its code touches (IAM dynamodb:LeadingKeys),
  * so an id that could carry a `#` would let a request reach past its own partition:
- * ids reach these builders validated (core/ids.ts), and `segment` refuses a `#` anyway.
+ * ids reach these builders validated (core/schemas.ts, core/api-keys.ts checkOrgId), and `segment` refuses a `#` anyway.
  */
 export const PARTITIONS = {
   /** An organization and everything it owns, and its list indexes' partitions. */

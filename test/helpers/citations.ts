@@ -1,0 +1,110 @@
+/**
+ * The citation check of test/unit/citations.test.ts: what a comment or a doc may point at.
+ * A numbered decision must be in docs/decisions.md, nothing may point outside the
+ * repository, and a repository path named in a comment or doc must exist, so a clone can
+ * follow every reference it reads.
+ */
+
+export interface Finding {
+  file: string;
+  line: number;
+  problem: string;
+}
+
+export interface Repository {
+  /** The decision numbers docs/decisions.md has. */
+  decisions: ReadonlySet<number>;
+  /** Whether a path (relative to the repository's root, `/`-separated) is a tracked file or folder. */
+  exists: (path: string) => boolean;
+}
+
+/** The numbers in "decision 6", "decisions 37-38", "decisions 41 and 43", "decisions 28, 32, 40". */
+const DECISIONS = /\bdecisions?\s+(\d+(?:\s*(?:[-–]|,\s*and\b|,|\band\b|&)\s*\d+)*)/gi;
+
+/** References a clone cannot follow: documents kept outside the repository, and issue numbers of another tracker. */
+const OUTSIDE: readonly { pattern: RegExp; what: string }[] = [
+  { pattern: /\.\.\/shared\b/, what: 'a path outside the repository' },
+  { pattern: /\/work\//, what: 'a path outside the repository' },
+  { pattern: /\bDESIGN\.md\b/, what: 'a design document outside the repository' },
+  { pattern: /\bservice-interface\.md\b/, what: 'an interface document outside the repository' },
+  { pattern: /\bspec\/decisions\.md\b/, what: 'a decision record outside the repository (docs/decisions.md is ours)' },
+  { pattern: /\bissue\s+#?\d+/i, what: 'an issue number of a tracker outside the repository' },
+  { pattern: /\b(?:spec|interface)(?:'s)?\s+(?:section\s+)?§?\s*\d/i, what: 'a section of a specification outside the repository' },
+  { pattern: /\bspec(?:'s)?\s+section\b/i, what: 'a section of a specification outside the repository' },
+];
+
+/** A path with a folder and a file extension, not part of a URL or a longer path. */
+const PATH = /(?<![\w./@:-])((?:[\w-][\w.-]*\/)+[\w-][\w.-]*\.(?:ts|tsx|js|cjs|mjs|md|json|css|java|sh))\b/g;
+
+/**
+ * Where a path in a comment is looked for: from the root, or as the short forms the
+ * comments use (`adapters/dynamo/table.ts` under functions/, `helpers/wait.ts` under test/),
+ * or next to the file that names it.
+ */
+function candidates(path: string, file: string): string[] {
+  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  const bases = ['', 'functions/', 'test/', dir ? `${dir}/` : ''];
+  // A comment may name the compiled `.js` of a TypeScript module, as imports do.
+  const forms = path.endsWith('.js') ? [path, path.replace(/\.js$/, '.ts'), path.replace(/\.js$/, '.tsx')] : [path];
+  return bases.flatMap((b) => forms.map((f) => normalize(b + f)));
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '..') out.pop();
+    else if (part !== '.' && part !== '') out.push(part);
+  }
+  return out.join('/');
+}
+
+/** The part of a line that is prose: all of it in Markdown and JSON (the ASL's comments are strings), else its comment. */
+function commentOf(line: string, file: string): string | undefined {
+  if (/\.(md|json)$/.test(file)) return line;
+  const t = line.trim();
+  if (t.startsWith('*') || t.startsWith('/*') || t.startsWith('//')) return line;
+  const at = line.search(/(?<!:)\/\/\s|\/\*\*?\s/);
+  return at >= 0 ? line.slice(at) : undefined;
+}
+
+function expand(list: string): number[] {
+  const out: number[] = [];
+  for (const part of list.split(/\s*(?:,\s*and\b|,|\band\b|&)\s*/)) {
+    const [from, to] = part.split(/\s*[-–]\s*/).map(Number);
+    if (from === undefined || Number.isNaN(from)) continue;
+    for (let n = from; n <= (to ?? from) && n - from < 1000; n++) out.push(n);
+  }
+  return out;
+}
+
+/** Every citation in one file's text that does not resolve. */
+export function scanCitations(file: string, text: string, repo: Repository): Finding[] {
+  const findings: Finding[] = [];
+  text.split('\n').forEach((line, i) => {
+    const at = (problem: string) => findings.push({ file, line: i + 1, problem });
+    for (const m of line.matchAll(DECISIONS)) {
+      const missing = expand(m[1]!).filter((n) => !repo.decisions.has(n));
+      if (missing.length) at(`"${m[0]}" cites decision ${missing.join(', ')}, which docs/decisions.md does not have`);
+    }
+    for (const { pattern, what } of OUTSIDE) {
+      const m = line.match(pattern);
+      if (m) at(`"${m[0]}": ${what}`);
+    }
+    const comment = commentOf(line, file);
+    if (comment === undefined) return;
+    for (const m of comment.matchAll(PATH)) {
+      const path = m[1]!;
+      // node_modules is not tracked; a path outside the repository is reported above already.
+      if (path.startsWith('node_modules/') || OUTSIDE.some(({ pattern }) => pattern.test(path))) continue;
+      if (!candidates(path, file).some(repo.exists)) at(`"${path}" is not a file of the repository`);
+    }
+  });
+  return findings;
+}
+
+/** The decision numbers of docs/decisions.md: each entry's heading starts `#### N.`. */
+export function decisionNumbers(markdown: string): Set<number> {
+  return new Set([...markdown.matchAll(/^#{2,4} (\d+)\. /gm)].map((m) => Number(m[1])));
+}
+
+export const formatFinding = (f: Finding): string => `${f.file}:${f.line}: ${f.problem}`;
