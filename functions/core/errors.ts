@@ -191,6 +191,13 @@ export const ERRORS = {
     message: () => 'Send the request body as JSON with Content-Type: application/json.',
     example: undefined,
   }),
+  MISDIRECTED_REQUEST: code({
+    status: 421,
+    meaning:
+      'The local stack (npm start) answers only requests addressed to localhost, its loopback addresses or its HOST; another name in the Host header is refused (DNS rebinding).',
+    message: () => 'This server answers only requests addressed to localhost, 127.0.0.1, [::1] or its configured HOST.',
+    example: undefined,
+  }),
   RATE_LIMIT_EXCEEDED: code<{ limit: string; retryAfter: number }>({
     status: 429,
     meaning: 'A rate limit is exceeded; wait Retry-After seconds.',

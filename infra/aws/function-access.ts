@@ -65,6 +65,8 @@ export type QueueAction = 'SendMessage';
  */
 export type KmsAction = 'Encrypt' | `Decrypt:${SealPurpose}`;
 export const kmsActionName = (a: KmsAction): string => `kms:${a.split(':')[0]}`;
+/** What a function asks the dashboard's user pool (granted on the pool's ARN only). */
+export type UserPoolAction = 'AdminGetUser';
 
 export interface FunctionAccess {
   readonly items: readonly ItemGrant[];
@@ -78,6 +80,8 @@ export interface FunctionAccess {
   readonly kms: readonly KmsAction[];
   /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
   readonly userPool?: true;
+  /** What it asks the user pool: key management re-checks the signed-in user (app/dashboard-users.ts). */
+  readonly users: readonly UserPoolAction[];
 }
 
 /** Every module in functions/http/ that API Gateway invokes: the route tables' handlers plus the fallback. */
@@ -103,7 +107,7 @@ export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
 // table.ts types the names as IndexName; INDEXES is their one list.
 const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
 
-const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [] };
+const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [], users: [] };
 
 /**
  * Every request with a key (functions/middleware/): one UpdateItem on the key's own item
@@ -149,6 +153,8 @@ const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem'
 
 /** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
 const USER: FunctionAccess = { ...NONE, userPool: true };
+/** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
+const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
 const DASHBOARD_LISTS: FunctionAccess = {
   ...USER,
   items: [{ actions: ['GetItem'], reach: ['org'] }],
@@ -161,7 +167,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['gsi1'], reach: ['orgKeyLists'] } },
   // saveKey: one transaction, the organization's item (Update) and the key (Put).
   'dashboard-create-key': {
-    ...USER,
+    ...KEY_MANAGER,
     items: [
       { actions: ['UpdateItem'], reach: ['org'] },
       { actions: ['PutItem'], reach: ['apiKey'] },
@@ -169,7 +175,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   },
   // findKeyById through gsi2, then revokeKey (a conditional Update, read back after a lost race).
   'dashboard-revoke-key': {
-    ...USER,
+    ...KEY_MANAGER,
     items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['gsi2'], reach: ['apiKeyId'] },
   },

@@ -133,8 +133,8 @@ export interface AccessTargets {
   readonly deliveryQueue: sqs.IQueue;
   /** The key that seals webhook secrets (FunctionAccess.kms). */
   readonly webhookKey: kms.IKey;
-  /** The dashboard's user pool (FunctionAccess.userPool). */
-  readonly userPool: { readonly issuer: string; readonly clientId: string };
+  /** The dashboard's user pool (FunctionAccess.userPool and .users). */
+  readonly userPool: { readonly issuer: string; readonly clientId: string; readonly arn: string };
 }
 
 export interface FunctionFactoryProps extends AccessTargets {
@@ -222,7 +222,7 @@ export class FunctionFactory extends Construct {
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
         deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
         webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
-        userPool: access.userPool ? userPool : undefined,
+        userPool: access.userPool ? { issuer: userPool.issuer, clientId: userPool.clientId } : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {
@@ -262,6 +262,14 @@ export class FunctionFactory extends Construct {
 /** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
 function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTargets, stateMachine?: sfn.StateMachine): void {
   const { table, deliveryQueue, webhookKey } = targets;
+  if (access.users.length > 0) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.users.map((a) => `cognito-idp:${a}`),
+        resources: [targets.userPool.arn],
+      }),
+    );
+  }
   if (access.queue.length > 0) {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({

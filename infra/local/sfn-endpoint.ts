@@ -13,6 +13,7 @@ import { logger } from '../../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../state-machines.js';
 import { runAsFunction } from './current-function.js';
 import { lambdaContext } from './gateway.js';
+import { refusedForeignHost } from './loopback-host.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
@@ -238,6 +239,7 @@ const ACTIONS = {
 /** Serves the engine over HTTP on `port` (0 picks a free one). */
 export async function startSfnEndpoint(sfn: LocalStepFunctions, port = 0): Promise<{ endpoint: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    if (refusedForeignHost(req, res)) return;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

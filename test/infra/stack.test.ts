@@ -256,8 +256,8 @@ describe('IAM, per function', () => {
       const states = actions.filter((a) => a.startsWith('states:')).sort();
       expect({ fn: f.name, states }).toEqual({ fn: f.name, states: f.access.states.map((a) => `states:${a}`).sort() });
 
-      // Nothing else but the queue and the key (checked below), logging and tracing.
-      expect(actions.filter((a) => !/^(dynamodb|states|sqs|kms):/.test(a)).sort()).toEqual([
+      // Nothing else but the queue, the key and the user pool (checked in their own tests), logging and tracing.
+      expect(actions.filter((a) => !/^(dynamodb|states|sqs|kms|cognito-idp):/.test(a)).sort()).toEqual([
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         'xray:PutTelemetryRecords',
