@@ -8,7 +8,7 @@
  * are in test/events/ (put a key from `npm run keys -- create` in place of
  * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
  */
-import { UsageError } from '../client/cli/args.js';
+import { UsageError, wantsHelp } from '../client/cli/args.js';
 import { applyLocalEnv, localSettings } from '../infra/local/env.js';
 import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
 
@@ -21,22 +21,19 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 const print = (value: unknown, code: number) => writeResult(`${JSON.stringify(value ?? null, null, 2)}\n`, () => process.exit(code));
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
-  process.stderr.write(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`);
-  process.exit(0);
-}
-
-runInvoke(argv)
-  .then((result) => print(result, 0))
-  .catch((e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
-      process.exit(2);
-    }
-    // What Lambda reports for a handler that threw.
-    const error =
-      e instanceof Error
-        ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }
-        : { errorType: 'Error', errorMessage: String(e) };
-    print(error, 1);
-  });
+if (wantsHelp(argv)) writeResult(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`, () => process.exit(0));
+else
+  runInvoke(argv)
+    .then((result) => print(result, 0))
+    .catch((e: unknown) => {
+      if (e instanceof UsageError) {
+        process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
+        process.exit(2);
+      }
+      // What Lambda reports for a handler that threw.
+      const error =
+        e instanceof Error
+          ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }
+          : { errorType: 'Error', errorMessage: String(e) };
+      print(error, 1);
+    });
