@@ -4,11 +4,7 @@
  */
 import type { HostingPlatform } from '../../core/platform.js';
 import { config } from '../../lib/config.js';
+import { injectable } from '../../lib/injectable.js';
 import { simulatedPlatform } from './simulated-platform.js';
 
-let driver: HostingPlatform | undefined;
-
-export function hostingPlatform(): HostingPlatform {
-  driver ??= simulatedPlatform(config());
-  return driver;
-}
+export const hostingPlatform = injectable<HostingPlatform>(() => simulatedPlatform(config()));
