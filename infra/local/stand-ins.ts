@@ -4,10 +4,9 @@
  * that runs handler modules locally does this where it starts: `npm start`, `npm run
  * invoke`, the benchmark and the tests.
  */
-import { secretSealer } from '../../functions/adapters/kms/secret-sealer.js';
-import { deliveryQueue } from '../../functions/adapters/sqs/delivery-queue.js';
 import type { DeliveryQueue } from '../../functions/core/delivery-queue.js';
 import type { SecretSealer } from '../../functions/core/secret-sealer.js';
+import { inject } from '../../functions/lib/injectable.js';
 import { aesSealer } from './aes-sealer.js';
 import { tableDeliveryQueue } from './table-queue.js';
 
@@ -19,7 +18,8 @@ export interface StandIns {
 /** The delivery queue kept in the table, and AES-GCM sealing under `secretKey` (base64, 32 bytes). */
 export const localStandIns = (secretKey: string): StandIns => ({ queue: tableDeliveryQueue, sealer: aesSealer(secretKey) });
 
+/** Plugs them in; the AWS implementations are then never loaded or made. */
 export function useStandIns({ queue, sealer }: StandIns): void {
-  deliveryQueue.inject(queue);
-  secretSealer.inject(sealer);
+  inject('DeliveryQueue', queue);
+  inject('SecretSealer', sealer);
 }
