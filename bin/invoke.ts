@@ -9,10 +9,14 @@
  * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
  */
 import { UsageError, wantsHelp } from '../client/cli/args.js';
-import { applyLocalEnv, localSettings } from '../infra/local/env.js';
+import { applyLocalEnv, localSecretKey, localSettings } from '../infra/local/env.js';
 import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
+import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
-applyLocalEnv(localSettings());
+const settings = localSettings();
+applyLocalEnv(settings);
+// The same sealing key as `npm start` on this DATA_DIR, so each opens what the other sealed.
+useStandIns(localStandIns(localSecretKey(settings.dataDir)));
 
 // As with `sam local invoke`, stdout carries the result alone: the handler's log lines go to stderr.
 const writeResult = process.stdout.write.bind(process.stdout);

@@ -33,11 +33,9 @@ const schema = z.object({
     z.string().check(z.regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')),
     '5,300,1800,7200,18000,36000',
   ),
-  /** The key (base64, 32 bytes) webhook secrets are sealed with locally; only code that signs or stores them has it. */
-  WEBHOOK_SECRET_KEY: z.optional(z.string()),
   /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
   WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
-  /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
+  /** On AWS: the SQS queue of deliveries. */
   DELIVERY_QUEUE_URL: z.optional(z.string()),
   /** The user pool that signs the dashboard's users in: its issuer URL (the JWKS is below it) and the dashboard's app client. */
   DASHBOARD_TOKEN_ISSUER: z.optional(z.url()),
@@ -58,7 +56,6 @@ export type Config = Readonly<{
   webhooks: Readonly<{
     allowInsecure: boolean;
     retrySchedule: readonly number[];
-    secretKey: string | undefined;
     kmsKeyId: string | undefined;
     queueUrl: string | undefined;
   }>;
@@ -89,7 +86,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),
-      secretKey: e.WEBHOOK_SECRET_KEY,
       kmsKeyId: e.WEBHOOK_KMS_KEY_ID,
       queueUrl: e.DELIVERY_QUEUE_URL,
     }),

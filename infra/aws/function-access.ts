@@ -17,11 +17,11 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
-import type { SealPurpose } from '../../functions/adapters/crypto/secret-box.js';
 import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
 import { ACTIVE_OPERATIONS, KEY_LIST_SUFFIX, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/item-keys.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
+import type { SealPurpose } from '../../functions/core/secret-sealer.js';
 import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
 import type { routes } from '../../functions/routes.js';
 
@@ -60,7 +60,7 @@ export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecuti
 export type QueueAction = 'SendMessage';
 /**
  * What a function may do with the webhook key. Decrypting is bound to a purpose (the
- * encryption context secret-box.ts seals with): the deliverer opens webhooks' secrets,
+ * encryption context the sealer binds, core/secret-sealer.ts): the deliverer opens webhooks' secrets,
  * the creating function only the answers it keeps for Idempotency-Key replays.
  */
 export type KmsAction = 'Encrypt' | `Decrypt:${SealPurpose}`;
@@ -74,9 +74,9 @@ export interface FunctionAccess {
   readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[]; readonly reach: readonly Reach[] };
   /** Actions on the operation state machine (Start) and its executions (Stop, Describe). */
   readonly states: readonly StatesAction[];
-  /** Messages it sends to the webhook delivery queue (adapters/queue/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
+  /** Messages it sends to the webhook delivery queue (adapters/sqs/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
   readonly queue: readonly QueueAction[];
-  /** What it does with the webhook secret key (adapters/crypto/secret-box.ts); gives it WEBHOOK_KMS_KEY_ID. */
+  /** What it does with the webhook secret key (adapters/kms/secret-sealer.ts); gives it WEBHOOK_KMS_KEY_ID. */
   readonly kms: readonly KmsAction[];
   /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
   readonly userPool?: true;

@@ -18,12 +18,14 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { SEAL_CONTEXT_KEYS } from '../../functions/core/secret-sealer.js';
 import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
 import {
   FUNCTION_ACCESS,
   type FunctionAccess,
   type FunctionName,
   type ItemGrant,
+  type KmsAction,
   kmsActionName,
   leadingKeyPattern,
   QUERY_EXCLUDED,
@@ -259,6 +261,17 @@ export class FunctionFactory extends Construct {
   }
 }
 
+/**
+ * What binds a use of the webhook key (core/secret-sealer.ts): everything sealed is
+ * bound to a purpose, an organization and a record; a Decrypt only to its purpose, as
+ * texts sealed before the organization and record were bound must still open.
+ */
+function kmsConditions(action: KmsAction): Record<string, Record<string, string>> {
+  const [, purpose] = action.split(':');
+  if (purpose) return { StringEquals: { 'kms:EncryptionContext:purpose': purpose } };
+  return { Null: Object.fromEntries(SEAL_CONTEXT_KEYS.map((k) => [`kms:EncryptionContext:${k}`, 'false'])) };
+}
+
 /** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
 function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTargets, stateMachine?: sfn.StateMachine): void {
   const { table, deliveryQueue, webhookKey } = targets;
@@ -279,12 +292,11 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
     );
   }
   for (const action of access.kms) {
-    const [, purpose] = action.split(':');
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [kmsActionName(action)],
         resources: [webhookKey.keyArn],
-        ...(purpose ? { conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } } } : {}),
+        conditions: kmsConditions(action),
       }),
     );
   }

@@ -62,10 +62,12 @@ export function applyLocalEnv(settings: LocalSettings, owned: Record<string, str
 }
 
 /**
- * The key webhook secrets are sealed with, kept owner-only under the data folder so
- * secrets stay readable after a restart (in memory: a fresh key each run).
+ * The key webhook secrets are sealed with locally: WEBHOOK_SECRET_KEY when set, else one
+ * kept owner-only under the data folder so secrets stay readable after a restart (in
+ * memory: a fresh key each run).
  */
 export function localSecretKey(dataDir: string | null): string {
+  if (process.env.WEBHOOK_SECRET_KEY) return process.env.WEBHOOK_SECRET_KEY;
   if (!dataDir) return randomBytes(32).toString('base64');
   const file = path.join(dataDir, 'webhook-secret.key');
   if (!existsSync(file)) {

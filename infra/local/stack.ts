@@ -2,7 +2,6 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
-import { releaseClaims } from '../../functions/adapters/queue/delivery-queue.js';
 import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
@@ -13,6 +12,8 @@ import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-lo
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
+import { localStandIns, useStandIns } from './stand-ins.js';
+import { releaseClaims } from './table-queue.js';
 import { LOCAL_CLIENT_ID, USER_POOL_PATH } from './user-pool.js';
 
 export interface RunningStack {
@@ -43,8 +44,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SFN: sfn.endpoint,
       STATE_MACHINE_ARN: localStateMachineArn('operation'),
-      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? localSecretKey(dataDir),
     });
+    useStandIns(localStandIns(localSecretKey(dataDir)));
     const tableName = process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
     const dashboard = await startDashboardHost({ dataDir, tokenSeconds: settings.dashboardTokenSeconds });
     await ensureTable(dynamo.endpoint, tableName);

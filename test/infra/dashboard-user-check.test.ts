@@ -4,13 +4,9 @@
  * the dashboard's user pool only.
  */
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
-import { actionsOf, cleanup, flatten, logicalId, resourcesOf, type Synthesized, statementsOfRole, synth } from './synth.js';
+import { actionsOf, flatten, logicalId, resourcesOf, stageOf, statementsOfRole } from './synth.js';
 
-let s: Synthesized;
-beforeAll(() => {
-  s = synth({ stage: 'dev' });
-}, 120_000);
-afterAll(() => cleanup(s));
+const s = stageOf({ stage: 'dev' });
 
 it("grants cognito-idp:AdminGetUser on the pool's ARN to the key-management functions and to no other", () => {
   const poolArn = `<GetAtt:${logicalId(s.stack.dashboardUsers.pool)}.Arn>`;

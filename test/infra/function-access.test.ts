@@ -90,6 +90,15 @@ describe('IAM, per function', () => {
           const purpose = f.access.kms.find((a) => a.startsWith('Decrypt:'))!.split(':')[1];
           expect((st as { Condition?: unknown }).Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': purpose } });
         }
+        // An encrypt must bind what it seals to a purpose, an organization and a record.
+        if (actionsOf(st).includes('kms:Encrypt')) {
+          const bound = {
+            'kms:EncryptionContext:purpose': 'false',
+            'kms:EncryptionContext:org': 'false',
+            'kms:EncryptionContext:record': 'false',
+          };
+          expect((st as { Condition?: unknown }).Condition).toEqual({ Null: bound });
+        }
       }
       if (sqsActions.includes('sqs:SendMessage')) senders.push(f.name);
       if (kmsActions.includes('kms:Encrypt')) encrypters.push(f.name);

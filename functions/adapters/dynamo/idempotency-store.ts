@@ -16,7 +16,7 @@ export const CLAIM_LEASE_SECONDS = 60;
 
 export interface StoredResponse {
   status: number;
-  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (secret-box, purpose `replay`). */
+  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (core/secret-sealer.ts, purpose `replay`). */
   data?: unknown;
   sealed?: string;
   headers: Record<string, string>;

@@ -31,7 +31,7 @@ export interface WebhookRecord {
   events: EventType[];
   description: string | null;
   created_at: string;
-  /** The signing secret, sealed (adapters/crypto/secret-box.ts). */
+  /** The signing secret, sealed for the deliverer (core/secret-sealer.ts). */
   secret_sealed: string;
   delivery_count: number;
 }
