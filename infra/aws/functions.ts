@@ -26,6 +26,7 @@ import {
   type ItemGrant,
   kmsActionName,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   type Reach,
   usesTable,
@@ -291,7 +292,7 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
   }
   const queryOn = [
     ...(access.query.table ? [table.tableArn] : []),
-    ...access.query.indexes.map((index) => `${table.tableArn}/index/${index}`),
+    ...physicalIndexes(access.query.indexes).map((index) => `${table.tableArn}/index/${index}`),
   ];
   if (queryOn.length > 0) {
     role.addToPrincipalPolicy(

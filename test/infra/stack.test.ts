@@ -19,6 +19,7 @@ import {
   itemActionsOf,
   kmsActionName,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   usesTable,
 } from '../../infra/aws/function-access.js';
@@ -275,7 +276,10 @@ describe('IAM, per function', () => {
         if (actions.includes('dynamodb:Query')) {
           expect(actions).toEqual(['dynamodb:Query']);
           expect(resources.sort()).toEqual(
-            [...(f.access.query.table ? [tableArn()] : []), ...f.access.query.indexes.map((i) => `${tableArn()}/index/${i}`)].sort(),
+            [
+              ...(f.access.query.table ? [tableArn()] : []),
+              ...physicalIndexes(f.access.query.indexes).map((i) => `${tableArn()}/index/${i}`),
+            ].sort(),
           );
         } else if (actions.some((a) => a.startsWith('dynamodb:'))) {
           expect(resources).toEqual([tableArn()]);

@@ -12,9 +12,9 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from '../dynamo/client.js';
-import { PARTITIONS } from '../dynamo/item-keys.js';
+import { queuedDelivery } from '../dynamo/entities.js';
 
-const QUEUE = `${PARTITIONS.localQueue}webhook-deliveries`;
+const QUEUE = queuedDelivery.pk.build({ queue: 'webhook-deliveries' });
 /** How long a claimed message stays invisible to other pollers. */
 const CLAIM_SECONDS = 60;
 
