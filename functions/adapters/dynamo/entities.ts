@@ -55,7 +55,7 @@ export const organization = entity('organization', {
     'evt_seq_<type>': 'events of one type, 1..n',
     create_hour: 'the clock hour of create_count',
     create_count: 'creations this hour (decision 32)',
-    wh_count: 'webhooks (decision 38)',
+    wh_count: 'webhooks, fewer than 10 (decision 38)',
     org_id: 'the organization',
     created_at: 'its first key',
   },
@@ -86,7 +86,8 @@ export const opCountAttr = (type: string) => `op_count_${type}`;
 const OPS = `${ORG}#OPS`;
 const RES = `${ORG}#RES#{resource_id}`;
 export const operation = entity('operation', {
-  description: 'an operation',
+  description:
+    'an operation: its four status indexes’ partitions move with its status; activeOperations holds it only while queued or running',
   pk: ORG,
   sk: 'OP#{id}',
   attributes: {
@@ -113,7 +114,8 @@ export const operation = entity('operation', {
 });
 
 export const statusCounts = entity('statusCounts', {
-  description: 'the status counts of one bucket of a dense list (status-counts.ts)',
+  description:
+    'the status counts of one bucket of a dense list (status-counts.ts): `<list>` is the list’s partition (e.g. `ORG#<org_id>#OPS`), `<bucket>` = (position − 1) ÷ 50',
   pk: '{list*}#COUNTS',
   sk: '{bucket}',
   attributes: { 'n_<status>': 'how many members at the bucket’s positions are in that status' },
@@ -137,7 +139,7 @@ export const idempotencyRecord = entity('idempotencyRecord', {
 });
 
 export const event = entity('event', {
-  description: 'an event (decision 37)',
+  description: 'an event (decision 37); `<type_sequence>`, its number among its type, is not stored',
   pk: ORG,
   sk: 'EVT#{sequence}',
   attributes: { 'id, type, sequence, created_at, data, resource_id': 'the event' },
@@ -178,7 +180,7 @@ export const simulatedJob = entity('simulatedJob', {
   description: 'a job of the simulated platform (only the simulated driver writes these)',
   pk: ORG,
   sk: 'JOB#{operation_id}#{phase}',
-  attributes: { 'phase, state, ends_at, outcome': 'the job', ttl: '7 days' },
+  attributes: { 'phase, ends_at, outcome': 'the job', state: 'running or canceled', ttl: '7 days' },
 });
 
 export const apiKey = entity('apiKey', {
@@ -204,7 +206,7 @@ export const usageEntry = entity('usageEntry', {
 });
 
 export const authFailures = entity('authFailures', {
-  description: 'failed authentications of one client address in one 10-minute window',
+  description: 'failed authentications of one client address in one 10-minute window (written only when a well-formed key matched nothing)',
   pk: `${PARTITIONS.authFailures}{address}`,
   sk: '{window_start}',
   attributes: { n: 'the failures', ttl: 'the window’s end + 10 minutes' },
