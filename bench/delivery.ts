@@ -14,10 +14,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventKey } from '../functions/adapters/dynamo/item-keys.js';
-import { insertDeployment, withWriteState } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { eventKey } from '../functions/adapters/dynamo/entities.js';
+import { insertDeployment } from '../functions/adapters/dynamo/insert-deployment.js';
+import { withWriteState } from '../functions/adapters/dynamo/org-lock.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../functions/app/change-events.js';
 import { createWebhook } from '../functions/app/webhooks.js';
 import type { DeploymentRecord } from '../functions/core/deployments.js';
 import { queuedOperation } from '../functions/core/operations.js';
@@ -93,6 +95,7 @@ async function createOne(orgId: string, i: number): Promise<void> {
         org,
         limits: LIMITS,
         now: new Date(),
+        events: changeEvents,
         build: (at) => {
           const id = randomUUID();
           const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });

@@ -14,7 +14,7 @@
  *  - one operation a minute, each finished within 20 s, so sequence order is time order.
  *
  * And as many events (decision 37) as operations, in the same organization: items of the
- * shape eventWrites (lifecycle-writes.ts) puts, each carrying the record view of one of
+ * shape eventWrites (event-log.ts) puts, built by the same eventItem, each carrying the record view of one of
  * the history's operations or deployments; 65% operation.updated, 15% operation.created,
  * 15% deployment.updated, 5% deployment.created; the org item gets evt_seq and
  * evt_seq_<type>. (run.ts checks one seeded event's attributes against a real write's.)
@@ -22,15 +22,17 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventKey, lists, nameKey, orgKey, seqKey } from '../functions/adapters/dynamo/item-keys.js';
 import {
   deploymentCountedIn,
   deploymentItem,
+  eventItem,
   eventTypeSeqAttr,
+  nameItem,
   operationCountedIn,
   operationItem,
+  orgKey,
   typeSeqAttr,
-} from '../functions/adapters/dynamo/lifecycle-writes.js';
+} from '../functions/adapters/dynamo/entities.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
 import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
@@ -274,7 +276,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   const items: Item[] = [...ops, ...countItems];
   for (const r of records) {
     items.push(deploymentItem(r.d, r.seq));
-    if (!r.nameFreed) items.push({ ...nameKey(orgId, r.d.name), deployment_id: r.d.id, name: r.d.name });
+    if (!r.nameFreed) items.push(nameItem(orgId, r.d.name, r.d.id));
   }
 
   // ---- the event log: n events, each about one record of the history --------------
@@ -337,28 +339,6 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     countItems: countItems.length,
     events: n,
     eventsByType: evtTypeSeq,
-  };
-}
-
-/** One event item, attribute for attribute what eventWrites (lifecycle-writes.ts) puts. */
-export function eventItem(
-  orgId: string,
-  e: { id: string; type: EventType; sequence: number; typeSequence: number; createdAt: string; data: unknown; resourceId: string },
-): Item {
-  return {
-    ...eventKey(orgId, e.sequence),
-    id: e.id,
-    type: e.type,
-    sequence: e.sequence,
-    created_at: e.createdAt,
-    data: e.data,
-    resource_id: e.resourceId,
-    gsi1pk: lists.events(orgId),
-    gsi1sk: seqKey(e.sequence),
-    gsi2pk: lists.eventsByType(orgId, e.type),
-    gsi2sk: seqKey(e.typeSequence),
-    gsi3pk: lists.eventsByResource(orgId, e.resourceId),
-    gsi3sk: seqKey(e.sequence),
   };
 }
 

@@ -5,15 +5,12 @@
  * client gets a 500 naming the operation.
  */
 import { randomUUID } from 'node:crypto';
+import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import {
-  applyTransition,
-  insertDeployment,
-  insertOperation,
-  type WriteState,
-  withWriteState,
-} from '../adapters/dynamo/lifecycle-writes.js';
+import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
+import { insertOperation } from '../adapters/dynamo/insert-operation.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
+import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
@@ -30,6 +27,7 @@ import {
   type OperationType,
 } from '../core/schemas.js';
 import { logger } from '../lib/logger.js';
+import { changeEvents } from './change-events.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
 
 /** What an asynchronous request started: the deployment and the operation to watch. */
@@ -59,6 +57,7 @@ async function launch(op: OperationRecord, deployment: DeploymentRecord): Promis
     at,
     // A fault path already: past this budget the reconciler ends the operation instead.
     retries: { budgetMs: 3_000, exhausted: 'rethrow' },
+    events: changeEvents,
   });
   throw internalError(op.id);
 }
@@ -88,6 +87,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
           org,
           limits: req.limits,
           now: req.now,
+          events: changeEvents,
           build: (at) => {
             const id = randomUUID();
             const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
@@ -143,6 +143,7 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
         deploymentStatus: 'destroying',
         cancel,
         now,
+        events: changeEvents,
       });
       return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
     },
@@ -178,6 +179,7 @@ async function startOnReadyDeployment(
         org: state.org,
         build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
         now: req.now,
+        events: changeEvents,
       });
       return { deployment: d, operation };
     },
@@ -209,7 +211,16 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
     }
     const at = now.toISOString();
     const change = { status: 'canceled' as const, message: 'Canceled by request.', ended_at: at };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at, retries: requestRetries(now) })))
+    if (
+      !(await applyTransition({
+        operation: op,
+        change,
+        deployment: deploymentMove,
+        at,
+        retries: requestRetries(now),
+        events: changeEvents,
+      }))
+    )
       throw new Retry();
     return { ...op, ...change };
   }, requestRetries(now));

@@ -3,8 +3,9 @@
  * reads the operation and writes only while it is not terminal, so a cancel or a
  * timeout that ended it first always wins, and a retried step changes nothing twice.
  */
+
+import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import { applyTransition } from '../adapters/dynamo/lifecycle-writes.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
@@ -19,6 +20,7 @@ import {
   type WorkPhase,
 } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
+import { changeEvents } from './change-events.js';
 
 export interface StepInput {
   org_id: string;
@@ -91,7 +93,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
       message: PHASE_MESSAGES[input.phase],
       started_at: op.started_at ?? at,
     };
-    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES, events: changeEvents }))) throw new Retry();
     return { ...loaded, op: { ...op, ...change } };
   }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
@@ -102,7 +104,15 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     await withRetries(async () => {
       const current = (await load(input)).op;
       if (isTerminal(current.status)) throw new OperationEnded(current.id, current.status);
-      if (!(await applyTransition({ operation: current, change: { job }, at: now().toISOString(), retries: STEP_RETRIES })))
+      if (
+        !(await applyTransition({
+          operation: current,
+          change: { job },
+          at: now().toISOString(),
+          retries: STEP_RETRIES,
+          events: changeEvents,
+        }))
+      )
         throw new Retry();
     }, STEP_RETRIES);
   }
@@ -156,6 +166,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
         deployment: deploymentMoveAfter('succeeded', op.type, deployment),
         at,
         retries: STEP_RETRIES,
+        events: changeEvents,
       }))
     )
       throw new Retry();
@@ -218,6 +229,7 @@ async function endFailed(
         deployment: deploymentMoveAfter('failed', op.type, deployment),
         at,
         retries: STEP_RETRIES,
+        events: changeEvents,
       }))
     )
       throw new Retry();

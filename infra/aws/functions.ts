@@ -28,6 +28,7 @@ import {
   type KmsAction,
   kmsActionName,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   type Reach,
   usesTable,
@@ -311,7 +312,7 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
   }
   const queryOn = [
     ...(access.query.table ? [table.tableArn] : []),
-    ...access.query.indexes.map((index) => `${table.tableArn}/index/${index}`),
+    ...physicalIndexes(access.query.indexes).map((index) => `${table.tableArn}/index/${index}`),
   ];
   if (queryOn.length > 0) {
     role.addToPrincipalPolicy(

@@ -20,11 +20,11 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
+import { queuedDelivery } from '../../functions/adapters/dynamo/entities.js';
 import type { DeliveryMessage, DeliveryQueue } from '../../functions/core/delivery-queue.js';
 import { runAsHost } from './current-function.js';
 
-const QUEUE = `${PARTITIONS.localQueue}webhook-deliveries`;
+const QUEUE = queuedDelivery.pk.build({ queue: 'webhook-deliveries' });
 /** How long a claimed message stays invisible to other pollers. */
 const CLAIM_SECONDS = 60;
 

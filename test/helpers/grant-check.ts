@@ -24,6 +24,7 @@ import {
   type FunctionName,
   type ItemGrant,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   usesTable,
 } from '../../infra/aws/function-access.js';
@@ -155,7 +156,8 @@ function allowed(r: Authorised, access: FunctionAccess): boolean {
   if (r.action !== 'Query') return access.items.some((g) => itemAllowed(r, g));
   const q = access.query;
   return (
-    (r.index === undefined ? q.table : q.indexes.includes(r.index as never)) &&
+    // IAM knows the physical indexes only: a grant of one named index allows its physical index.
+    (r.index === undefined ? q.table : physicalIndexes(q.indexes).includes(r.index as never)) &&
     reaches(r.leadingKey, q.reach.map(leadingKeyPattern)) &&
     (q.reach.includes('orgKeyLists') || !reaches(r.leadingKey, QUERY_EXCLUDED))
   );

@@ -3,8 +3,11 @@
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { insertDeployment, insertOperation, withWriteState } from '../../functions/adapters/dynamo/lifecycle-writes.js';
+import { insertDeployment } from '../../functions/adapters/dynamo/insert-deployment.js';
+import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
+import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../../functions/app/change-events.js';
 import {
   checkPhase,
   completeOperation,
@@ -74,6 +77,7 @@ export async function newDeployment(orgId: string, status: DeploymentStatus = 'p
         org,
         limits: LIMITS,
         now: new Date(),
+        events: changeEvents,
         build: (at) => {
           const id = crypto.randomUUID();
           const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
@@ -113,6 +117,7 @@ export async function recordsFor(type: OperationType): Promise<{ op: OperationRe
         deployment: ready,
         org,
         now: new Date(),
+        events: changeEvents,
         build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
         ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
       }),

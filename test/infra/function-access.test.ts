@@ -4,7 +4,14 @@
  */
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import { routeList } from '../../functions/routes.js';
-import { type FunctionName, itemActionsOf, kmsActionName, leadingKeyPattern, QUERY_EXCLUDED } from '../../infra/aws/function-access.js';
+import {
+  type FunctionName,
+  itemActionsOf,
+  kmsActionName,
+  leadingKeyPattern,
+  physicalIndexes,
+  QUERY_EXCLUDED,
+} from '../../infra/aws/function-access.js';
 import { itemConditions } from '../../infra/aws/functions.js';
 import {
   actionsOf,
@@ -149,7 +156,10 @@ describe('IAM, per function', () => {
         if (actions.includes('dynamodb:Query')) {
           expect(actions).toEqual(['dynamodb:Query']);
           expect(resources.sort()).toEqual(
-            [...(f.access.query.table ? [tableArn()] : []), ...f.access.query.indexes.map((i) => `${tableArn()}/index/${i}`)].sort(),
+            [
+              ...(f.access.query.table ? [tableArn()] : []),
+              ...physicalIndexes(f.access.query.indexes).map((i) => `${tableArn()}/index/${i}`),
+            ].sort(),
           );
         } else if (actions.some((a) => a.startsWith('dynamodb:'))) {
           expect(resources).toEqual([tableArn()]);
