@@ -43,6 +43,7 @@ import {
   type OperationStatus,
   type OperationType,
 } from '../functions/core/schemas.js';
+import { CONFIG_DEFAULTS } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
@@ -95,7 +96,8 @@ export interface SeededOrg {
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');
 const MINUTE = 60_000;
-const APP_DOMAIN = 'apps.localhost';
+/** The domain the local stack serves deployments under when APP_DOMAIN is not set. */
+const APP_DOMAIN = CONFIG_DEFAULTS.APP_DOMAIN;
 
 /** Builds the organization's records in the state the real write path leaves them in. */
 export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {

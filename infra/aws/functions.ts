@@ -18,7 +18,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
+import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
 import {
   FUNCTION_ACCESS,
   type FunctionAccess,
@@ -63,7 +63,7 @@ interface RuntimeFiles {
 function swaggerUiFiles(): RuntimeFiles {
   const from = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The asset names the docs page serves; those not in the package (its own init script) are generated in code.
-  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: 'SWAGGER_UI_DIST' };
+  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: SWAGGER_UI_DIST };
 }
 
 const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
