@@ -33,6 +33,7 @@ import {
 } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
 import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
+import { phaseFailed } from '../functions/core/errors.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
@@ -253,7 +254,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
       Object.assign(op, {
         status: 'failed',
         ended_at: ended,
-        error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' },
+        error: { code: phaseFailed(op.phase), message: 'The platform reported an error.' },
       });
       if (p.type === 'deployment.create' || p.type === 'deployment.destroy') moveDep(rec, 'failed', ended);
     } else if (p.ending === 'canceled') {
