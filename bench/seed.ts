@@ -32,7 +32,7 @@ import {
   typeSeqAttr,
 } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
-import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
 import { phaseFailed } from '../functions/core/errors.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
@@ -189,18 +189,18 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     const opId = newOperationId();
     let rec = byDep.get(p.dep);
     if (p.type === 'deployment.create') {
-      const id = randomUUID();
+      const appType = deps[p.dep]!.appType;
       const d: DeploymentRecord = {
-        id,
-        org_id: orgId,
-        name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`,
-        app_type: deps[p.dep]!.appType,
-        status: 'provisioning',
-        environment_id: DEFAULT_ENVIRONMENT_ID,
-        created_at: at,
-        updated_at: at,
-        last_operation_id: opId,
-        op_count: 1,
+        ...newDeploymentRecord(
+          {
+            org_id: orgId,
+            name: `${appType}-${p.dep.toString(16).padStart(6, '0')}`,
+            app_type: appType,
+            environment_id: DEFAULT_ENVIRONMENT_ID,
+          },
+          at,
+          opId,
+        ),
         op_counts: {},
         seq: records.length + 1,
       };
