@@ -13,7 +13,6 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
 import { INDEXES, TABLE_KEYS } from '../../functions/adapters/dynamo/table.js';
 import {
@@ -26,6 +25,7 @@ import {
   usesTable,
 } from '../../infra/aws/function-access.js';
 import { currentFunction } from '../../infra/local/current-function.js';
+import { watchDynamoCalls } from './sdk-calls.js';
 
 /** One request as IAM authorises it: a transaction or a batch is several. */
 export interface Authorised {
@@ -166,23 +166,16 @@ export function refusals(fn: string, sent: SentRequest): string[] {
 
 /** What the checker saw in this process: requests judged per function, and what IAM would refuse. */
 export const judged = { perFunction: new Map<string, number>(), refused: [] as string[] };
-let installed = false;
-
 /** Judges every request the process's DynamoDB client sends from inside a function, before it is sent. */
 export function checkGrants(): void {
-  if (installed) return;
-  installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      const fn = currentFunction();
-      if (fn) {
-        judged.perFunction.set(fn, (judged.perFunction.get(fn) ?? 0) + 1);
-        judged.refused.push(...refusals(fn, { command: String(context.commandName), input: args.input as Record<string, any> }));
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'checkGrants' },
-  );
+  watchDynamoCalls('checkGrants', (call, send) => {
+    const fn = currentFunction();
+    if (fn) {
+      judged.perFunction.set(fn, (judged.perFunction.get(fn) ?? 0) + 1);
+      judged.refused.push(...refusals(fn, call));
+    }
+    return send();
+  });
 }
 
 /** Appends what this test file's functions sent to the run's record, which global-teardown.cjs checks for coverage. */
