@@ -9,7 +9,6 @@
  * had the whole first delivery of it. Runs on a fresh table, before the seeding, so the
  * stream holds only these changes.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -21,8 +20,7 @@ import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
 import { changeEvents } from '../functions/app/change-events.js';
 import { createWebhook } from '../functions/app/webhooks.js';
-import type { DeploymentRecord } from '../functions/core/deployments.js';
-import { queuedOperation } from '../functions/core/operations.js';
+import { newDeploymentWithOperation } from '../functions/core/deployments.js';
 import { DEFAULT_ENVIRONMENT_ID } from '../functions/core/schemas.js';
 import { startEventPipeline } from '../infra/local/event-pipeline.js';
 
@@ -96,23 +94,16 @@ async function createOne(orgId: string, i: number): Promise<void> {
         limits: LIMITS,
         now: new Date(),
         events: changeEvents,
-        build: (at) => {
-          const id = randomUUID();
-          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-          const deployment: DeploymentRecord = {
-            id,
-            org_id: orgId,
-            name: `bench-hook-${String(i).padStart(4, '0')}`,
-            app_type: i % 2 ? 'superset' : 'airflow',
-            status: 'provisioning',
-            environment_id: DEFAULT_ENVIRONMENT_ID,
-            created_at: at,
-            updated_at: at,
-            last_operation_id: operation.id,
-            op_count: 1,
-          };
-          return { deployment, operation };
-        },
+        build: (at) =>
+          newDeploymentWithOperation(
+            {
+              org_id: orgId,
+              name: `bench-hook-${String(i).padStart(4, '0')}`,
+              app_type: i % 2 ? 'superset' : 'airflow',
+              environment_id: DEFAULT_ENVIRONMENT_ID,
+            },
+            at,
+          ),
       }),
     STEP_RETRIES,
   );

@@ -34,7 +34,8 @@ import {
   typeSeqAttr,
 } from '../functions/adapters/dynamo/entities.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
-import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
+import { phaseFailed } from '../functions/core/errors.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
@@ -45,6 +46,7 @@ import {
   type OperationStatus,
   type OperationType,
 } from '../functions/core/schemas.js';
+import { CONFIG_DEFAULTS } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
@@ -97,7 +99,8 @@ export interface SeededOrg {
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');
 const MINUTE = 60_000;
-const APP_DOMAIN = 'apps.localhost';
+/** The domain the local stack serves deployments under when APP_DOMAIN is not set. */
+const APP_DOMAIN = CONFIG_DEFAULTS.APP_DOMAIN;
 
 /** Builds the organization's records in the state the real write path leaves them in. */
 export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
@@ -188,18 +191,18 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     const opId = newOperationId();
     let rec = byDep.get(p.dep);
     if (p.type === 'deployment.create') {
-      const id = randomUUID();
+      const appType = deps[p.dep]!.appType;
       const d: DeploymentRecord = {
-        id,
-        org_id: orgId,
-        name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`,
-        app_type: deps[p.dep]!.appType,
-        status: 'provisioning',
-        environment_id: DEFAULT_ENVIRONMENT_ID,
-        created_at: at,
-        updated_at: at,
-        last_operation_id: opId,
-        op_count: 1,
+        ...newDeploymentRecord(
+          {
+            org_id: orgId,
+            name: `${appType}-${p.dep.toString(16).padStart(6, '0')}`,
+            app_type: appType,
+            environment_id: DEFAULT_ENVIRONMENT_ID,
+          },
+          at,
+          opId,
+        ),
         op_counts: {},
         seq: records.length + 1,
       };
@@ -253,7 +256,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
       Object.assign(op, {
         status: 'failed',
         ended_at: ended,
-        error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' },
+        error: { code: phaseFailed(op.phase), message: 'The platform reported an error.' },
       });
       if (p.type === 'deployment.create' || p.type === 'deployment.destroy') moveDep(rec, 'failed', ended);
     } else if (p.ending === 'canceled') {

@@ -4,7 +4,6 @@
  * started, the operation ends `failed` at once, never stuck in `queued`, and the
  * client gets a 500 naming the operation.
  */
-import { randomUUID } from 'node:crypto';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
@@ -14,7 +13,7 @@ import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js'
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { autoName, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
+import { autoName, type DeploymentRecord, deploymentMoveAfter, newDeploymentWithOperation } from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
 import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
@@ -88,23 +87,8 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
           limits: req.limits,
           now: req.now,
           events: changeEvents,
-          build: (at) => {
-            const id = randomUUID();
-            const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-            const deployment: DeploymentRecord = {
-              id,
-              org_id: req.orgId,
-              name,
-              app_type: req.body.app_type,
-              status: 'provisioning',
-              environment_id: environmentId,
-              created_at: at,
-              updated_at: at,
-              last_operation_id: operation.id,
-              op_count: 1,
-            };
-            return { deployment, operation };
-          },
+          build: (at) =>
+            newDeploymentWithOperation({ org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId }, at),
         });
       } catch (e) {
         // A generated name that happens to be taken is simply generated again.

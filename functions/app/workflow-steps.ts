@@ -10,6 +10,7 @@ import { getOperation, listActiveOperations } from '../adapters/dynamo/operation
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
+import { type OperationError, phaseFailed } from '../core/errors.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
 import {
   type HostingPlatform,
@@ -205,17 +206,13 @@ function causeMessage(cause: string | undefined): string | undefined {
 
 export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
   const timedOut = input.failure?.Error === 'States.Timeout' || input.failure?.Error === 'PhaseTimedOut';
-  const error = timedOut
+  const error: OperationError | undefined = timedOut
     ? { code: 'OPERATION_TIMED_OUT', message: causeMessage(input.failure?.Cause) ?? 'The operation did not finish in time.' }
     : undefined;
-  await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure, op) }, now);
+  await endFailed(input, (op) => error ?? { code: phaseFailed(op.phase), message: failureMessage(input.failure, op) }, now);
 }
 
-async function endFailed(
-  input: StepInput,
-  errorFor: (op: OperationRecord) => { code: string; message: string },
-  now: () => Date,
-): Promise<boolean> {
+async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => OperationError, now: () => Date): Promise<boolean> {
   return withRetries(async () => {
     const { op, deployment } = await load(input);
     if (isTerminal(op.status)) return false;
@@ -281,7 +278,7 @@ export async function reconcileOperations(opts: ReconcileOptions): Promise<Recon
       out.resumed.push(op.id);
       continue;
     }
-    let error: { code: string; message: string } | undefined;
+    let error: OperationError | undefined;
     if (state !== 'RUNNING') {
       error = {
         code: 'OPERATION_INTERRUPTED',

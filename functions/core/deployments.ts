@@ -1,5 +1,6 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type OperationRecord, queuedOperation } from './operations.js';
 import { deploymentPath, operationPath } from './paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
@@ -19,6 +20,24 @@ export interface DeploymentRecord {
   op_counts?: Partial<Record<OperationType, number>>;
   /** Its position in the organization's deployments (set by the store; never shown). */
   seq?: number;
+}
+
+/** What a new deployment is created with; the rest follows from its creation. */
+export type NewDeploymentFields = Pick<DeploymentRecord, 'org_id' | 'name' | 'app_type' | 'environment_id'>;
+
+/** A new deployment, provisioning, its create operation (`operationId`) its first and last. */
+export function newDeploymentRecord(fields: NewDeploymentFields, at: string, operationId: string, id = randomUUID()): DeploymentRecord {
+  return { id, ...fields, status: 'provisioning', created_at: at, updated_at: at, last_operation_id: operationId, op_count: 1 };
+}
+
+/** A new deployment and its create operation, queued: the two records a create writes together. */
+export function newDeploymentWithOperation(
+  fields: NewDeploymentFields,
+  at: string,
+): { deployment: DeploymentRecord; operation: OperationRecord } {
+  const id = randomUUID();
+  const operation = queuedOperation({ org_id: fields.org_id, type: 'deployment.create', resource_id: id, requested_at: at });
+  return { deployment: newDeploymentRecord(fields, at, operation.id, id), operation };
 }
 
 /** Decision 10: the only transitions there are. */

@@ -19,7 +19,8 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { SEAL_CONTEXT_KEYS } from '../../functions/core/secret-sealer.js';
-import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
+import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
+import { type FunctionKind, functionLimits } from '../function-limits.js';
 import {
   FUNCTION_ACCESS,
   type FunctionAccess,
@@ -38,9 +39,6 @@ import { iam5ResourceFinding } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Where a function's module lives: functions/http/<name>.ts, functions/workflow/<name>.ts or functions/events/<name>.ts. */
-export type FunctionKind = 'http' | 'workflow' | 'events';
 
 export const entryOf = (kind: FunctionKind, name: string): string => path.join(REPO_ROOT, 'functions', kind, `${name}.ts`);
 
@@ -66,7 +64,7 @@ interface RuntimeFiles {
 function swaggerUiFiles(): RuntimeFiles {
   const from = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The asset names the docs page serves; those not in the package (its own init script) are generated in code.
-  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: 'SWAGGER_UI_DIST' };
+  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: SWAGGER_UI_DIST };
 }
 
 const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
@@ -77,15 +75,6 @@ const NAMED_BY: Record<FunctionKind, string> = {
   http: 'functions/routes.ts',
   workflow: 'the state machine',
   events: 'EVENTS_FUNCTIONS in infra/aws/function-access.ts',
-};
-
-const TIMEOUTS: Record<FunctionKind, Duration> = {
-  // API Gateway gives up after 29 s; a request that takes 10 s is already a fault.
-  http: Duration.seconds(10),
-  workflow: Duration.seconds(60),
-  // A deliverer batch is 10 messages POSTed in parallel, each POST cut off at 10 s;
-  // a dispatcher batch is 100 stream records, a Query and a few SendMessage each.
-  events: Duration.seconds(30),
 };
 
 /**
@@ -104,14 +93,6 @@ export const BUNDLE_OPTIONS = {
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
 
-/** Functions that need longer than their kind's timeout. */
-const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
-  // Decision 36: waits up to 20 s, then answers; API Gateway's integration limit is 29 s.
-  'wait-operation': Duration.seconds(25),
-  // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
-  'reconcile-operations': Duration.minutes(4),
-};
-
 /**
  * Concurrent executions reserved per function when the stage reserves them (and so the
  * most each may use): about 560 of an account's usual 1,000, leaving room for the rest.
@@ -127,7 +108,8 @@ export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): num
   RESERVED_OVERRIDES[name] ?? RESERVED_CONCURRENCY[kind];
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
-export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration => TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind];
+export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration =>
+  Duration.seconds(functionLimits(kind, name).timeoutSeconds);
 
 /** Where a function's data lives; FUNCTION_ACCESS says which of these it may touch. */
 export interface AccessTargets {
@@ -211,7 +193,7 @@ export class FunctionFactory extends Construct {
       description: `${name} (${settings.stage})`,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: functionLimits(kind, name).memoryMb,
       timeout: functionTimeout(kind, name),
       reservedConcurrentExecutions: settings.reservedConcurrency ? reservedConcurrency(kind, name) : undefined,
       tracing: lambda.Tracing.ACTIVE,

@@ -103,7 +103,7 @@ export class LocalStepFunctions {
         async (input) => {
           const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
           // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
-          logger.addContext(lambdaContext(handler));
+          logger.addContext(lambdaContext('workflow', handler));
           const started = Date.now();
           try {
             return await mod.handler(input);

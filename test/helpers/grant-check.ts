@@ -15,7 +15,6 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { INDEXES, TABLE_KEYS } from '../../functions/adapters/dynamo/table.js';
 import { SEAL_CONTEXT_KEYS, sealContext } from '../../functions/core/secret-sealer.js';
 import {
@@ -30,6 +29,7 @@ import {
 } from '../../infra/aws/function-access.js';
 import { currentFunction } from '../../infra/local/current-function.js';
 import type { StandIns } from '../../infra/local/stand-ins.js';
+import { watchDynamoCalls } from './sdk-calls.js';
 
 /** One request as IAM authorises it: a transaction or a batch is several. */
 export interface Authorised {
@@ -193,13 +193,10 @@ function judge(sent: SentRequest): void {
 export function checkGrants(): void {
   if (installed) return;
   installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      judge({ command: String(context.commandName), input: args.input as Record<string, any> });
-      return next(args);
-    },
-    { step: 'initialize', name: 'checkGrants' },
-  );
+  watchDynamoCalls('checkGrants', (call, send) => {
+    judge(call);
+    return send();
+  });
 }
 
 /** The stand-ins, each call judged as the SQS or KMS request it stands in for. */

@@ -16,7 +16,7 @@ import {
   type StepInput,
   startPhase,
 } from '../../functions/app/workflow-steps.js';
-import type { DeploymentRecord } from '../../functions/core/deployments.js';
+import { newDeploymentWithOperation } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
@@ -78,23 +78,11 @@ export async function newDeployment(orgId: string, status: DeploymentStatus = 'p
         limits: LIMITS,
         now: new Date(),
         events: changeEvents,
-        build: (at) => {
-          const id = crypto.randomUUID();
-          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-          const deployment: DeploymentRecord = {
-            id,
-            org_id: orgId,
-            name: `wf-${id.slice(0, 6)}`,
-            app_type: 'airflow',
-            status: 'provisioning',
-            environment_id: 'env_default',
-            created_at: at,
-            updated_at: at,
-            last_operation_id: operation.id,
-            op_count: 1,
-          };
-          return { deployment, operation };
-        },
+        build: (at) =>
+          newDeploymentWithOperation(
+            { org_id: orgId, name: `wf-${crypto.randomUUID().slice(0, 6)}`, app_type: 'airflow', environment_id: 'env_default' },
+            at,
+          ),
       }),
     STEP_RETRIES,
   );
