@@ -77,6 +77,7 @@ async function main(): Promise<number> {
     AWS_ENDPOINT_URL_SFN: sfn.endpoint,
     STATE_MACHINE_ARN: localStateMachineArn('operation'),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    API_KEY_SECRET: randomBytes(32).toString('base64'),
   });
 
   console.log(`DynamoDB Local (in memory) starting on port ${port}…`);

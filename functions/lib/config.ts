@@ -35,6 +35,10 @@ const schema = z.object({
   ),
   /** The key (base64, 32 bytes) webhook secrets are sealed with locally; only code that signs or stores them has it. */
   WEBHOOK_SECRET_KEY: z.optional(z.string()),
+  /** The secret new API keys are signed with (base64, 32 bytes), locally; kept under DATA_DIR. */
+  API_KEY_SECRET: z.optional(z.string()),
+  /** On AWS: the Secrets Manager secret that holds it, read once per process (adapters/crypto/key-signing-secret.ts). */
+  API_KEY_SECRET_ARN: z.optional(z.string()),
   /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
   WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
   /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
@@ -53,6 +57,7 @@ export type Config = Readonly<{
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
   /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
   authFailureLimit: number;
+  apiKeys: Readonly<{ secret: string | undefined; secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
   webhooks: Readonly<{
@@ -84,6 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       createsPerHour: e.CREATE_LIMIT_PER_HOUR,
     }),
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    apiKeys: Object.freeze({ secret: e.API_KEY_SECRET, secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
     webhooks: Object.freeze({

@@ -4,10 +4,10 @@
  */
 import { UsageError } from '../../client/cli/args.js';
 import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
-import { isWellFormedKey } from '../../functions/core/api-keys.js';
+import { keyForm } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { call, newOrgId } from '../helpers/fixtures.js';
+import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 
 const NOW = new Date('2026-11-22T06:40:00.000Z');
@@ -32,14 +32,14 @@ describe('keys create', () => {
     expect(Object.keys(json)).toEqual(['id', 'key', 'org_id', 'name', 'scopes', 'expires_at', 'created_at']);
     expect(json).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{20}$/),
-      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{49}$/),
+      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{51}$/),
       org_id: org,
       name: 'ci pipeline',
       scopes: [...SCOPES],
       expires_at: null,
       created_at: NOW.toISOString(),
     });
-    expect(isWellFormedKey(json.key)).toBe(true);
+    expect(keyForm(json.key, signingSecret())).toBe('signed');
     const res = await call('GET', '/key', { key: json.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: json.id, org_id: org, scopes: [...SCOPES] });
@@ -70,7 +70,7 @@ describe('keys create', () => {
     const { code, lines } = await keys('create', '--org', newOrgId(), '--name', 'human');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^ID\s+ORG_ID\s+NAME\s+SCOPES\s+EXPIRES_AT$/);
-    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toEqual([
+    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{51}/.test(l))).toEqual([
       expect.stringMatching(/^\n?Key \(shown once, store it now\): svc_sk_live_/),
     ]);
   });
