@@ -10,6 +10,7 @@
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
 import { UsageError } from '../client/cli/args.js';
+import { printable } from '../client/cli/context.js';
 import { applyLocalEnv, localSettings } from '../infra/local/env.js';
 import { runKeysCommand } from '../infra/local/keys-cli.js';
 
@@ -23,7 +24,7 @@ if (!onAws) applyLocalEnv(localSettings());
 
 runKeysCommand(
   args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(`${s}\n`) },
+  { out: (s) => process.stdout.write(`${printable(s)}\n`) },
 )
   .then((code) => process.exit(code))
   .catch((e: unknown) => {

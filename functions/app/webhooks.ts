@@ -18,7 +18,8 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
   const record: WebhookRecord = {
     id: `wh_${randomUUID().replaceAll('-', '')}`,
     org_id: orgId,
-    url: body.url,
+    // The URL as it is parsed and delivered to (WHATWG), never the text as sent.
+    url: new URL(body.url).href,
     events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
     description: body.description ?? null,
     created_at: now.toISOString(),

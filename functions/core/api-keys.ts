@@ -42,6 +42,20 @@ export function checkOrgId(orgId: string): string {
   return orgId;
 }
 
+/**
+ * A key's name is shown wherever its keys are listed: operators' terminals (`npm run keys
+ * -- list`) and the dashboard. Control characters and bidirectional overrides would let
+ * a name rewrite a terminal's lines or plant links there, so a name holds none.
+ */
+export const KEY_NAME_PATTERN = /^[^\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
+export const KEY_NAME_RULE = 'must not contain control characters';
+
+/** Throws 400 INVALID_REQUEST (field `name`) when the name holds a control character. */
+export function checkKeyName(name: string): string {
+  if (!KEY_NAME_PATTERN.test(name)) throw invalidRequest(`The key name ${KEY_NAME_RULE}.`, [{ field: 'name', issue: KEY_NAME_RULE }]);
+  return name;
+}
+
 /** The stored form of a key: everything but the key itself. */
 export interface ApiKeyRecord {
   id: string;
@@ -143,6 +157,7 @@ export function generateLegacyKey(input: NewKeyInput): { key: string; record: Ap
 }
 
 function keyRecord(key: string, input: NewKeyInput): ApiKeyRecord {
+  checkKeyName(input.name);
   return {
     id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
     org_id: input.orgId,

@@ -3,8 +3,9 @@
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
 import { UsageError } from '../../client/cli/args.js';
-import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
-import { keyForm } from '../../functions/core/api-keys.js';
+import { findKeyById, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
+import { generateKey, keyForm } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
 import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
@@ -225,5 +226,31 @@ describe('bin/keys.ts as a process', () => {
       expect(r.stderr).toContain('Usage:');
     }
     expect(badScope.stderr).toContain('--scopes must be a comma-separated subset of');
+  });
+});
+
+describe('control characters in key names', () => {
+  const hostile = 'ci\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\\r\u001b[2Kroot \u202e';
+
+  it('are refused when a key is made, by the CLI and the one path the dashboard shares (400 INVALID_REQUEST, field name)', async () => {
+    const org = newOrgId();
+    await expect(createApiKey({ orgId: org, name: hostile, now: NOW })).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      options: { details: [{ field: 'name', issue: 'must not contain control characters' }] },
+    });
+    await expect(keys('create', '--org', org, '--name', 'a\u0007b')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('never reach the terminal raw from a name stored before: list shows each as its \\u escape', async () => {
+    const org = newOrgId();
+    const { record } = generateKey({ orgId: org, name: 'plain', now: NOW }, signingSecret());
+    await saveKey({ ...record, name: hostile });
+    const { code, lines } = await keys('list', '--org', org);
+    expect(code).toBe(0);
+    const text = lines.join('\n');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('ci\\u001b]8;;https://evil.example\\u001b\\click');
+    expect(text).toContain('\\u000d\\u001b[2Kroot \\u202e');
   });
 });

@@ -131,6 +131,28 @@ describe('webhooks', () => {
     expect((await call('GET', `/webhooks/${made.body.data.id}`, { key })).status).toBe(404);
   });
 
+  it('refuses a URL holding control characters (400 with details), and stores the URL as parsed and delivered to, not as sent', async () => {
+    const { key } = await createKey();
+    for (const url of [
+      'https://8.8.8.8/a\r\nX-Injected: 1',
+      'https://example.com/a\tb',
+      'https://example.com/\u0000',
+      'https://example.com/\u007f',
+    ]) {
+      const res = await call('POST', '/webhooks', { key, body: { url } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        details: [{ field: 'url', issue: 'must not contain control characters' }],
+      });
+    }
+    const made = await call('POST', '/webhooks', { key, body: { url: 'HTTPS://Example.COM:443/a/../hook path?q=ü' } });
+    expect(made.status).toBe(201);
+    const normalized = 'https://example.com/hook%20path?q=%C3%BC';
+    expect(made.body.data.url).toBe(normalized);
+    expect((await call('GET', `/webhooks/${made.body.data.id}`, { key })).body.data.url).toBe(normalized);
+  });
+
   it('allows 10 webhooks per organization: the 11th is 409 WEBHOOK_LIMIT_REACHED, even when they come at once', async () => {
     const { key } = await createKey();
     const answers = await Promise.all(
