@@ -1,7 +1,7 @@
 /** Webhook endpoints (decision 38): created with a fresh secret, shown once and stored sealed. */
 import { randomUUID } from 'node:crypto';
 import { seal } from '../adapters/crypto/secret-box.js';
-import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
+import { getWebhook, insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
 import { apiError, invalidRequest } from '../core/errors.js';
 import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
@@ -29,3 +29,15 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
   if (!(await insertWebhook(record, WEBHOOK_LIMIT))) throw apiError('WEBHOOK_LIMIT_REACHED', { limit: WEBHOOK_LIMIT });
   return { ...webhookView(record), secret };
 }
+
+/** What an Idempotency-Key replay of a creation may show (middleware/idempotency.ts): the secret only while the webhook exists. */
+export const webhookReplay = {
+  redact: (data: unknown): unknown => {
+    const { secret: _secret, ...rest } = data as { secret?: string };
+    return rest;
+  },
+  stillExists: async (orgId: string, data: unknown): Promise<boolean> => {
+    const id = (data as { id?: unknown }).id;
+    return typeof id === 'string' && (await getWebhook(orgId, id)) !== undefined;
+  },
+};

@@ -22,6 +22,8 @@ const schema = z.object({
   CREATE_LIMIT_PER_HOUR: intFrom(10),
   /** Well-formed but unknown keys one client address may send per 10-minute window before it is refused. */
   AUTH_FAILURE_LIMIT: intFrom(20),
+  /** Operation waits (GET /operations/{id}/wait) one organization may hold at once. */
+  WAITS_PER_ORGANIZATION: intFrom(10),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
@@ -57,6 +59,7 @@ export type Config = Readonly<{
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
   /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
   authFailureLimit: number;
+  waitsPerOrganization: number;
   apiKeys: Readonly<{ secret: string | undefined; secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
@@ -89,6 +92,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       createsPerHour: e.CREATE_LIMIT_PER_HOUR,
     }),
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    waitsPerOrganization: e.WAITS_PER_ORGANIZATION,
     apiKeys: Object.freeze({ secret: e.API_KEY_SECRET, secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,

@@ -12,6 +12,7 @@ import {
   findIdempotencyRecord,
   type IdempotencyClaim,
   releaseIdempotencyKey,
+  type StoredResponse,
 } from '../adapters/dynamo/idempotency-store.js';
 import { apiError, invalidRequest } from '../core/errors.js';
 import type { Route } from '../routes.js';
@@ -19,12 +20,20 @@ import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request
 
 /**
  * Seals the answer kept for replays of a route whose answer shows a secret
- * (adapters/crypto/secret-box.ts). Only such a route's handler passes one, so the other
- * functions do not bundle the KMS client.
+ * (adapters/crypto/secret-box.ts), and says when a replay may show it. Only such a
+ * route's handler passes one, so the other functions do not bundle the KMS client.
+ *
+ * A secret is shown again only to the key whose request made it, and only while what it
+ * belongs to exists: any other key of the organization (one with a narrower scope, say)
+ * and any replay after a delete get the same answer without the secret.
  */
 export interface ReplaySealer {
   seal(plaintext: string, purpose: SealPurpose): Promise<string>;
   open(sealed: string, purpose: SealPurpose): Promise<string>;
+  /** The answer without its secret. */
+  redact(data: unknown): unknown;
+  /** Whether what the answer created still exists. */
+  stillExists(orgId: string, data: unknown): Promise<boolean>;
 }
 
 /** How long a request waits for a concurrent one holding its key, polling this often. */
@@ -53,14 +62,25 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, seale
     const existing = await findIdempotencyRecord(claim.orgId, claim.key, new Date());
     if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
     if (existing?.state === 'COMPLETED') {
-      const { sealed, ...response } = existing.response;
-      api.replay = sealed ? { ...response, data: JSON.parse(await sealerOf(sealer).open(sealed, 'replay')) } : response;
+      api.replay = await replayOf(existing.response, claim.orgId, api.caller?.keyId, sealer);
       return;
     }
     // Held by a request still at work (or just released): look again shortly.
     if (Date.now() > deadline) throw apiError('IDEMPOTENCY_KEY_IN_USE', undefined, { headers: { 'Retry-After': '1' } });
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+}
+
+/** The stored answer as this caller may see it again (see ReplaySealer). */
+async function replayOf(stored: StoredResponse, orgId: string, keyId: string | undefined, sealer: ReplaySealer | undefined) {
+  const { sealed, key_id, ...response } = stored;
+  if (!sealed) return response;
+  const box = sealerOf(sealer);
+  if (key_id !== undefined && key_id === keyId && (await box.stillExists(orgId, response.data))) {
+    return { ...response, data: JSON.parse(await box.open(sealed, 'replay')) };
+  }
+  // An answer stored before the redacted copy was kept has only its sealed form.
+  return response.data === undefined ? { ...response, data: box.redact(JSON.parse(await box.open(sealed, 'replay'))) } : response;
 }
 
 const sealerOf = (sealer: ReplaySealer | undefined): ReplaySealer => {
@@ -94,8 +114,15 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
       const status = result.status ?? 200;
       if (status < 300) {
         const headers = result.headers ?? {};
-        const stored = route.secretInAnswer
-          ? { status, sealed: await sealerOf(sealer).seal(JSON.stringify(result.data), 'replay'), headers }
+        const box = route.secretInAnswer ? sealerOf(sealer) : undefined;
+        const stored: StoredResponse = box
+          ? {
+              status,
+              data: box.redact(result.data),
+              sealed: await box.seal(JSON.stringify(result.data), 'replay'),
+              key_id: request.context.api.caller?.keyId,
+              headers,
+            }
           : { status, data: result.data, headers };
         await completeIdempotencyKey(claim, stored, new Date());
       } else await releaseIdempotencyKey(claim);

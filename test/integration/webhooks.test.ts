@@ -207,4 +207,29 @@ describe('webhooks', () => {
     expect(Items.map((i) => i.sk)).toEqual(expect.arrayContaining([`IDEM#hook-1`, `WH#${first.body.data.id}`]));
     expect(JSON.stringify(Items)).not.toContain(secretBytes);
   });
+
+  it('repeats the secret on a replay only to the key that created it, and never once the webhook is gone', async () => {
+    const { key, record } = await createKey();
+    const writer = await createKey({ orgId: record.org_id, scopes: ['deployments:write'] });
+    const send = (k: string) =>
+      call('POST', '/webhooks', { key: k, body: { url: 'https://example.com/mine' }, headers: { 'Idempotency-Key': 'hook-owner' } });
+    const first = await send(key);
+    expect(first.status).toBe(201);
+    const { secret, ...shown } = first.body.data;
+    expect(secret).toMatch(/^whsec_/);
+
+    const other = await send(writer.key);
+    expect([other.status, other.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(other.body.data).toEqual(shown);
+    expect(JSON.stringify(other.body)).not.toContain('whsec_');
+    expect((await send(key)).body.data).toEqual(first.body.data);
+
+    expect((await call('DELETE', `/webhooks/${shown.id}`, { key })).status).toBe(200);
+    for (const k of [key, writer.key]) {
+      const after = await send(k);
+      expect([after.status, after.headers['idempotent-replayed']]).toEqual([201, 'true']);
+      expect(after.body.data).toEqual(shown);
+      expect(JSON.stringify(after.body)).not.toContain('whsec_');
+    }
+  });
 });

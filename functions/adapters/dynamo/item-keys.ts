@@ -44,6 +44,8 @@ export const operationKey = (orgId: string, id: string) => ({ pk: org(orgId), sk
 export const nameKey = (orgId: string, name: string) => ({ pk: org(orgId), sk: `NAME#${name}` });
 export const idempotencyKey = (orgId: string, key: string) => ({ pk: org(orgId), sk: `IDEM#${key}` });
 export const webhookKey = (orgId: string, id: string) => ({ pk: org(orgId), sk: `WH#${id}` });
+/** One of the organization's slots for a concurrent operation wait (wait-slots.ts). */
+export const waitSlotKey = (orgId: string, slot: number) => ({ pk: org(orgId), sk: `WAIT#${slot}` });
 export const deliveryPk = (webhookId: string) => `${PARTITIONS.deliveries}${segment(webhookId)}`;
 export const eventKey = (orgId: string, sequence: number) => ({ pk: org(orgId), sk: `EVT#${seqKey(sequence)}` });
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) => ({
