@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
@@ -59,7 +59,10 @@ export class DeploymentApiStack extends Stack {
       description: 'Signs new API keys (HMAC); read by the functions that verify or mint keys.',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    new CfnOutput(this, 'ApiKeySecretArn', { value: apiKeySecret.secretArn, description: 'API_KEY_SECRET_ARN for `npm run keys -- --aws`.' });
+    new CfnOutput(this, 'ApiKeySecretArn', {
+      value: apiKeySecret.secretArn,
+      description: 'API_KEY_SECRET_ARN for `npm run keys -- --aws`.',
+    });
     this.functions = new FunctionFactory(this, 'Functions', {
       settings,
       apiKeySecret,
