@@ -10,8 +10,10 @@
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
 import { UsageError, wantsHelp } from '../client/cli/args.js';
-import { applyLocalEnv, localSettings } from '../infra/local/env.js';
+import { printable } from '../client/cli/context.js';
+import { applyLocalEnv, localSecretKey, localSettings } from '../infra/local/env.js';
 import { runKeysCommand } from '../infra/local/keys-cli.js';
+import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
 const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
   keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
@@ -29,11 +31,16 @@ if (onAws && !process.env.TABLE_NAME) {
   process.stderr.write('--aws needs TABLE_NAME (the stack output TableName).\n');
   process.exit(2);
 }
-if (!onAws) applyLocalEnv(localSettings());
+if (!onAws) {
+  const settings = localSettings();
+  applyLocalEnv(settings);
+  // Keys are signed with the local stack's secret, kept under DATA_DIR as `npm start` keeps it.
+  useStandIns(localStandIns(localSecretKey(settings.dataDir)));
+}
 
 runKeysCommand(
   args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(`${s}\n`) },
+  { out: (s) => process.stdout.write(`${printable(s)}\n`) },
 )
   .then((code) => process.exit(code))
   .catch((e: unknown) => {

@@ -2,12 +2,14 @@
  * Making, finding and revoking API keys: the one path for the dashboard API and the
  * operator keys CLI alike. The key itself is returned once, to be shown; only its hash is stored.
  */
+
 import { findKeyById, revokeKey, saveKey } from '../adapters/dynamo/api-key-store.js';
+import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { type ApiKeyRecord, generateKey, type NewKeyInput } from '../core/api-keys.js';
 import { apiError } from '../core/errors.js';
 
 export async function createApiKey(input: NewKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
-  const made = generateKey(input);
+  const made = generateKey(input, await keySigningSecret().read());
   await saveKey(made.record);
   return made;
 }

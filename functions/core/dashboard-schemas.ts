@@ -4,6 +4,7 @@
  * the browser).
  */
 import * as z from 'zod/mini';
+import { KEY_NAME_PATTERN, KEY_NAME_RULE } from './api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
 
@@ -13,7 +14,7 @@ export const KeyIdParams = z.object({ key_id: z.string() });
 
 /** A new key: a label, the scopes it is limited to (all when absent), and an optional expiry in the future. */
 export const CreateKeyBody = z.strictObject({
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(KEY_NAME_PATTERN, KEY_NAME_RULE)),
   scopes: z.optional(
     z.array(Scope).check(
       z.minLength(1),

@@ -314,7 +314,16 @@ export type Webhook = z.infer<typeof Webhook>;
 
 export const CreatedWebhook = schema(() =>
   z.extend(Webhook, {
-    secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/), z.describe('The signing secret: shown here once, never again.')),
+    secret: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+          z.describe(
+            'The signing secret: shown here once, never again. An Idempotency-Key replay repeats it only to the key that created the webhook, and only while the webhook exists; other replays omit it.',
+          ),
+        ),
+    ),
   }),
 );
 

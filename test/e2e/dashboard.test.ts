@@ -114,7 +114,7 @@ describe('the dashboard, against npm start', () => {
     for (const scope of ['deployments:read', 'deployments:write', 'operations:read', 'org:read']) await page.getByLabel(scope).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = await page.getByLabel('New API key').inputValue();
-    expect(shown).toMatch(/^svc_sk_live_[0-9A-Za-z]{49}$/);
+    expect(shown).toMatch(/^svc_sk_live_[0-9A-Za-z]{51}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     const key = await page.evaluate(() => navigator.clipboard.readText());

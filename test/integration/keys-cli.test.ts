@@ -3,11 +3,12 @@
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
 import { UsageError } from '../../client/cli/args.js';
-import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
-import { isWellFormedKey } from '../../functions/core/api-keys.js';
+import { findKeyById, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
+import { generateKey, keyForm } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { call, newOrgId } from '../helpers/fixtures.js';
+import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 
 const NOW = new Date('2026-11-22T06:40:00.000Z');
@@ -32,14 +33,14 @@ describe('keys create', () => {
     expect(Object.keys(json)).toEqual(['id', 'key', 'org_id', 'name', 'scopes', 'expires_at', 'created_at']);
     expect(json).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{20}$/),
-      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{49}$/),
+      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{51}$/),
       org_id: org,
       name: 'ci pipeline',
       scopes: [...SCOPES],
       expires_at: null,
       created_at: NOW.toISOString(),
     });
-    expect(isWellFormedKey(json.key)).toBe(true);
+    expect(keyForm(json.key, signingSecret())).toBe('signed');
     const res = await call('GET', '/key', { key: json.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: json.id, org_id: org, scopes: [...SCOPES] });
@@ -70,7 +71,7 @@ describe('keys create', () => {
     const { code, lines } = await keys('create', '--org', newOrgId(), '--name', 'human');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^ID\s+ORG_ID\s+NAME\s+SCOPES\s+EXPIRES_AT$/);
-    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toEqual([
+    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{51}/.test(l))).toEqual([
       expect.stringMatching(/^\n?Key \(shown once, store it now\): svc_sk_live_/),
     ]);
   });
@@ -241,5 +242,31 @@ describe('bin/keys.ts as a process', () => {
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toMatch(/^unknown command: rotate\n\nUsage:\n/m);
     expect(r.stderr).toContain('keys revoke <key_id>');
+  });
+});
+
+describe('control characters in key names', () => {
+  const hostile = 'ci\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\\r\u001b[2Kroot \u202e';
+
+  it('are refused when a key is made, by the CLI and the one path the dashboard shares (400 INVALID_REQUEST, field name)', async () => {
+    const org = newOrgId();
+    await expect(createApiKey({ orgId: org, name: hostile, now: NOW })).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      options: { details: [{ field: 'name', issue: 'must not contain control characters' }] },
+    });
+    await expect(keys('create', '--org', org, '--name', 'a\u0007b')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('never reach the terminal raw from a name stored before: list shows each as its \\u escape', async () => {
+    const org = newOrgId();
+    const { record } = generateKey({ orgId: org, name: 'plain', now: NOW }, signingSecret());
+    await saveKey({ ...record, name: hostile });
+    const { code, lines } = await keys('list', '--org', org);
+    expect(code).toBe(0);
+    const text = lines.join('\n');
+    expect(text).not.toMatch(/(?!\n)[\p{Cc}\u202e]/u);
+    expect(text).toContain('ci\\u001b]8;;https://evil.example\\u001b\\click');
+    expect(text).toContain('\\u000d\\u001b[2Kroot \\u202e');
   });
 });
