@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { DashboardRole } from './dashboard-users.js';
+import { ROTATION_GRACE } from './api-keys.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
 
 const Timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds'));
@@ -48,6 +49,16 @@ export type KeySummary = z.infer<typeof KeySummary>;
 /** The answer to a creation: the only time the key itself is shown. */
 export const CreatedKey = z.extend(KeySummary, { key: z.string() });
 export type CreatedKey = z.infer<typeof CreatedKey>;
+
+/** Decision 47: how long the old key keeps working after a rotation (seconds; a day unless told). */
+export const RotateKeyBody = z.strictObject({
+  grace_seconds: z.optional(z.int().check(z.gte(ROTATION_GRACE.min), z.lte(ROTATION_GRACE.max))),
+});
+export type RotateKeyBody = z.infer<typeof RotateKeyBody>;
+
+/** The answer to a rotation: the new key, shown this once, and the key it replaces. */
+export const RotatedKey = z.extend(CreatedKey, { rotated_from: z.string() });
+export type RotatedKey = z.infer<typeof RotatedKey>;
 
 /**
  * The usage log is read newest first, a page at a time from an opaque cursor (it can

@@ -173,6 +173,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['gsi2'], reach: ['apiKeyId'] },
   },
+  // findKeyById through gsi2, then one transaction: the new key's Put and the old key's conditional Update.
+  'dashboard-rotate-key': {
+    ...USER,
+    items: [{ actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
+    query: { table: false, indexes: ['gsi2'], reach: ['apiKeyId'] },
+  },
   // The key through gsi2, then its usage items (the base table, usage-reads.ts).
   'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['gsi2'], reach: ['apiKeyId', 'usage'] } },
   // The public lists' reads: the organization or deployment item, the list indexes, a status filter's counts.
