@@ -4,8 +4,8 @@
  * the browser).
  */
 import * as z from 'zod/mini';
-import { DashboardRole } from './dashboard-users.js';
 import { ROTATION_GRACE } from './api-keys.js';
+import { DashboardRole } from './dashboard-users.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
 
 const Timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds'));

@@ -79,7 +79,11 @@ export async function saveRotation(next: ApiKeyRecord, old: ApiKeyRecord, oldExp
               Key: apiKeyKey(old.hash),
               UpdateExpression: 'SET expires_at = :exp',
               ConditionExpression: `attribute_exists(pk) AND ${absent('revoked_at')} AND ${unchangedExpiry}`,
-              ExpressionAttributeValues: { ':exp': oldExpiresAt, ':null': 'NULL', ...(old.expires_at === null ? {} : { ':was': old.expires_at }) },
+              ExpressionAttributeValues: {
+                ':exp': oldExpiresAt,
+                ':null': 'NULL',
+                ...(old.expires_at === null ? {} : { ':was': old.expires_at }),
+              },
             },
           },
         ],
