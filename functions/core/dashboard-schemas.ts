@@ -78,6 +78,8 @@ export const UsageEntry = z.object({
   route: z.string(),
   status: z.int(),
   request_id: z.string(),
+  /** The request used a deprecated feature (decision 44): present, and true, only then. */
+  deprecated: z.optional(z.literal(true)),
 });
 export type UsageEntry = z.infer<typeof UsageEntry>;
 
