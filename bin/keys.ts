@@ -5,6 +5,7 @@
  * TABLE_NAME, with the AWS SDK's usual credentials and region.
  *
  *   npm run --silent keys -- create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO>] [--json]
+ *   npm run --silent keys -- rotate <key_id> [--grace <seconds>] [--json]
  *   npm run --silent keys -- revoke <key_id> [--json]
  *   npm run --silent keys -- list --org <org_id> [--json]
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
@@ -17,6 +18,7 @@ import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
 const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
   keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
+  keys rotate <key_id> [--grace <seconds, 0-604800, default 86400>] [--json]
   keys revoke <key_id> [--json]
   keys list --org <org_id> [--json]
   keys usage <key_id> [--limit N] [--json]`;

@@ -186,6 +186,23 @@ export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefine
   return undefined;
 }
 
+/** Decision 47: how long a rotated key keeps working, in seconds (at most a week; a day unless told). */
+export const ROTATION_GRACE = { min: 0, max: 604_800, default: 86_400 } as const;
+
+/**
+ * Decision 47: a rotation's new key takes the old one's organization, name, scopes and
+ * expiry; the old key then expires at the earlier of its own expiry and the end of the grace.
+ * A key that may not be used (revoked, expired) may not be rotated either.
+ */
+export function planRotation(old: ApiKeyRecord, graceSeconds: number, now: Date, signingSecret: Buffer) {
+  const refusal = keyRefusal(old, now);
+  if (refusal) throw apiError('API_KEY_NOT_ROTATABLE', { id: old.id, why: old.revoked_at ? 'revoked' : 'expired' });
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+  const oldExpiresAt = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
+  const made = generateKey({ orgId: old.org_id, name: old.name, scopes: old.scopes, expiresAt: old.expires_at, now }, signingSecret);
+  return { ...made, oldExpiresAt };
+}
+
 /** Throws 403 unless the key holds one of the scopes (the first is the one named). */
 export function checkScope(granted: readonly Scope[], anyOf: readonly [Scope, ...Scope[]]): void {
   if (anyOf.some((scope) => granted.includes(scope))) return;

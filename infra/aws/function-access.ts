@@ -209,6 +209,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
+  // findKeyById, then one transaction: the new key's Put and the old key's conditional Update.
+  'dashboard-rotate-key': {
+    ...KEY_MANAGER,
+    apiKeySecret: true,
+    items: [{ actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
+    query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
+  },
   // The key by its id, then its usage items (the base table, usage-reads.ts).
   'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['keyById'], reach: ['apiKeyId', 'usage'] } },
   // The public lists' reads: the organization or deployment item, the list indexes, a status filter's counts.

@@ -92,6 +92,7 @@ const BODIES: Record<string, unknown> = {
   'create-dag-sync': {},
   'create-app-user': { username: 'mallory', email: 'm@example.com', role: 'admin' },
   'cancel-operation': {},
+  'dashboard-rotate-key': { grace_seconds: 0 },
 };
 
 const paramsOf = (route: MatrixRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

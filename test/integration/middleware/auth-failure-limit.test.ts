@@ -7,8 +7,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import { countAuthFailure } from '../../../functions/adapters/dynamo/auth-failure-counter.js';
 import { ddb, tableName } from '../../../functions/adapters/dynamo/client.js';
-import { authFailureKey } from '../../../functions/adapters/dynamo/item-keys.js';
-import { generateKey, invalidKey, KEY_PREFIX } from '../../../functions/core/api-keys.js';
+import { authFailureKey } from '../../../functions/adapters/dynamo/entities.js';
+import { generateLegacyKey, invalidKey, KEY_PREFIX } from '../../../functions/core/api-keys.js';
 import { apiError } from '../../../functions/core/errors.js';
 import { authFailureWindow } from '../../../functions/core/rate-limits.js';
 import { authFailureLimit } from '../../../functions/middleware/auth-failure-limit.js';
@@ -20,8 +20,12 @@ const LIMIT = 3;
 // Read once, by the first request: set before it.
 process.env.AUTH_FAILURE_LIMIT = String(LIMIT);
 
-/** A key of the right form and checksum that no one was ever given. */
-const unknownKey = () => generateKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }).key;
+/**
+ * A key of the earlier (CRC) form and a right checksum that no one was ever given: only
+ * those cost a read, so only those count (a signed key proves itself, a forged one is
+ * refused before any read).
+ */
+const unknownKey = () => generateLegacyKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }).key;
 const mistypedKey = `${KEY_PREFIX}${'a'.repeat(49)}`;
 let nextAddress = 10;
 /** A fresh documentation address (RFC 5737) per case: the limit is per address. */
