@@ -354,6 +354,9 @@ describe('storage and logs hold no secret', () => {
     jest.resetModules();
     const { invokeGateway } = await import('../../infra/local/gateway.js');
     const fresh = await import('../../functions/adapters/dynamo/client.js');
+    // The fresh modules hold ports of their own: plug the local stand-ins into them, as after-env.ts does.
+    const standIns = await import('../../infra/local/stand-ins.js');
+    standIns.useStandIns(standIns.localStandIns(process.env.WEBHOOK_SECRET_KEY!));
     const send = (method: string, path: string, headers: Record<string, string>, body = '') =>
       invokeGateway({ method, url: `/api/v1${path}`, rawHeaders: Object.entries(headers).flat(), body: Buffer.from(body) });
     jest.spyOn(process.stdout, 'write').mockImplementation(capture);

@@ -381,9 +381,9 @@ describe('bin/keys.ts as a process', () => {
   });
 
   it('answers an unknown command with a one-line error and the usage on stderr (exit 2)', async () => {
-    const r = await cli('rotate', 'key_1');
+    const r = await cli('rename', 'key_1');
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toMatch(/^unknown command: rotate\n\nUsage:\n/m);
+    expect(r.stderr).toMatch(/^unknown command: rename\n\nUsage:\n/m);
     expect(r.stderr).toContain('keys revoke <key_id>');
   });
 });
