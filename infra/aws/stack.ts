@@ -5,7 +5,7 @@
  * and the alarms.
  */
 import fs from 'node:fs';
-import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -58,6 +58,13 @@ export class DeploymentApiStack extends Stack {
     const apiKeySecret = new secretsmanager.Secret(this, 'ApiKeySigningSecret', {
       description: 'Signs new API keys (HMAC); read by the functions that verify or mint keys.',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      // Replacing it would make every key signed with it invalid: kept as the table that holds the keys is.
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(apiKeySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "The secret signs API keys (docs/decisions.md, decision 121): rotating it would make every key signed with it invalid, so it changes only by an operator's deliberate action, never on a schedule.",
     });
     new CfnOutput(this, 'ApiKeySecretArn', {
       value: apiKeySecret.secretArn,

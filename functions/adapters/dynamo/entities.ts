@@ -209,7 +209,11 @@ export const usageEntry = entity('usageEntry', {
   description: 'one request in a key’s usage log',
   pk: `${PARTITIONS.usage}{key_id}`,
   sk: '{at}#{id}',
-  attributes: { 'at, method, route, status, key_id, org_id, request_id': 'the entry', ttl: '90 days' },
+  attributes: {
+    'at, method, route, status, key_id, org_id, request_id': 'the entry',
+    deprecated: 'true when the request used a deprecated feature (decision 44)',
+    ttl: '90 days',
+  },
 });
 
 export const authFailures = entity('authFailures', {
