@@ -7,10 +7,15 @@ import { findKeyById, revokeKey, saveKey, saveRotation } from '../adapters/dynam
 import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { type ApiKeyRecord, generateKey, type NewKeyInput, planRotation } from '../core/api-keys.js';
 import { apiError } from '../core/errors.js';
+import { config } from '../lib/config.js';
+
+/** Decision 130: an organization holds at most KEYS_PER_ORGANIZATION keys; one more is refused. */
+const keyLimitReached = (limit: number) => apiError('KEY_LIMIT_REACHED', { limit });
 
 export async function createApiKey(input: NewKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
   const made = generateKey(input, await keySigningSecret().read());
-  await saveKey(made.record);
+  const limit = config().keysPerOrganization;
+  if (!(await saveKey(made.record, limit))) throw keyLimitReached(limit);
   return made;
 }
 
@@ -31,6 +36,8 @@ export const revokeApiKey = (record: ApiKeyRecord, now: Date): Promise<ApiKeyRec
  * of the grace (or its own earlier expiry). When the old key changed between reading and
  * writing (revoked, or rotated by someone else), it is read again and the rotation
  * planned from what it now is: refused if it was revoked, else the shorter expiry kept.
+ * The new key takes the old one's place (decision 130), so a rotation is refused for the
+ * limit only when the old key holds none (rotated already).
  */
 export async function rotateApiKey(
   old: ApiKeyRecord,
@@ -40,7 +47,10 @@ export async function rotateApiKey(
   let current = old;
   for (let attempt = 0; attempt < 3; attempt++) {
     const { key, record, oldExpiresAt } = planRotation(current, graceSeconds, now, await keySigningSecret().read());
-    if (await saveRotation(record, current, oldExpiresAt)) return { key, record, old: { ...current, expires_at: oldExpiresAt } };
+    const limit = config().keysPerOrganization;
+    const saved = await saveRotation(record, current, oldExpiresAt, limit);
+    if (saved === 'rotated') return { key, record, old: { ...current, expires_at: oldExpiresAt } };
+    if (saved === 'full') throw keyLimitReached(limit);
     const reread = await findKeyById(current.id);
     if (!reread) throw apiError('API_KEY_NOT_FOUND', { id: current.id });
     current = reread;

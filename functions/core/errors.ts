@@ -175,6 +175,12 @@ export const ERRORS = {
     message: ({ limit }) => `An organization may have at most ${limit} webhooks; delete one to add another.`,
     example: { limit: 10 },
   }),
+  KEY_LIMIT_REACHED: code<{ limit: number }>({
+    status: 409,
+    meaning: 'The organization already holds the most API keys it may (revoked keys and rotated ones do not count); revoke one first.',
+    message: ({ limit }) => `An organization may hold at most ${limit} API keys; revoke one to free a place.`,
+    example: { limit: 100 },
+  }),
   IDEMPOTENCY_KEY_REUSED: code({
     status: 409,
     meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.',

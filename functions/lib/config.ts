@@ -24,6 +24,7 @@ export const CONFIG_DEFAULTS = {
   CREATE_LIMIT_PER_HOUR: 10,
   AUTH_FAILURE_LIMIT: 20,
   WAITS_PER_ORGANIZATION: 10,
+  KEYS_PER_ORGANIZATION: 100,
   /** 6 hours. */
   PHASE_TIMEOUT_SECONDS: 6 * 3600,
   PHASE_CHECK_SECONDS: 60,
@@ -47,6 +48,8 @@ const schema = z.object({
   AUTH_FAILURE_LIMIT: intFrom(d.AUTH_FAILURE_LIMIT),
   /** Operation waits (GET /operations/{id}/wait) one organization may hold at once. */
   WAITS_PER_ORGANIZATION: intFrom(d.WAITS_PER_ORGANIZATION),
+  /** API keys one organization may hold (not revoked, not rotated away): decision 130. */
+  KEYS_PER_ORGANIZATION: intFrom(d.KEYS_PER_ORGANIZATION),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
@@ -84,6 +87,7 @@ export type Config = Readonly<{
   /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
   authFailureLimit: number;
   waitsPerOrganization: number;
+  keysPerOrganization: number;
   apiKeys: Readonly<{ secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
@@ -116,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     waitsPerOrganization: e.WAITS_PER_ORGANIZATION,
+    keysPerOrganization: e.KEYS_PER_ORGANIZATION,
     apiKeys: Object.freeze({ secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,

@@ -17,6 +17,7 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
+import { KEY_COUNT_ATTRIBUTES } from '../../functions/adapters/dynamo/api-key-store.js';
 import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
 import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
@@ -184,6 +185,8 @@ const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem'
 const USER: FunctionAccess = { ...NONE, userPool: true };
 /** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
 const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
+/** Key management counts an organization's keys on its item (api-key-store.ts): that count, nothing else of it. */
+const KEY_COUNT: ItemGrant = { actions: ['UpdateItem'], reach: ['org'], attributes: KEY_COUNT_ATTRIBUTES };
 const DASHBOARD_LISTS: FunctionAccess = {
   ...USER,
   items: [{ actions: ['GetItem'], reach: ['org'] }],
@@ -194,26 +197,25 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-get-me': USER,
   // The organization's keys (api-key-store.ts listKeys): key management only.
   'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['keysByOrg'], reach: ['orgKeyLists'] } },
-  // saveKey: one transaction, the organization's item (Update) and the key (Put).
+  // saveKey: one transaction, the organization's key count (Update, only its count) and the key (Put).
   'dashboard-create-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [
-      { actions: ['UpdateItem'], reach: ['org'] },
-      { actions: ['PutItem'], reach: ['apiKey'] },
-    ],
+    items: [KEY_COUNT, { actions: ['PutItem'], reach: ['apiKey'] }],
   },
-  // findKeyById, then revokeKey (a conditional Update, read back after a lost race).
+  // findKeyById, then revokeKey: one transaction, the key's conditional Update and the
+  // count it gives back (or the key's Update alone), then the key read back.
   'dashboard-revoke-key': {
     ...KEY_MANAGER,
-    items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
+    items: [KEY_COUNT, { actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
-  // findKeyById, then one transaction: the new key's Put and the old key's conditional Update.
+  // findKeyById, then one transaction: the new key's Put and the old key's conditional
+  // Update, and the count when the old key held no place.
   'dashboard-rotate-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [{ actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
+    items: [KEY_COUNT, { actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // The key by its id, then its usage items (the base table, usage-reads.ts).

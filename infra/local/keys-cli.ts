@@ -6,7 +6,7 @@ import { findKeyById, listKeys } from '../../functions/adapters/dynamo/api-key-s
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../../functions/app/api-keys.js';
 import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../../functions/core/api-keys.js';
-import { ApiError } from '../../functions/core/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../functions/core/errors.js';
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
@@ -71,6 +71,22 @@ function graceOption(value: string | boolean | undefined): number {
   return seconds;
 }
 
+/** A refusal the service answered (an ApiError's message), as one line: exit 1. */
+function refusal(message: string, json: boolean, io: Io): number {
+  io.out(json ? JSON.stringify({ error: message }) : message);
+  return 1;
+}
+
+/** Runs a key command's write; the ApiErrors of `codes` are refusals, returned, not thrown. */
+async function refusable<T>(write: () => Promise<T>, codes: readonly ErrorCode[]): Promise<T | ApiError> {
+  try {
+    return await write();
+  } catch (e) {
+    if (e instanceof ApiError && codes.includes(e.code)) return e;
+    throw e;
+  }
+}
+
 export async function runKeysCommand(argv: string[], io: Io, now = () => new Date()): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -102,7 +118,9 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
           throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
         expiresAt = new Date(t).toISOString();
       }
-      printNewKey(await createApiKey({ orgId, name, scopes, expiresAt, now: now() }), {}, values.json === true, io);
+      const made = await refusable(() => createApiKey({ orgId, name, scopes, expiresAt, now: now() }), ['KEY_LIMIT_REACHED']);
+      if (made instanceof ApiError) return refusal(made.message, values.json === true, io);
+      printNewKey(made, {}, values.json === true, io);
       return 0;
     }
     case 'rotate': {
@@ -111,18 +129,9 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       if (!id || extra) throw new UsageError('rotate takes exactly one <key_id>');
       const grace = graceOption(values.grace);
       const found = await findKeyById(id);
-      const refused = (message: string) => {
-        io.out(values.json ? JSON.stringify({ error: message }) : message);
-        return 1;
-      };
-      if (!found) return refused(`No key with id ${id}.`);
-      let rotated: Awaited<ReturnType<typeof rotateApiKey>>;
-      try {
-        rotated = await rotateApiKey(found, grace, now());
-      } catch (e) {
-        if (e instanceof ApiError) return refused(e.message);
-        throw e;
-      }
+      if (!found) return refusal(`No key with id ${id}.`, values.json === true, io);
+      const rotated = await refusable(() => rotateApiKey(found, grace, now()), ERROR_CODES);
+      if (rotated instanceof ApiError) return refusal(rotated.message, values.json === true, io);
       printNewKey(rotated, { rotated_from: found.id }, values.json === true, io);
       if (!values.json) io.out(`${found.id} (${found.hint}) keeps working until ${rotated.old.expires_at}.`);
       return 0;

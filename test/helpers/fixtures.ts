@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { type ApiKeyRecord, generateKey, generateLegacyKey } from '../../functions/core/api-keys.js';
 import type { Scope } from '../../functions/core/schemas.js';
+import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { invokeGateway } from '../../infra/local/gateway.js';
 import { assertConforms, compileAllValidators } from './openapi-conformance.js';
@@ -15,6 +16,11 @@ export const newOrgId = () => `org-${randomUUID().slice(0, 8)}`;
 export interface TestKey {
   key: string;
   record: ApiKeyRecord;
+}
+
+/** Stores a key record as key management would, within the organization's key limit (refused: the test fails). */
+export async function storeKey(record: ApiKeyRecord): Promise<void> {
+  if (!(await saveKey(record, config().keysPerOrganization))) throw new Error(`organization ${record.org_id} holds its most keys`);
 }
 
 /** The secret this worker's keys are signed with (env.ts sets API_KEY_SECRET). */
@@ -32,7 +38,7 @@ export async function createKey(
     now: new Date(),
   };
   const made = opts.legacy ? generateLegacyKey(input) : generateKey(input, signingSecret());
-  await saveKey(made.record);
+  await storeKey(made.record);
   return made;
 }
 

@@ -207,6 +207,7 @@ describe('IAM, per function', () => {
   const KEY_MANAGEMENT: Readonly<Record<string, string[]>> = {
     'dashboard-create-key': ['dynamodb:PutItem'],
     'dashboard-revoke-key': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    'dashboard-rotate-key': ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   };
   const KEY_READERS = ['dashboard-list-keys', 'dashboard-revoke-key', 'dashboard-list-key-usage'];
 

@@ -6,11 +6,11 @@
  */
 import crypto from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { findKeyById, revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { type CallResult, call, createKey, newOrgId, signingSecret } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, newOrgId, signingSecret, storeKey } from '../helpers/fixtures.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -99,7 +99,7 @@ describe('INVALID_API_KEY', () => {
 
   it('refuses a forged key (its HMAC made under another secret) without any DynamoDB call, even when a row with its hash exists', async () => {
     const { key, record } = generateKey({ orgId: newOrgId(), name: 'forged', now: new Date() }, Buffer.alloc(32, 1));
-    await saveKey(record);
+    await storeKey(record);
     const send = jest.spyOn(ddb, 'send');
     expectError(await call('GET', '/key', { key }), 401, 'INVALID_API_KEY');
     expect(send).not.toHaveBeenCalled();
@@ -124,7 +124,7 @@ describe('INVALID_API_KEY', () => {
     const { key, record } = generateKey({ orgId: newOrgId(), name: 'planted', now: new Date() }, signingSecret());
     const bad = mistype(key);
     // Plant a stored key whose hash is the mistyped key's: only the checksum can refuse it.
-    await saveKey({ ...record, hash: hashKey(bad), hint: keyHint(bad) });
+    await storeKey({ ...record, hash: hashKey(bad), hint: keyHint(bad) });
     expectError(await call('GET', '/key', { key: bad }), 401, 'INVALID_API_KEY');
   });
 });

@@ -57,6 +57,18 @@ describe('the grant check', () => {
       'TransactWriteItemsCommand',
       { TransactItems: [{ Put: { Item: { pk: 'ORG#org-x', sk: 'DEP#1' } } }, { Delete: { Key: { pk: 'KEY#abc', sk: 'KEY' } } }] },
     ],
+    [
+      'key management writing more of the organization than its key count',
+      'dashboard-revoke-key',
+      'UpdateCommand',
+      { Key: { pk: 'ORG#org-x', sk: 'ORG' }, UpdateExpression: 'ADD wh_count :minus', ExpressionAttributeValues: { ':minus': -1 } },
+    ],
+    [
+      "key management putting an organization's item",
+      'dashboard-create-key',
+      'PutCommand',
+      { Item: { pk: 'ORG#org-x', sk: 'ORG', key_count: 0 } },
+    ],
     ['the public docs reading anything', 'get-openapi', 'GetCommand', { Key: { pk: 'ORG#org-x', sk: 'ORG' } }],
     ['a function queueing without a queue grant', 'list-events', 'SendMessageCommand', {}],
     // The local queue's items are the host's (infra/local/table-queue.ts): no function writes them.
@@ -100,6 +112,12 @@ describe('the grant check', () => {
           },
         },
       },
+    ],
+    [
+      'key management giving back a key place',
+      'dashboard-revoke-key',
+      'UpdateCommand',
+      { Key: { pk: 'ORG#org-x', sk: 'ORG' }, UpdateExpression: 'ADD key_count :minus', ExpressionAttributeValues: { ':minus': -1 } },
     ],
     ['the deliverer queueing a retry', 'deliver-webhooks', 'SendMessageCommand', {}],
     ['the creating function sealing a new secret', 'create-webhook', 'EncryptCommand', { EncryptionContext: bound }],

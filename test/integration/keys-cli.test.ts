@@ -3,12 +3,12 @@
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
 import { UsageError } from '../../client/cli/args.js';
-import { findKeyById, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey, keyForm } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
+import { call, newOrgId, signingSecret, storeKey } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -404,7 +404,7 @@ describe('control characters in key names', () => {
   it('never reach the terminal raw from a name stored before: list shows each as its \\u escape', async () => {
     const org = newOrgId();
     const { record } = generateKey({ orgId: org, name: 'plain', now: NOW }, signingSecret());
-    await saveKey({ ...record, name: hostile });
+    await storeKey({ ...record, name: hostile });
     const { code, lines } = await keys('list', '--org', org);
     expect(code).toBe(0);
     const text = lines.join('\n');

@@ -56,6 +56,7 @@ export const organization = entity('organization', {
     create_hour: 'the clock hour of create_count',
     create_count: 'creations this hour (decision 32)',
     wh_count: 'webhooks, fewer than 10 (decision 38)',
+    key_count: 'keys held (not revoked, not rotated away), at most `KEYS_PER_ORGANIZATION` (decision 130); absent is 0',
     org_id: 'the organization',
     created_at: 'its first key',
   },
@@ -197,6 +198,7 @@ export const apiKey = entity('apiKey', {
   attributes: {
     'id, org_id, name, scopes, hash, hint, created_at, expires_at, revoked_at, last_used_at': 'the record',
     'rate_hour, rate_n, rate_m00…rate_m59': 'the rate-limit windows: this hour, its minutes',
+    counted: 'present while the key holds one of its organization’s `key_count` places (decision 130)',
   },
   indexes: {
     // Only key management reads an organization's keys (infra/aws/function-access.ts).
