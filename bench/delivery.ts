@@ -19,9 +19,11 @@ import { insertDeployment, withWriteState } from '../functions/adapters/dynamo/l
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
 import { createWebhook } from '../functions/app/webhooks.js';
-import type { DeploymentRecord } from '../functions/core/deployments.js';
+import { defaultConfig } from '../functions/core/deployment-config.js';
+import { type DeploymentRecord, firstRevision } from '../functions/core/deployments.js';
 import { queuedOperation } from '../functions/core/operations.js';
 import { DEFAULT_ENVIRONMENT_ID } from '../functions/core/schemas.js';
+import { APP_VERSIONS_DEFAULT } from '../functions/lib/config.js';
 import { startEventPipeline } from '../infra/local/event-pipeline.js';
 
 export const DELIVERY_GOAL_MS = 5_000;
@@ -107,6 +109,7 @@ async function createOne(orgId: string, i: number): Promise<void> {
             updated_at: at,
             last_operation_id: operation.id,
             op_count: 1,
+            ...firstRevision(defaultConfig(i % 2 ? 'superset' : 'airflow', APP_VERSIONS_DEFAULT), at, operation),
           };
           return { deployment, operation };
         },

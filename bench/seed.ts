@@ -32,7 +32,8 @@ import {
   typeSeqAttr,
 } from '../functions/adapters/dynamo/lifecycle-writes.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
-import { type DeploymentRecord, deploymentUrl, deploymentView } from '../functions/core/deployments.js';
+import { defaultConfig } from '../functions/core/deployment-config.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView, firstRevision } from '../functions/core/deployments.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
@@ -43,6 +44,7 @@ import {
   type OperationStatus,
   type OperationType,
 } from '../functions/core/schemas.js';
+import { APP_VERSIONS_DEFAULT } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
@@ -198,6 +200,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
         updated_at: at,
         last_operation_id: opId,
         op_count: 1,
+        ...firstRevision(defaultConfig(deps[p.dep]!.appType, APP_VERSIONS_DEFAULT), at, { type: p.type, id: opId }),
         op_counts: {},
         seq: records.length + 1,
       };

@@ -1,5 +1,6 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
 import { randomBytes } from 'node:crypto';
+import { configView, type StoredConfig } from './deployment-config.js';
 import { deploymentPath, operationPath } from './paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
@@ -11,7 +12,14 @@ export interface DeploymentRecord {
   status: DeploymentStatus;
   environment_id: string;
   created_at: string;
+  /** When the item last changed (any write); never shown. */
   updated_at: string;
+  /** Decision 41: what it runs, the revision that is, and when that revision was applied. */
+  config: StoredConfig;
+  revision: number;
+  applied_at: string;
+  /** Its operations queued or running, as `<type> <id>` (decision 42's 409s without another read). */
+  in_flight: readonly string[];
   last_operation_id: string | null;
   /** How many operations this deployment has had: the dense sequence behind the resource_id filter. */
   op_count: number;
@@ -48,6 +56,9 @@ export function deploymentView(d: DeploymentRecord, appDomain: string): Deployme
     ...(d.status === 'ready' ? { url: deploymentUrl(d, appDomain) } : {}),
     environment_id: d.environment_id,
     created_at: d.created_at,
+    config: configView(d.config),
+    revision: d.revision,
+    updated_at: d.applied_at,
     links: { self: deploymentPath(d.id), operation: d.last_operation_id ? operationPath(d.last_operation_id) : null },
   };
 }
@@ -65,3 +76,23 @@ export function deploymentMoveAfter(outcome: 'succeeded' | 'failed', type: Opera
   const rule = AFTER[outcome][type];
   return rule && d.status === rule[0] ? { record: d, to: rule[1] } : undefined;
 }
+
+/** An entry of `in_flight`: the operation's type and id. */
+export const inFlightEntry = (op: { type: OperationType; id: string }): string => `${op.type} ${op.id}`;
+
+/**
+ * Decision 42: the operation in flight that a request on the deployment must wait for:
+ * any, for a configuration update; a `deployment.update`, for the others.
+ */
+export function blockingOperation(d: DeploymentRecord, by: 'update' | 'other'): string | undefined {
+  const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);
+  return entries.find(([type]) => by === 'update' || type === 'deployment.update')?.[1];
+}
+
+/** A new deployment's configuration fields: revision 1, applied as it is created, its create operation in flight. */
+export const firstRevision = (config: StoredConfig, at: string, create: { type: OperationType; id: string }) => ({
+  config,
+  revision: 1,
+  applied_at: at,
+  in_flight: [inFlightEntry(create)],
+});

@@ -63,6 +63,12 @@ const HEADERS = {
     schema: { type: 'string', enum: ['true'] },
     description: 'Present when this is a replay of the first response to the same Idempotency-Key.',
   },
+  ETag: {
+    name: 'ETag',
+    required: true,
+    schema: { type: 'string' },
+    description: 'The deployment\'s current revision, quoted (e.g. "3"): send it as If-Match to update only that revision.',
+  },
   Allow: { name: 'Allow', required: true, schema: { type: 'string' }, description: 'The methods this path takes.' },
   CacheControl: { name: 'Cache-Control', required: true, schema: { type: 'string' }, description: 'How long the response may be cached.' },
 } as const;

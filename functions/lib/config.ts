@@ -4,10 +4,36 @@
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
 import * as z from 'zod/mini';
+import type { AppVersions } from '../core/deployment-config.js';
 
 /** A phase may last 6 hours by default, and 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_DEFAULT_SECONDS = 6 * 3600;
 export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
+
+/** Decision 41: the releases each app type may run, when APP_VERSIONS does not say. */
+export const APP_VERSIONS_DEFAULT: AppVersions = {
+  airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
+  superset: ['4.1.2', '5.0.0'],
+};
+
+const VERSION = /^\d+(\.\d+)*$/;
+const appVersions = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((raw: string, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'must be JSON', input: raw });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z.strictObject({
+    airflow: z.array(z.string().check(z.regex(VERSION))).check(z.minLength(1)),
+    superset: z.array(z.string().check(z.regex(VERSION))).check(z.minLength(1)),
+  }),
+);
 
 const intFrom = (fallback: number) => z._default(z.pipe(z.coerce.number(), z.int().check(z.positive())), fallback);
 
@@ -26,6 +52,8 @@ const schema = z.object({
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(60),
+  /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
+  APP_VERSIONS: z.optional(appVersions),
   /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
   WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), 'false'),
   /** Seconds before each retry of a failed delivery, comma-separated. */
@@ -55,6 +83,7 @@ export type Config = Readonly<{
   authFailureLimit: number;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
+  appVersions: AppVersions;
   webhooks: Readonly<{
     allowInsecure: boolean;
     retrySchedule: readonly number[];
@@ -86,6 +115,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
+    appVersions: e.APP_VERSIONS ?? APP_VERSIONS_DEFAULT,
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),

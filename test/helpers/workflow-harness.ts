@@ -13,10 +13,12 @@ import {
   type StepInput,
   startPhase,
 } from '../../functions/app/workflow-steps.js';
-import type { DeploymentRecord } from '../../functions/core/deployments.js';
+import { defaultConfig } from '../../functions/core/deployment-config.js';
+import { type DeploymentRecord, firstRevision } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
+import { APP_VERSIONS_DEFAULT } from '../../functions/lib/config.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
@@ -88,6 +90,7 @@ export async function newDeployment(orgId: string, status: DeploymentStatus = 'p
             updated_at: at,
             last_operation_id: operation.id,
             op_count: 1,
+            ...firstRevision(defaultConfig('airflow', APP_VERSIONS_DEFAULT), at, operation),
           };
           return { deployment, operation };
         },

@@ -24,7 +24,7 @@ function localKey(): Buffer {
   return k;
 }
 
-export type SealPurpose = 'delivery' | 'replay';
+export type SealPurpose = 'delivery' | 'replay' | 'deployment-env';
 
 export async function seal(plaintext: string, purpose: SealPurpose): Promise<string> {
   const keyId = config().webhooks.kmsKeyId;

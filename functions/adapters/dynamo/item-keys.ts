@@ -46,6 +46,11 @@ export const idempotencyKey = (orgId: string, key: string) => ({ pk: org(orgId),
 export const webhookKey = (orgId: string, id: string) => ({ pk: org(orgId), sk: `WH#${id}` });
 export const deliveryPk = (webhookId: string) => `${PARTITIONS.deliveries}${segment(webhookId)}`;
 export const eventKey = (orgId: string, sequence: number) => ({ pk: org(orgId), sk: `EVT#${seqKey(sequence)}` });
+/** A deployment's revision n (decision 43): its revisions are one key range, in order. */
+export const revisionKey = (orgId: string, deploymentId: string, n: number) => ({
+  pk: org(orgId),
+  sk: `REV#${segment(deploymentId)}#${seqKey(n)}`,
+});
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) => ({
   pk: org(orgId),
   sk: `JOB#${operationId}#${phase}`,

@@ -12,16 +12,17 @@
  * See docs/data-model.md.
  */
 import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type DeploymentRecord, deploymentView } from '../../core/deployments.js';
+import { type DeploymentRecord, deploymentView, inFlightEntry } from '../../core/deployments.js';
 import { apiError } from '../../core/errors.js';
 import { changeEvent, type PendingEvent } from '../../core/events.js';
 import { isTerminal, type OperationPositions, type OperationRecord, operationView } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
+import type { RevisionRecord } from '../../core/revisions.js';
 import type { DeploymentStatus, OperationStatus, OperationType } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
 import { opCountAttr, toDeployment } from './deployment-reads.js';
-import { ACTIVE_OPERATIONS, deploymentKey, eventKey, lists, nameKey, operationKey, orgKey, seqKey } from './item-keys.js';
+import { ACTIVE_OPERATIONS, deploymentKey, eventKey, lists, nameKey, operationKey, orgKey, revisionKey, seqKey } from './item-keys.js';
 import { StatusCountChanges } from './status-counts.js';
 import {
   pastBudget,
@@ -184,10 +185,12 @@ function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item): TransactItem {
 }
 
 export function deploymentItem(d: DeploymentRecord, seq: number): Item {
-  const { op_counts = {}, ...record } = d;
+  const { op_counts = {}, in_flight, ...record } = d;
   return {
     ...deploymentKey(d.org_id, d.id),
     ...record,
+    // A string set: operations are added and removed by their own writes (ADD, DELETE) without reading it.
+    ...(in_flight.length ? { in_flight: new Set(in_flight) } : {}),
     seq,
     ...Object.fromEntries(Object.entries(op_counts).map(([t, n]) => [opCountAttr(t as OperationType), n])),
     gsi1pk: lists.deployments(d.org_id),
@@ -255,6 +258,9 @@ export function deploymentCountedIn(d: DeploymentRecord): [base: string, positio
 function countMove(changes: StatusCountChanges, countedIn: [string, number][], from: string | undefined, to: string): void {
   for (const [base, position] of countedIn) changes.move(base, position, from, to);
 }
+
+/** Revision n of a deployment (decision 43), written by the write that applies it. */
+export const revisionItem = (r: RevisionRecord): Item => ({ ...revisionKey(r.org_id, r.deployment_id, r.revision), ...r });
 
 const put = (Item: Item): TransactItem => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
 
@@ -349,6 +355,17 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     ...counts.items(),
     // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
     name: put({ ...nameKey(req.orgId, deployment.name), deployment_id: deployment.id, name: deployment.name }),
+    revision: put(
+      revisionItem({
+        org_id: req.orgId,
+        deployment_id: deployment.id,
+        revision: 1,
+        config: deployment.config,
+        created_at: deployment.created_at,
+        operation_id: operation.id,
+        rollback_of: null,
+      }),
+    ),
     ...events.items,
   };
   try {
@@ -400,8 +417,15 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     last_operation_id: operation.id,
     updated_at: snap.at,
   };
+  const entry = inFlightEntry(operation);
+  // A destroy supersedes what was in flight; another operation joins it.
+  const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
   if (req.deploymentStatus)
-    Object.assign(depSet, { status: req.deploymentStatus, gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus) });
+    Object.assign(depSet, {
+      status: req.deploymentStatus,
+      gsi4pk: lists.deploymentsByStatus(d.org_id, req.deploymentStatus),
+      in_flight: new Set(inFlight),
+    });
   const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
   const moved: DeploymentRecord = {
     ...d,
@@ -410,6 +434,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     last_operation_id: operation.id,
     updated_at: snap.at,
     status: req.deploymentStatus ?? d.status,
+    in_flight: inFlight,
   };
   const events = eventWrites(d.org_id, snap, [
     req.cancel && canceled && operationEvent(req.cancel.operation, { ...req.cancel.operation, ...canceled }),
@@ -424,7 +449,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
         ...withCondition(
-          updateParts(depSet),
+          req.deploymentStatus ? updateParts(depSet) : addToSet(updateParts(depSet), 'in_flight', entry),
           '#st = :expected AND #oc = :count',
           { '#st': 'status', '#oc': 'op_count' },
           { ':expected': d.status, ':count': d.op_count },
@@ -476,9 +501,67 @@ export interface Transition {
   change: OperationChange;
   /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
   deployment?: { record: DeploymentRecord; to: DeploymentStatus };
+  /** A configuration update's success: the deployment takes it as its next revision (decision 42). */
+  applied?: { record: DeploymentRecord; revision: RevisionRecord };
   at: string;
   /** How long to keep retrying the organization's lock. */
   retries: RetryPolicy;
+}
+
+/** A set-valued attribute's ADD or DELETE clause, after the SET/REMOVE ones of `parts`. */
+function withSetClause(parts: ReturnType<typeof updateParts>, verb: 'ADD' | 'DELETE', attr: string, element: string) {
+  return {
+    UpdateExpression: `${parts.UpdateExpression} ${verb} #set :element`.trim(),
+    ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#set': attr },
+    ExpressionAttributeValues: { ...parts.ExpressionAttributeValues, ':element': new Set([element]) },
+  };
+}
+const addToSet = (parts: ReturnType<typeof updateParts>, attr: string, element: string) => withSetClause(parts, 'ADD', attr, element);
+
+/**
+ * The deployment item's part of a transition: its status move, a configuration applied,
+ * and, when the operation ends, its leaving `in_flight` (decision 42's 409s read it).
+ */
+function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem; event?: [DeploymentRecord, DeploymentRecord] } {
+  const op = t.operation;
+  const set: Item = {};
+  let condition = 'attribute_exists(pk)';
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  let before: DeploymentRecord | undefined;
+  let after: DeploymentRecord | undefined;
+  if (t.deployment) {
+    const { record: d, to } = t.deployment;
+    Object.assign(set, { status: to, gsi4pk: lists.deploymentsByStatus(d.org_id, to), updated_at: t.at });
+    condition = '#st = :from';
+    Object.assign(names, { '#st': 'status' });
+    Object.assign(values, { ':from': d.status });
+    before = d;
+    after = { ...d, status: to, updated_at: t.at };
+  }
+  if (t.applied) {
+    const { record: d, revision: r } = t.applied;
+    Object.assign(set, { config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at });
+    // Applied once: only onto the revision it follows.
+    condition = '(attribute_not_exists(#rev) AND :prev = :one) OR #rev = :prev';
+    Object.assign(names, { '#rev': 'revision' });
+    Object.assign(values, { ':prev': r.revision - 1, ':one': 1 });
+    before = d;
+    after = { ...d, config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at };
+  }
+  if (!before && !ending) return {};
+  const parts = updateParts(set);
+  const update = ending ? withSetClause(parts, 'DELETE', 'in_flight', inFlightEntry(op)) : parts;
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: deploymentKey(op.org_id, op.resource_id),
+        ...withCondition(update, condition, names, values),
+      },
+    },
+    event: before && after && [before, after],
+  };
 }
 
 /**
@@ -488,25 +571,17 @@ export interface Transition {
 export async function applyTransition(t: Transition): Promise<boolean> {
   const op = t.operation;
   const counts = new StatusCountChanges();
+  const ending = t.change.status !== undefined && isTerminal(t.change.status) && !isTerminal(op.status);
   if (t.change.status && t.change.status !== op.status) countMove(counts, operationCountedIn(op), op.status, t.change.status);
   const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
   const changes = [operationEvent(op, { ...op, ...t.change })];
+  const depWrite = deploymentWrite(t, ending);
+  if (depWrite.item) items.deployment = depWrite.item;
+  if (depWrite.event) changes.push(deploymentEvent(...depWrite.event));
+  if (t.applied) items.revision = put(revisionItem(t.applied.revision));
   if (t.deployment) {
     const { record: d, to } = t.deployment;
     countMove(counts, deploymentCountedIn(d), d.status, to);
-    items.deployment = {
-      Update: {
-        TableName: tableName(),
-        Key: deploymentKey(d.org_id, d.id),
-        ...withCondition(
-          updateParts({ status: to, gsi4pk: lists.deploymentsByStatus(d.org_id, to), updated_at: t.at }),
-          '#st = :from',
-          { '#st': 'status' },
-          { ':from': d.status },
-        ),
-      },
-    };
-    changes.push(deploymentEvent(d, { ...d, status: to, updated_at: t.at }));
     // A destroyed deployment frees its name (decision 6).
     if (to === 'destroyed') {
       items.name = {
@@ -531,12 +606,7 @@ export async function applyTransition(t: Transition): Promise<boolean> {
       const snap = snapshotOf(org, new Date(t.at));
       const events = eventWrites(op.org_id, snap, changes);
       const committed = await commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set), ...events.items });
-      if (committed)
-        remember(
-          op.org_id,
-          orgAfter(op.org_id, snap, events.set),
-          t.deployment && { ...t.deployment.record, status: t.deployment.to, updated_at: t.at },
-        );
+      if (committed) remember(op.org_id, orgAfter(op.org_id, snap, events.set), depWrite.event?.[1]);
       return committed;
     },
     t.retries,

@@ -1,0 +1,57 @@
+/**
+ * A deployment's env secrets (decision 41): sealed for `deployment-env` on their
+ * deployment as they arrive, compared by a keyed digest (so a value set again is found
+ * equal without opening it), and opened only to hand the configuration to the platform
+ * driver (the workflow's start-phase step, the one function allowed to).
+ */
+import { hkdfSync } from 'node:crypto';
+import { open, seal } from '../adapters/crypto/secret-box.js';
+import { type PendingConfig, type StoredConfig, sealPending, secretDigest } from '../core/deployment-config.js';
+import type { PlatformConfig } from '../core/platform.js';
+import { config as settings } from '../lib/config.js';
+
+// Bridge until the server secret (API_KEY_SECRET) is merged: the local sealing key stands in for it.
+const keySigningSecret = async (): Promise<Buffer> => {
+  const key = Buffer.from(settings().webhooks.secretKey ?? '', 'base64');
+  if (key.length < 32) throw new Error('No server secret to derive the env digest key from.');
+  return key;
+};
+
+const PURPOSE = 'deployment-env';
+
+let digestKey: Promise<Buffer> | undefined;
+
+/** The digest key: derived from the server secret under its own label, so it serves nothing else. */
+function envDigestKey(): Promise<Buffer> {
+  const derived =
+    digestKey ??
+    keySigningSecret()
+      .then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'deployment-env digest', 32)))
+      .catch((e: unknown) => {
+        digestKey = undefined;
+        throw e;
+      });
+  digestKey = derived;
+  return derived;
+}
+
+/** Digests a value as a secret of this deployment's env. */
+export async function envDigester(orgId: string, deploymentId: string): Promise<(name: string, value: string) => string> {
+  const key = await envDigestKey();
+  return (name, value) => secretDigest(key, { orgId, deploymentId, name }, value);
+}
+
+/** Seals the fresh secrets of a configuration for its deployment. */
+export const sealEnv = (config: PendingConfig, orgId: string, deploymentId: string): Promise<StoredConfig> =>
+  sealPending(config, (_name, value) => seal(value, PURPOSE));
+
+/** The configuration as the platform driver receives it: every secret opened. */
+export async function openEnv(config: StoredConfig, orgId: string, deploymentId: string): Promise<PlatformConfig> {
+  const env = await Promise.all(
+    Object.entries(config.env).map(async ([name, e]) => {
+      const value = e.secret ? await open(e.sealed, PURPOSE) : e.value;
+      return [name, { value, secret: e.secret }] as const;
+    }),
+  );
+  return { app_version: config.app_version, size: config.size, env: Object.fromEntries(env) };
+}
