@@ -550,6 +550,7 @@ function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem;
     after = { ...d, config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at };
   }
   if (!before && !ending) return {};
+  if (after && ending) after = { ...after, in_flight: after.in_flight.filter((e) => e !== inFlightEntry(op)) };
   const parts = updateParts(set);
   const update = ending ? withSetClause(parts, 'DELETE', 'in_flight', inFlightEntry(op)) : parts;
   return {
