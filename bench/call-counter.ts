@@ -15,7 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type http from 'node:http';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as documentCommands from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../functions/adapters/dynamo/client.js';
+import { watchDynamoCalls } from '../test/helpers/sdk-calls.js';
 
 /** One DynamoDB call as the code sent it (the document client's command and its input), for replay. */
 export interface RecordedCall {
@@ -42,31 +42,28 @@ const requests = new AsyncLocalStorage<RequestCalls>();
 const fresh = (): RequestCalls => ({ calls: 0, sequential: 0, commands: [], startExecutions: 0, recorded: [], inFlight: 0 });
 
 let installed = false;
-/** Installs the counting middleware on `ddb` and the wrapper on SFNClient (once per process). */
+
+/** Installs the counting watcher on `ddb` and the wrapper on SFNClient (once per process). */
 export function installCallCounter(): void {
   if (installed) return;
   installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
+  watchDynamoCalls(
+    'benchCallCounter',
+    async (call, send) => {
       const r = requests.getStore();
-      if (!r) return next(args);
+      if (!r) return send();
       if (r.inFlight === 0) r.sequential++;
       r.inFlight++;
       r.calls++;
-      const name = (context.commandName ?? '').replace(/Command$/, '');
-      r.commands.push(name);
-      r.recorded.push({
-        command: commandClass(context.commandName),
-        input: structuredClone(args.input as Record<string, unknown>),
-        round: r.sequential - 1,
-      });
+      r.commands.push(call.command.replace(/Command$/, ''));
+      r.recorded.push({ command: commandClass(call.command), input: structuredClone(call.input), round: r.sequential - 1 });
       try {
-        return await next(args);
+        return await send();
       } finally {
         r.inFlight--;
       }
     },
-    { step: 'initialize', name: 'benchCallCounter', priority: 'high' },
+    'high',
   );
   const send = SFNClient.prototype.send;
   SFNClient.prototype.send = function (this: SFNClient, ...args: unknown[]) {
@@ -80,10 +77,8 @@ export function installCallCounter(): void {
  * The document client's command for a low-level command name: the middleware runs
  * before the document client marshalls, so it sees GetItemCommand with plain values.
  */
-function commandClass(name: string | undefined): new (input: never) => unknown {
-  const doc = (name ?? '')
-    .replace(/Item(s?)Command$/, '$1Command')
-    .replace(/^(Transact(?:Get|Write)|Batch(?:Get|Write))sCommand$/, '$1Command');
+function commandClass(name: string): new (input: never) => unknown {
+  const doc = name.replace(/Item(s?)Command$/, '$1Command').replace(/^(Transact(?:Get|Write)|Batch(?:Get|Write))sCommand$/, '$1Command');
   const found = (documentCommands as unknown as Record<string, unknown>)[doc];
   if (typeof found !== 'function') throw new Error(`benchCallCounter: no document client command for ${name}`);
   return found as new (

@@ -9,21 +9,19 @@
  * had the whole first delivery of it. Runs on a fresh table, before the seeding, so the
  * stream holds only these changes.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventKey } from '../functions/adapters/dynamo/item-keys.js';
-import { insertDeployment, withWriteState } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { eventKey } from '../functions/adapters/dynamo/entities.js';
+import { insertDeployment } from '../functions/adapters/dynamo/insert-deployment.js';
+import { withWriteState } from '../functions/adapters/dynamo/org-lock.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../functions/app/change-events.js';
 import { createWebhook } from '../functions/app/webhooks.js';
-import { defaultConfig } from '../functions/core/deployment-config.js';
-import { type DeploymentRecord, firstRevision } from '../functions/core/deployments.js';
-import { queuedOperation } from '../functions/core/operations.js';
+import { newDeploymentWithOperation } from '../functions/core/deployments.js';
 import { DEFAULT_ENVIRONMENT_ID } from '../functions/core/schemas.js';
-import { APP_VERSIONS_DEFAULT } from '../functions/lib/config.js';
 import { startEventPipeline } from '../infra/local/event-pipeline.js';
 
 export const DELIVERY_GOAL_MS = 5_000;
@@ -95,24 +93,17 @@ async function createOne(orgId: string, i: number): Promise<void> {
         org,
         limits: LIMITS,
         now: new Date(),
-        build: (at) => {
-          const id = randomUUID();
-          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-          const deployment: DeploymentRecord = {
-            id,
-            org_id: orgId,
-            name: `bench-hook-${String(i).padStart(4, '0')}`,
-            app_type: i % 2 ? 'superset' : 'airflow',
-            status: 'provisioning',
-            environment_id: DEFAULT_ENVIRONMENT_ID,
-            created_at: at,
-            updated_at: at,
-            last_operation_id: operation.id,
-            op_count: 1,
-            ...firstRevision(defaultConfig(i % 2 ? 'superset' : 'airflow', APP_VERSIONS_DEFAULT), at, operation),
-          };
-          return { deployment, operation };
-        },
+        events: changeEvents,
+        build: (at) =>
+          newDeploymentWithOperation(
+            {
+              org_id: orgId,
+              name: `bench-hook-${String(i).padStart(4, '0')}`,
+              app_type: i % 2 ? 'superset' : 'airflow',
+              environment_id: DEFAULT_ENVIRONMENT_ID,
+            },
+            at,
+          ),
       }),
     STEP_RETRIES,
   );

@@ -3,7 +3,7 @@
  * use): a middleware asks every command for its consumed capacity and, while a meter is
  * running, adds up what DynamoDB reports and how many items each call read and returned.
  */
-import { ddb } from '../functions/adapters/dynamo/client.js';
+import { watchDynamoCalls } from '../test/helpers/sdk-calls.js';
 
 /** Commands whose input takes ReturnConsumedCapacity. */
 const TAKES_CAPACITY = new Set([
@@ -68,19 +68,13 @@ function valueSize(v: unknown): number {
 
 const units = (bytes: number, consistent: boolean) => Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
-let installed = false;
 export function installMeter(): void {
-  if (installed) return;
-  installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = context.commandName ?? '';
-      const input = args.input as Record<string, unknown>;
-      const asked = TAKES_CAPACITY.has(name) ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
-      const result = await next(asked);
+  watchDynamoCalls(
+    'benchReadMeter',
+    async ({ command: name, input }, send) => {
+      const out = await send(TAKES_CAPACITY.has(name) ? { ...input, ReturnConsumedCapacity: 'TOTAL' } : input);
       const r = current;
       if (r) {
-        const out = result.output as Record<string, unknown>;
         r.calls++;
         r.commands.push(name.replace(/Command$/, ''));
         const cc = out.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
@@ -104,9 +98,9 @@ export function installMeter(): void {
           r.estimatedUnits += units(readBytes, consistent);
         }
       }
-      return result;
+      return out;
     },
-    { step: 'initialize', name: 'benchReadMeter', priority: 'high' },
+    'high',
   );
 }
 

@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { clientFor, ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../infra/local/sfn-endpoint.js';
+import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 import { measureColdStart } from './cold-start.js';
 import { type ContentionResult, runContention } from './contention.js';
 import { type DeliveryResult, measureDelivery } from './delivery.js';
@@ -76,8 +77,8 @@ async function main(): Promise<number> {
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     AWS_ENDPOINT_URL_SFN: sfn.endpoint,
     STATE_MACHINE_ARN: localStateMachineArn('operation'),
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   });
+  useStandIns(localStandIns(randomBytes(32).toString('base64')));
 
   console.log(`DynamoDB Local (in memory) starting on port ${port}…`);
   let dynamo: RunningDynamo | undefined;

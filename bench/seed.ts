@@ -14,7 +14,7 @@
  *  - one operation a minute, each finished within 20 s, so sequence order is time order.
  *
  * And as many events (decision 37) as operations, in the same organization: items of the
- * shape eventWrites (lifecycle-writes.ts) puts, each carrying the record view of one of
+ * shape eventWrites (event-log.ts) puts, built by the same eventItem, each carrying the record view of one of
  * the history's operations or deployments; 65% operation.updated, 15% operation.created,
  * 15% deployment.updated, 5% deployment.created; the org item gets evt_seq and
  * evt_seq_<type>. (run.ts checks one seeded event's attributes against a real write's.)
@@ -22,18 +22,20 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventKey, lists, nameKey, orgKey, seqKey } from '../functions/adapters/dynamo/item-keys.js';
 import {
   deploymentCountedIn,
   deploymentItem,
+  eventItem,
   eventTypeSeqAttr,
+  nameItem,
   operationCountedIn,
   operationItem,
+  orgKey,
   typeSeqAttr,
-} from '../functions/adapters/dynamo/lifecycle-writes.js';
+} from '../functions/adapters/dynamo/entities.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
-import { defaultConfig } from '../functions/core/deployment-config.js';
-import { type DeploymentRecord, deploymentUrl, deploymentView, firstRevision } from '../functions/core/deployments.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
+import { phaseFailed } from '../functions/core/errors.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
 import {
@@ -44,7 +46,7 @@ import {
   type OperationStatus,
   type OperationType,
 } from '../functions/core/schemas.js';
-import { APP_VERSIONS_DEFAULT } from '../functions/lib/config.js';
+import { CONFIG_DEFAULTS } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;
 type Ending = 'succeeded' | 'failed' | 'canceled' | 'running';
@@ -97,7 +99,8 @@ export interface SeededOrg {
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');
 const MINUTE = 60_000;
-const APP_DOMAIN = 'apps.localhost';
+/** The domain the local stack serves deployments under when APP_DOMAIN is not set. */
+const APP_DOMAIN = CONFIG_DEFAULTS.APP_DOMAIN;
 
 /** Builds the organization's records in the state the real write path leaves them in. */
 export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
@@ -188,19 +191,18 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     const opId = newOperationId();
     let rec = byDep.get(p.dep);
     if (p.type === 'deployment.create') {
-      const id = randomUUID();
+      const appType = deps[p.dep]!.appType;
       const d: DeploymentRecord = {
-        id,
-        org_id: orgId,
-        name: `${deps[p.dep]!.appType}-${p.dep.toString(16).padStart(6, '0')}`,
-        app_type: deps[p.dep]!.appType,
-        status: 'provisioning',
-        environment_id: DEFAULT_ENVIRONMENT_ID,
-        created_at: at,
-        updated_at: at,
-        last_operation_id: opId,
-        op_count: 1,
-        ...firstRevision(defaultConfig(deps[p.dep]!.appType, APP_VERSIONS_DEFAULT), at, { type: p.type, id: opId }),
+        ...newDeploymentRecord(
+          {
+            org_id: orgId,
+            name: `${appType}-${p.dep.toString(16).padStart(6, '0')}`,
+            app_type: appType,
+            environment_id: DEFAULT_ENVIRONMENT_ID,
+          },
+          at,
+          opId,
+        ),
         op_counts: {},
         seq: records.length + 1,
       };
@@ -254,7 +256,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
       Object.assign(op, {
         status: 'failed',
         ended_at: ended,
-        error: { code: `${op.phase.toUpperCase()}_FAILED`, message: 'The platform reported an error.' },
+        error: { code: phaseFailed(op.phase), message: 'The platform reported an error.' },
       });
       if (p.type === 'deployment.create' || p.type === 'deployment.destroy') moveDep(rec, 'failed', ended);
     } else if (p.ending === 'canceled') {
@@ -277,7 +279,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   const items: Item[] = [...ops, ...countItems];
   for (const r of records) {
     items.push(deploymentItem(r.d, r.seq));
-    if (!r.nameFreed) items.push({ ...nameKey(orgId, r.d.name), deployment_id: r.d.id, name: r.d.name });
+    if (!r.nameFreed) items.push(nameItem(orgId, r.d.name, r.d.id));
   }
 
   // ---- the event log: n events, each about one record of the history --------------
@@ -340,28 +342,6 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     countItems: countItems.length,
     events: n,
     eventsByType: evtTypeSeq,
-  };
-}
-
-/** One event item, attribute for attribute what eventWrites (lifecycle-writes.ts) puts. */
-export function eventItem(
-  orgId: string,
-  e: { id: string; type: EventType; sequence: number; typeSequence: number; createdAt: string; data: unknown; resourceId: string },
-): Item {
-  return {
-    ...eventKey(orgId, e.sequence),
-    id: e.id,
-    type: e.type,
-    sequence: e.sequence,
-    created_at: e.createdAt,
-    data: e.data,
-    resource_id: e.resourceId,
-    gsi1pk: lists.events(orgId),
-    gsi1sk: seqKey(e.sequence),
-    gsi2pk: lists.eventsByType(orgId, e.type),
-    gsi2sk: seqKey(e.typeSequence),
-    gsi3pk: lists.eventsByResource(orgId, e.resourceId),
-    gsi3sk: seqKey(e.sequence),
   };
 }
 

@@ -11,29 +11,28 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { lists } from '../functions/adapters/dynamo/item-keys.js';
-import { eventTypeSeqAttr, typeSeqAttr } from '../functions/adapters/dynamo/lifecycle-writes.js';
+import { eventTypeSeqAttr, INDEX, typeSeqAttr } from '../functions/adapters/dynamo/entities.js';
+import type { NamedIndex } from '../functions/adapters/dynamo/entity.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
-import type { IndexName } from '../functions/adapters/dynamo/table.js';
 import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
 import { clientFor } from '../infra/local/dynamodb-local.js';
 import type { SeededOrg } from './seed.js';
 
 const COUNT_LIMIT = 25_000;
 
-async function count(index: IndexName, pk: string): Promise<number> {
+async function count(index: NamedIndex, values: Record<string, unknown>): Promise<number> {
   let n = 0;
   let start: Record<string, unknown> | undefined;
   do {
     const out = await ddb.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: index,
+        IndexName: index.physical,
         Select: 'COUNT',
         ExclusiveStartKey: start,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': `${index}pk` },
-        ExpressionAttributeValues: { ':pk': pk },
+        ExpressionAttributeNames: { '#pk': index.pkAttr },
+        ExpressionAttributeValues: { ':pk': index.pk.build(values) },
       }),
     );
     n += out.Count ?? 0;
@@ -57,45 +56,36 @@ export async function verifyOrg(org: SeededOrg): Promise<string> {
   if (c('evt_seq') !== org.events) problems.push(`evt_seq is ${c('evt_seq')}, expected ${org.events}`);
   if (sum(EVENT_TYPES.map(eventTypeSeqAttr)) !== c('evt_seq')) problems.push('evt_seq_<type> do not sum to evt_seq');
 
-  const partitions: [string, IndexName, string, number][] = [
-    ['operations', 'gsi1', lists.operations(org.orgId), c('op_seq')],
-    ['deployments', 'gsi1', lists.deployments(org.orgId), c('dep_seq')],
-    ...OPERATION_TYPES.map((t): [string, IndexName, string, number] => [
-      `type=${t}`,
-      'gsi2',
-      lists.operationsByType(org.orgId, t),
-      c(typeSeqAttr(t)),
-    ]),
-    ...OPERATION_STATUSES.map((s): [string, IndexName, string, number] => [
-      `operations status=${s}`,
-      'gsi4',
-      lists.operationsByStatus(org.orgId, s),
-      org.opsByStatus[s] ?? 0,
-    ]),
-    ...DEPLOYMENT_STATUSES.map((s): [string, IndexName, string, number] => [
-      `deployments status=${s}`,
-      'gsi4',
-      lists.deploymentsByStatus(org.orgId, s),
-      org.deploymentsByStatus[s] ?? 0,
-    ]),
-    ['busiest deployment', 'gsi3', lists.operationsByResource(org.orgId, org.busiest.id), org.busiest.ops],
-    ['events', 'gsi1', lists.events(org.orgId), c('evt_seq')],
-    ...EVENT_TYPES.map((t): [string, IndexName, string, number] => [
-      `events type=${t}`,
-      'gsi2',
-      lists.eventsByType(org.orgId, t),
-      c(eventTypeSeqAttr(t)),
-    ]),
+  const org_id = org.orgId;
+  type Counted = [string, NamedIndex, Record<string, unknown>, number];
+  const partitions: Counted[] = [
+    ['operations', INDEX.operations, { org_id }, c('op_seq')],
+    ['deployments', INDEX.deployments, { org_id }, c('dep_seq')],
+    ...OPERATION_TYPES.map((type): Counted => [`type=${type}`, INDEX.opsByType, { org_id, type }, c(typeSeqAttr(type))]),
+    ...OPERATION_STATUSES.map(
+      (status): Counted => [`operations status=${status}`, INDEX.opsByStatus, { org_id, status }, org.opsByStatus[status] ?? 0],
+    ),
+    ...DEPLOYMENT_STATUSES.map(
+      (status): Counted => [
+        `deployments status=${status}`,
+        INDEX.deploymentsByStatus,
+        { org_id, status },
+        org.deploymentsByStatus[status] ?? 0,
+      ],
+    ),
+    ['busiest deployment', INDEX.opsByResource, { org_id, resource_id: org.busiest.id }, org.busiest.ops],
+    ['events', INDEX.events, { org_id }, c('evt_seq')],
+    ...EVENT_TYPES.map((type): Counted => [`events type=${type}`, INDEX.eventsByType, { org_id, type }, c(eventTypeSeqAttr(type))]),
   ];
   let counted = 0;
   let lists_ = 0;
   const skipped: string[] = [];
-  for (const [what, index, pk, kept] of partitions) {
+  for (const [what, index, values, kept] of partitions) {
     if (kept > COUNT_LIMIT) {
       skipped.push(what);
       continue;
     }
-    const n = await count(index, pk);
+    const n = await count(index, values);
     counted += n;
     lists_++;
     if (n !== kept) problems.push(`${what}: counted ${n}, counter says ${kept}`);

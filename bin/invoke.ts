@@ -8,11 +8,15 @@
  * are in test/events/ (put a key from `npm run keys -- create` in place of
  * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
  */
-import { UsageError } from '../client/cli/args.js';
-import { applyLocalEnv, localSettings } from '../infra/local/env.js';
+import { UsageError, wantsHelp } from '../client/cli/args.js';
+import { applyLocalEnv, localSecretKey, localSettings } from '../infra/local/env.js';
 import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
+import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
-applyLocalEnv(localSettings());
+const settings = localSettings();
+applyLocalEnv(settings);
+// The same sealing key as `npm start` on this DATA_DIR, so each opens what the other sealed.
+useStandIns(localStandIns(localSecretKey(settings.dataDir)));
 
 // As with `sam local invoke`, stdout carries the result alone: the handler's log lines go to stderr.
 const writeResult = process.stdout.write.bind(process.stdout);
@@ -21,22 +25,19 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 const print = (value: unknown, code: number) => writeResult(`${JSON.stringify(value ?? null, null, 2)}\n`, () => process.exit(code));
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
-  process.stderr.write(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`);
-  process.exit(0);
-}
-
-runInvoke(argv)
-  .then((result) => print(result, 0))
-  .catch((e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
-      process.exit(2);
-    }
-    // What Lambda reports for a handler that threw.
-    const error =
-      e instanceof Error
-        ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }
-        : { errorType: 'Error', errorMessage: String(e) };
-    print(error, 1);
-  });
+if (wantsHelp(argv)) writeResult(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`, () => process.exit(0));
+else
+  runInvoke(argv)
+    .then((result) => print(result, 0))
+    .catch((e: unknown) => {
+      if (e instanceof UsageError) {
+        process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);
+        process.exit(2);
+      }
+      // What Lambda reports for a handler that threw.
+      const error =
+        e instanceof Error
+          ? { errorType: e.name, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }
+          : { errorType: 'Error', errorMessage: String(e) };
+      print(error, 1);
+    });

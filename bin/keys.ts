@@ -9,11 +9,21 @@
  *   npm run --silent keys -- list --org <org_id> [--json]
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
-import { UsageError } from '../client/cli/args.js';
+import { UsageError, wantsHelp } from '../client/cli/args.js';
 import { applyLocalEnv, localSettings } from '../infra/local/env.js';
 import { runKeysCommand } from '../infra/local/keys-cli.js';
 
+const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
+  keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
+  keys revoke <key_id> [--json]
+  keys list --org <org_id> [--json]
+  keys usage <key_id> [--limit N] [--json]`;
+
 const args = process.argv.slice(2);
+if (wantsHelp(args)) {
+  process.stdout.write(`Usage:\n${USAGE}\n`);
+  process.exit(0);
+}
 const onAws = args.includes('--aws');
 if (onAws && !process.env.TABLE_NAME) {
   process.stderr.write('--aws needs TABLE_NAME (the stack output TableName).\n');
@@ -39,9 +49,3 @@ runKeysCommand(
     );
     process.exit(1);
   });
-
-const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
-  keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json]
-  keys revoke <key_id> [--json]
-  keys list --org <org_id> [--json]
-  keys usage <key_id> [--limit N] [--json]`;

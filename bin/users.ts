@@ -8,7 +8,7 @@
  *   npm run --silent users -- delete <email>
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { UsageError } from '../client/cli/args.js';
+import { UsageError, wantsHelp } from '../client/cli/args.js';
 import { localSettings } from '../infra/local/env.js';
 import { LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../infra/local/user-pool.js';
 import { runUsersCommand } from '../infra/local/users-cli.js';
@@ -19,6 +19,10 @@ const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID 
   users delete <email>`;
 
 const args = process.argv.slice(2);
+if (wantsHelp(args)) {
+  process.stdout.write(`Usage:\n${USAGE}\n`);
+  process.exit(0);
+}
 const onAws = args.includes('--aws');
 if (onAws && !process.env.USER_POOL_ID) {
   process.stderr.write('--aws needs USER_POOL_ID (the stack output UserPoolId).\n');

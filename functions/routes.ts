@@ -10,6 +10,7 @@
  * `@__PURE__` marks on the calls below (core/schemas.ts says the same of its own).
  */
 import type * as z from 'zod/mini';
+import type { ErrorCode } from './core/errors.js';
 import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';
@@ -50,8 +51,24 @@ export interface Route {
   /** The success shows a secret once (a new webhook's): the copy kept for Idempotency-Key replays is sealed. */
   readonly secretInAnswer?: true;
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
-  readonly errors?: readonly string[];
+  readonly errors?: readonly ErrorCode[];
 }
+
+/** What a route that takes a JSON body can answer for it: middleware/body-guard.ts, then validate-input.ts. */
+const BODY_ERRORS = ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const satisfies readonly ErrorCode[];
+
+/**
+ * What every POST can answer besides its own codes: it takes a JSON body, claims its
+ * Idempotency-Key (middleware/idempotency.ts) and writes in a transaction that may find
+ * the organization busy (adapters/dynamo/transact.ts). A route lists its own codes first:
+ * the document keeps that order within a status.
+ */
+const IDEMPOTENT_POST_ERRORS = [
+  ...BODY_ERRORS,
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'ORGANIZATION_BUSY',
+] as const satisfies readonly ErrorCode[];
 
 export const listEnvironments = {
   method: 'GET',
@@ -96,15 +113,7 @@ export const createDeployment = {
   tag: 'Deployments',
   body: s.CreateDeploymentBody,
   success: { status: 202, data: s.Accepted },
-  errors: [
-    'INVALID_REQUEST',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'PAYLOAD_TOO_LARGE',
-    'DEPLOYMENT_NAME_TAKEN',
-    'IDEMPOTENCY_KEY_REUSED',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'ORGANIZATION_BUSY',
-  ],
+  errors: ['DEPLOYMENT_NAME_TAKEN', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const listDeployments = {
@@ -228,17 +237,7 @@ export const createDagSync = {
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
   success: { status: 202, data: s.Accepted },
-  errors: [
-    'INVALID_REQUEST',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'PAYLOAD_TOO_LARGE',
-    'DEPLOYMENT_NOT_FOUND',
-    'DEPLOYMENT_NOT_READY',
-    'OPERATION_IN_PROGRESS',
-    'IDEMPOTENCY_KEY_REUSED',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'ORGANIZATION_BUSY',
-  ],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const createAppUser = {
@@ -251,17 +250,7 @@ export const createAppUser = {
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
   success: { status: 202, data: s.Accepted },
-  errors: [
-    'INVALID_REQUEST',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'PAYLOAD_TOO_LARGE',
-    'DEPLOYMENT_NOT_FOUND',
-    'DEPLOYMENT_NOT_READY',
-    'OPERATION_IN_PROGRESS',
-    'IDEMPOTENCY_KEY_REUSED',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'ORGANIZATION_BUSY',
-  ],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const listOperations = {
@@ -311,16 +300,7 @@ export const cancelOperation = {
   params: s.OperationIdParams,
   body: s.EmptyBody,
   success: { status: 200, data: s.Operation },
-  errors: [
-    'INVALID_REQUEST',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'PAYLOAD_TOO_LARGE',
-    'OPERATION_NOT_FOUND',
-    'OPERATION_NOT_CANCELABLE',
-    'IDEMPOTENCY_KEY_REUSED',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'ORGANIZATION_BUSY',
-  ],
+  errors: ['OPERATION_NOT_FOUND', 'OPERATION_NOT_CANCELABLE', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const listEvents = {
@@ -345,15 +325,7 @@ export const createWebhook = {
   body: s.CreateWebhookBody,
   success: { status: 201, data: s.CreatedWebhook },
   secretInAnswer: true,
-  errors: [
-    'INVALID_REQUEST',
-    'UNSUPPORTED_MEDIA_TYPE',
-    'PAYLOAD_TOO_LARGE',
-    'WEBHOOK_LIMIT_REACHED',
-    'IDEMPOTENCY_KEY_REUSED',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'ORGANIZATION_BUSY',
-  ],
+  errors: ['WEBHOOK_LIMIT_REACHED', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const listWebhooks = {

@@ -37,6 +37,14 @@ export function parseArgv(argv: readonly string[]): { values: Values; positional
   };
 }
 
+/** The words of argv that are not options or their values, even when parseArgv refuses it: to show the right usage. */
+export function commandWords(argv: readonly string[]): string[] {
+  return parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true }).positionals;
+}
+
+/** Whether the operator CLIs (bin/keys.ts, users.ts, invoke.ts) were asked for their usage. */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
+
 export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value))

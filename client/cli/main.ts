@@ -7,7 +7,7 @@
 import { checkedBaseUrl, DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js';
 import { realClock } from '../wait.js';
-import { type OptionName, parseArgv, UsageError, type Values } from './args.js';
+import { commandWords, type OptionName, parseArgv, UsageError, type Values } from './args.js';
 import type { Command } from './command.js';
 import { deploymentCommands } from './commands/deployments.js';
 import { environmentCommands } from './commands/environments.js';
@@ -19,31 +19,54 @@ import { WaitInterrupted, watchCommand } from './progress.js';
 
 export { type CliContext, EXIT, type Stream } from './context.js';
 
+export const COMMANDS: Record<string, Command> = {
+  ...deploymentCommands,
+  ...operationCommands,
+  ...environmentCommands,
+  ...eventCommands,
+  ...webhookCommands,
+};
+
+/** What each command takes, as its usage shows it; a second line is aligned under the first. */
+const SYNOPSES: Record<string, string> = {
+  'deployments list': '[--status <s>] [--page <n>] [--per-page <n>]',
+  'deployments get': '<deployment-id>',
+  'deployments create':
+    '--app-type <airflow|superset> [--name <name>] [--environment-id <id>]\n[--idempotency-key <key>] [--wait [--timeout <seconds>]]',
+  'deployments delete': '<deployment-id> [--wait [--timeout <seconds>]]',
+  'operations list': '[--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
+  'operations get': '<operation-id>',
+  'operations wait': '<operation-id> [--timeout <seconds>]',
+  'operations cancel': '<operation-id>',
+  'environments list': '[--page <n>] [--per-page <n>]',
+  'events list': '[--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
+  'events listen': '--forward-to <url> [--type <t>,...] [--secret <whsec_...>]\n[--from-start | --since <sequence>]',
+  'webhooks create': '--url <https-url> [--events <t>,...] [--description <text>]',
+  'webhooks list': '[--page <n>] [--per-page <n>]',
+  'webhooks get': '<webhook-id>',
+  'webhooks delete': '<webhook-id>',
+  'webhooks deliveries': '<webhook-id> [--page <n>] [--per-page <n>]',
+};
+
+/** `<lead><command> <synopsis>`, its second line aligned under the first. */
+function synopsis(lead: string, name: string): string {
+  const [first, ...more] = (SYNOPSES[name] ?? '').split('\n');
+  const head = `${lead}${name} `;
+  return [head + first, ...more.map((line) => ' '.repeat(head.length) + line)].join('\n');
+}
+
+const OPTIONS_HELP = `Options:
+  --json        print the API's data as JSON (progress goes to stderr)
+  -h, --help    show this help`;
+
 export const USAGE = `Usage: deployctl <command> [options]
 
 Commands:
-  deployments list [--status <s>] [--page <n>] [--per-page <n>]
-  deployments get <deployment-id>
-  deployments create --app-type <airflow|superset> [--name <name>] [--environment-id <id>]
-                     [--idempotency-key <key>] [--wait [--timeout <seconds>]]
-  deployments delete <deployment-id> [--wait [--timeout <seconds>]]
-  operations list [--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]
-  operations get <operation-id>
-  operations wait <operation-id> [--timeout <seconds>]
-  operations cancel <operation-id>
-  environments list [--page <n>] [--per-page <n>]
-  events list [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]
-  events listen --forward-to <url> [--type <t>,...] [--secret <whsec_...>]
-                [--from-start | --since <sequence>]
-  webhooks create --url <https-url> [--events <t>,...] [--description <text>]
-  webhooks list [--page <n>] [--per-page <n>]
-  webhooks get <webhook-id>
-  webhooks delete <webhook-id>
-  webhooks deliveries <webhook-id> [--page <n>] [--per-page <n>]
+${Object.keys(COMMANDS)
+  .map((name) => synopsis('  ', name))
+  .join('\n')}
 
-Options:
-  --json        print the API's data as JSON (progress goes to stderr)
-  -h, --help    show this help
+${OPTIONS_HELP}
 
 Environment:
   DEPLOY_API_KEY   your API key (svc_sk_live_...), required
@@ -64,13 +87,18 @@ the operation goes on ("deployctl operations wait <operation-id>" watches it aga
 events listen stopped.
 `;
 
-const COMMANDS: Record<string, Command> = {
-  ...deploymentCommands,
-  ...operationCommands,
-  ...environmentCommands,
-  ...eventCommands,
-  ...webhookCommands,
-};
+/**
+ * The usage of what the command words name: one command's, a group's commands
+ * (`deployctl webhooks`), or the whole of it when they name nothing.
+ */
+export function usageOf(positionals: readonly string[]): string {
+  const name = positionals.slice(0, 2).join(' ');
+  if (COMMANDS[name])
+    return `${synopsis('Usage: deployctl ', name)}\n\n${OPTIONS_HELP}\n\nRun "deployctl --help" for the environment and exit codes.\n`;
+  const group = Object.keys(COMMANDS).filter((n) => positionals.length === 1 && n.startsWith(`${positionals[0]} `));
+  if (group.length) return `Usage:\n${group.map((n) => synopsis('  deployctl ', n)).join('\n')}\n\n${OPTIONS_HELP}\n`;
+  return USAGE;
+}
 
 /** The command the words name, checked against its arguments and options before anything is sent. */
 function commandFor(positionals: string[], values: Values): { command: Command; args: string[] } {
@@ -105,9 +133,9 @@ function describeApiError(e: ErrorResponse): string {
 }
 
 /** Says on stderr what went wrong and gives the exit code; rethrows what is not a known failure. */
-function failure(ctx: CliContext, e: unknown): number {
+function failure(ctx: CliContext, e: unknown, positionals: readonly string[]): number {
   if (e instanceof UsageError) {
-    err(ctx, `deployctl: ${e.message}\nRun "deployctl --help" for usage.`);
+    err(ctx, `deployctl: ${e.message}\n\n${usageOf(positionals)}`);
     return EXIT.usage;
   }
   if (e instanceof ErrorResponse) {
@@ -142,12 +170,18 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   try {
     ({ values, positionals } = parseArgv(argv));
   } catch (e) {
-    err(ctx, `deployctl: ${(e as Error).message}\n\n${USAGE}`);
+    err(ctx, `deployctl: ${(e as Error).message}\n\n${usageOf(commandWords(argv))}`);
     return EXIT.usage;
   }
-  if (values.help || positionals.length === 0) {
+  if (positionals.length === 0) {
     (values.help ? out : err)(ctx, USAGE);
     return values.help ? EXIT.ok : EXIT.usage;
+  }
+  if (values.help) {
+    const usage = usageOf(positionals);
+    if (usage === USAGE) return failure(ctx, new UsageError(`unknown command "${positionals.slice(0, 2).join(' ')}"`), positionals);
+    out(ctx, usage);
+    return EXIT.ok;
   }
   try {
     const { command, args } = commandFor(positionals, values);
@@ -162,6 +196,6 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     const api = new DeploymentsClient({ baseUrl, apiKey, fetch: ctx.fetch, userAgent: 'deployctl' });
     return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });
   } catch (e) {
-    return failure(ctx, e);
+    return failure(ctx, e, positionals);
   }
 }

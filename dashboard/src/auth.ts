@@ -3,7 +3,8 @@
  * protocol, no SDK in the page): the same calls reach Cognito on AWS and the emulation
  * under `npm start`. The ID token lives in memory only and is refreshed shortly before
  * it expires (and once more if the API still finds it expired); the refresh token is
- * kept for the tab's session, so a reload does not ask for the password again.
+ * kept for the tab's session, so a reload does not ask for the password again, and is
+ * revoked at sign-out.
  */
 import type { DashboardConfig } from './config.js';
 
@@ -34,12 +35,17 @@ export function onSessionChange(fn: () => void): () => void {
   return () => listeners.delete(fn);
 }
 
-async function initiateAuth(flow: string, parameters: Record<string, string>) {
-  const res = await fetch(config.userPoolEndpoint, {
+/** One call of Cognito's JSON protocol. */
+function cognito(action: string, input: Record<string, unknown>): Promise<Response> {
+  return fetch(config.userPoolEndpoint, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-    body: JSON.stringify({ AuthFlow: flow, ClientId: config.clientId, AuthParameters: parameters }),
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': `AWSCognitoIdentityProviderService.${action}` },
+    body: JSON.stringify({ ClientId: config.clientId, ...input }),
   });
+}
+
+async function initiateAuth(flow: string, parameters: Record<string, string>) {
+  const res = await cognito('InitiateAuth', { AuthFlow: flow, AuthParameters: parameters });
   const body = (await res.json()) as {
     AuthenticationResult?: { IdToken: string; RefreshToken?: string; ExpiresIn: number };
     ChallengeName?: string;
@@ -63,10 +69,22 @@ export async function signIn(email: string, password: string): Promise<void> {
   start(r.IdToken, r.RefreshToken ?? '', r.ExpiresIn);
 }
 
-export function signOut(): void {
+/**
+ * Forgets the session here and revokes its refresh token at the pool, which would
+ * otherwise refresh for 30 days in whatever copy of it survives (the ID token already
+ * issued lives out its hour). The page signs out at once; revoking finishes in the
+ * background, and a failure to revoke leaves nothing more to do here.
+ */
+export function signOut(): Promise<void> {
+  const refreshToken = session?.refreshToken || sessionStorage.getItem(REFRESH_KEY);
   session = null;
   sessionStorage.removeItem(REFRESH_KEY);
   for (const fn of listeners) fn();
+  if (!refreshToken) return Promise.resolve();
+  return cognito('RevokeToken', { Token: refreshToken }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** A fresh ID token from the refresh token; concurrent callers share one refresh. */
@@ -79,7 +97,7 @@ export function refresh(): Promise<string> {
       return r.IdToken;
     })
     .catch((e: unknown) => {
-      signOut();
+      void signOut();
       throw e;
     })
     .finally(() => {

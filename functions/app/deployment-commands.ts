@@ -5,20 +5,23 @@
  * client gets a 500 naming the operation.
  */
 import { randomUUID } from 'node:crypto';
+import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import {
-  applyTransition,
-  insertDeployment,
-  insertOperation,
-  type WriteState,
-  withWriteState,
-} from '../adapters/dynamo/lifecycle-writes.js';
+import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
+import { insertOperation } from '../adapters/dynamo/insert-operation.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
+import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform, restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { applyConfigPatch, defaultConfig } from '../core/deployment-config.js';
-import { autoName, blockingOperation, type DeploymentRecord, deploymentMoveAfter, firstRevision } from '../core/deployments.js';
+import {
+  autoName,
+  blockingOperation,
+  type DeploymentRecord,
+  deploymentMoveAfter,
+  newDeploymentWithOperation,
+} from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
 import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
@@ -32,6 +35,7 @@ import {
 } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
+import { changeEvents } from './change-events.js';
 import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
 
@@ -62,6 +66,7 @@ export async function launch(op: OperationRecord, deployment: DeploymentRecord):
     at,
     // A fault path already: past this budget the reconciler ends the operation instead.
     retries: { budgetMs: 3_000, exhausted: 'rethrow' },
+    events: changeEvents,
   });
   throw internalError(op.id);
 }
@@ -102,23 +107,13 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
           org,
           limits: req.limits,
           now: req.now,
-          build: (at) => {
-            const operation = queuedOperation({ org_id: req.orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-            const deployment: DeploymentRecord = {
+          events: changeEvents,
+          build: (at) =>
+            newDeploymentWithOperation(
+              { org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId, config: firstConfig },
+              at,
               id,
-              org_id: req.orgId,
-              name,
-              app_type: req.body.app_type,
-              status: 'provisioning',
-              environment_id: environmentId,
-              created_at: at,
-              updated_at: at,
-              last_operation_id: operation.id,
-              op_count: 1,
-              ...firstRevision(firstConfig, at, operation),
-            };
-            return { deployment, operation };
-          },
+            ),
         });
       } catch (e) {
         // A generated name that happens to be taken is simply generated again.
@@ -157,6 +152,7 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
         deploymentStatus: 'destroying',
         cancel,
         now,
+        events: changeEvents,
       });
       return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
     },
@@ -180,7 +176,7 @@ export async function startOperation(
   build: (at: string) => OperationRecord,
   now: Date,
 ): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
-  const operation = await insertOperation({ deployment: d, org: state.org, build, now });
+  const operation = await insertOperation({ deployment: d, org: state.org, build, now, events: changeEvents });
   return { deployment: d, operation };
 }
 
@@ -235,7 +231,16 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
     }
     const at = now.toISOString();
     const change = { status: 'canceled' as const, message: 'Canceled by request.', ended_at: at };
-    if (!(await applyTransition({ operation: op, change, deployment: deploymentMove, at, retries: requestRetries(now) })))
+    if (
+      !(await applyTransition({
+        operation: op,
+        change,
+        deployment: deploymentMove,
+        at,
+        retries: requestRetries(now),
+        events: changeEvents,
+      }))
+    )
       throw new Retry();
     return { ...op, ...change };
   }, requestRetries(now));

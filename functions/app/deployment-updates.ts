@@ -5,7 +5,7 @@
  * answer what would change (dry run), the deployment as it is (nothing changes), or
  * start a `deployment.update` operation whose workflow applies it.
  */
-import { type WriteState, withWriteState } from '../adapters/dynamo/lifecycle-writes.js';
+import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { getRevision, listRevisions } from '../adapters/dynamo/revision-reads.js';
 import { requestRetries } from '../adapters/dynamo/transact.js';
 import {

@@ -4,20 +4,17 @@
  * equal without opening it), and opened only to hand the configuration to the platform
  * driver (the workflow's start-phase step, the one function allowed to).
  */
-import { hkdfSync } from 'node:crypto';
-import { open, seal } from '../adapters/crypto/secret-box.js';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { type PendingConfig, type StoredConfig, sealPending, secretDigest } from '../core/deployment-config.js';
 import type { PlatformConfig } from '../core/platform.js';
-import { config as settings } from '../lib/config.js';
 
-// Bridge until the server secret (API_KEY_SECRET) is merged: the local sealing key stands in for it.
-const keySigningSecret = async (): Promise<Buffer> => {
-  const key = Buffer.from(settings().webhooks.secretKey ?? '', 'base64');
-  if (key.length < 32) throw new Error('No server secret to derive the env digest key from.');
-  return key;
-};
+// Bridge until the server secret of API keys (API_KEY_SECRET) is merged: its value, else one per process.
+const processSecret = randomBytes(32);
+const keySigningSecret = async (): Promise<Buffer> =>
+  process.env.API_KEY_SECRET ? Buffer.from(process.env.API_KEY_SECRET, 'base64') : processSecret;
 
-const PURPOSE = 'deployment-env';
+const PURPOSE = 'deployment-env' as const;
 
 let digestKey: Promise<Buffer> | undefined;
 
@@ -43,13 +40,13 @@ export async function envDigester(orgId: string, deploymentId: string): Promise<
 
 /** Seals the fresh secrets of a configuration for its deployment. */
 export const sealEnv = (config: PendingConfig, orgId: string, deploymentId: string): Promise<StoredConfig> =>
-  sealPending(config, (_name, value) => seal(value, PURPOSE));
+  sealPending(config, (_name, value) => secretSealer().seal(value, { purpose: PURPOSE, orgId, recordId: deploymentId }));
 
 /** The configuration as the platform driver receives it: every secret opened. */
 export async function openEnv(config: StoredConfig, orgId: string, deploymentId: string): Promise<PlatformConfig> {
   const env = await Promise.all(
     Object.entries(config.env).map(async ([name, e]) => {
-      const value = e.secret ? await open(e.sealed, PURPOSE) : e.value;
+      const value = e.secret ? await secretSealer().open(e.sealed, { purpose: PURPOSE, orgId, recordId: deploymentId }) : e.value;
       return [name, { value, secret: e.secret }] as const;
     }),
   );

@@ -5,11 +5,12 @@
  * of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
  */
 
-import { open } from '../adapters/crypto/secret-box.js';
 import { getEvent } from '../adapters/dynamo/event-reads.js';
 import { getWebhook, listWebhooks, recordDelivery } from '../adapters/dynamo/webhook-store.js';
 import { safePost } from '../adapters/http-out/safe-post.js';
-import { type DeliveryMessage, enqueueDelivery } from '../adapters/queue/delivery-queue.js';
+import { secretSealer } from '../adapters/kms/secret-sealer.js';
+import { deliveryQueue } from '../adapters/sqs/delivery-queue.js';
+import type { DeliveryMessage } from '../core/delivery-queue.js';
 import type { Event } from '../core/schemas.js';
 import { signatureHeaders } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
@@ -18,7 +19,9 @@ import { logger } from '../lib/logger.js';
 /** Queues the first attempt of every delivery the event calls for. */
 export async function dispatchEvent(orgId: string, event: Event): Promise<number> {
   const subscribed = (await listWebhooks(orgId)).filter((w) => w.events.includes(event.type));
-  await Promise.all(subscribed.map((w) => enqueueDelivery({ orgId, webhookId: w.id, eventSequence: event.sequence, attempt: 1 }, 0)));
+  await Promise.all(
+    subscribed.map((w) => deliveryQueue().enqueue({ orgId, webhookId: w.id, eventSequence: event.sequence, attempt: 1 }, 0)),
+  );
   return subscribed.length;
 }
 
@@ -27,7 +30,7 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
   const early = (m.notBefore ?? 0) - now().getTime();
   if (early > 0) {
     // Waited the longest delay the queue has, not yet the whole retry delay: wait the rest.
-    await enqueueDelivery({ ...m, notBefore: undefined }, Math.ceil(early / 1000));
+    await deliveryQueue().enqueue({ ...m, notBefore: undefined }, Math.ceil(early / 1000));
     return;
   }
   const webhook = await getWebhook(m.orgId, m.webhookId);
@@ -39,7 +42,12 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
   const at = now();
   const headers = {
     'Content-Type': 'application/json',
-    ...signatureHeaders(await open(webhook.secret_sealed, 'delivery'), event.id, Math.floor(at.getTime() / 1000), body),
+    ...signatureHeaders(
+      await secretSealer().open(webhook.secret_sealed, { purpose: 'delivery', orgId: m.orgId, recordId: webhook.id }),
+      event.id,
+      Math.floor(at.getTime() / 1000),
+      body,
+    ),
   };
   const answer = await safePost(webhook.url, body, headers, { allowInsecure });
   const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;
@@ -60,5 +68,5 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
     reason: answer.error,
     retry_in_s: delay ?? null,
   });
-  if (delay !== undefined) await enqueueDelivery({ ...m, attempt: m.attempt + 1 }, delay);
+  if (delay !== undefined) await deliveryQueue().enqueue({ ...m, attempt: m.attempt + 1 }, delay);
 }

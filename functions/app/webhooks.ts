@@ -1,8 +1,8 @@
 /** Webhook endpoints (decision 38): created with a fresh secret, shown once and stored sealed. */
 import { randomUUID } from 'node:crypto';
-import { seal } from '../adapters/crypto/secret-box.js';
 import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
+import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { apiError, invalidRequest } from '../core/errors.js';
 import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
 import { newWebhookSecret } from '../core/webhook-signature.js';
@@ -15,14 +15,15 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
   const problem = webhookUrlProblem(body.url, config().webhooks.allowInsecure);
   if (problem) throw invalidRequest('The request body is invalid.', [{ field: 'url', issue: problem }]);
   const secret = newWebhookSecret();
+  const id = `wh_${randomUUID().replaceAll('-', '')}`;
   const record: WebhookRecord = {
-    id: `wh_${randomUUID().replaceAll('-', '')}`,
+    id,
     org_id: orgId,
     url: body.url,
     events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
     description: body.description ?? null,
     created_at: now.toISOString(),
-    secret_sealed: await seal(secret, 'delivery'),
+    secret_sealed: await secretSealer().seal(secret, { purpose: 'delivery', orgId, recordId: id }),
     delivery_count: 0,
   };
   if (!(await insertWebhook(record, WEBHOOK_LIMIT))) throw apiError('WEBHOOK_LIMIT_REACHED', { limit: WEBHOOK_LIMIT });

@@ -3,13 +3,15 @@
  * reads the operation and writes only while it is not terminal, so a cancel or a
  * timeout that ended it first always wins, and a retried step changes nothing twice.
  */
+
+import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import { applyTransition } from '../adapters/dynamo/lifecycle-writes.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
+import { type OperationError, phaseFailed } from '../core/errors.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
 import {
   type HostingPlatform,
@@ -20,6 +22,7 @@ import {
   type WorkPhase,
 } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
+import { changeEvents } from './change-events.js';
 import { openEnv } from './env-secrets.js';
 
 export interface StepInput {
@@ -93,7 +96,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
       message: PHASE_MESSAGES[input.phase],
       started_at: op.started_at ?? at,
     };
-    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES, events: changeEvents }))) throw new Retry();
     return { ...loaded, op: { ...op, ...change } };
   }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
@@ -112,7 +115,15 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     await withRetries(async () => {
       const current = (await load(input)).op;
       if (isTerminal(current.status)) throw new OperationEnded(current.id, current.status);
-      if (!(await applyTransition({ operation: current, change: { job }, at: now().toISOString(), retries: STEP_RETRIES })))
+      if (
+        !(await applyTransition({
+          operation: current,
+          change: { job },
+          at: now().toISOString(),
+          retries: STEP_RETRIES,
+          events: changeEvents,
+        }))
+      )
         throw new Retry();
     }, STEP_RETRIES);
   }
@@ -181,6 +192,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
         ...(applied ? { applied } : {}),
         at,
         retries: STEP_RETRIES,
+        events: changeEvents,
       }))
     )
       throw new Retry();
@@ -219,17 +231,13 @@ function causeMessage(cause: string | undefined): string | undefined {
 
 export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
   const timedOut = input.failure?.Error === 'States.Timeout' || input.failure?.Error === 'PhaseTimedOut';
-  const error = timedOut
+  const error: OperationError | undefined = timedOut
     ? { code: 'OPERATION_TIMED_OUT', message: causeMessage(input.failure?.Cause) ?? 'The operation did not finish in time.' }
     : undefined;
-  await endFailed(input, (op) => error ?? { code: `${op.phase.toUpperCase()}_FAILED`, message: failureMessage(input.failure, op) }, now);
+  await endFailed(input, (op) => error ?? { code: phaseFailed(op.phase), message: failureMessage(input.failure, op) }, now);
 }
 
-async function endFailed(
-  input: StepInput,
-  errorFor: (op: OperationRecord) => { code: string; message: string },
-  now: () => Date,
-): Promise<boolean> {
+async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => OperationError, now: () => Date): Promise<boolean> {
   return withRetries(async () => {
     const { op, deployment } = await load(input);
     if (isTerminal(op.status)) return false;
@@ -243,6 +251,7 @@ async function endFailed(
         deployment: deploymentMoveAfter('failed', op.type, deployment),
         at,
         retries: STEP_RETRIES,
+        events: changeEvents,
       }))
     )
       throw new Retry();
@@ -296,7 +305,7 @@ export async function reconcileOperations(opts: ReconcileOptions): Promise<Recon
       out.resumed.push(op.id);
       continue;
     }
-    let error: { code: string; message: string } | undefined;
+    let error: OperationError | undefined;
     if (state !== 'RUNNING') {
       error = {
         code: 'OPERATION_INTERRUPTED',

@@ -1,6 +1,7 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
-import { randomBytes } from 'node:crypto';
-import { configView, type StoredConfig } from './deployment-config.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { configView, DEFAULT_APP_VERSIONS, defaultConfig, type StoredConfig } from './deployment-config.js';
+import { type OperationRecord, queuedOperation } from './operations.js';
 import { deploymentPath, operationPath } from './paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
@@ -27,6 +28,41 @@ export interface DeploymentRecord {
   op_counts?: Partial<Record<OperationType, number>>;
   /** Its position in the organization's deployments (set by the store; never shown). */
   seq?: number;
+}
+
+/** What a new deployment is created with (its configuration: the default unless given); the rest follows from its creation. */
+export type NewDeploymentFields = Pick<DeploymentRecord, 'org_id' | 'name' | 'app_type' | 'environment_id'> & { config?: StoredConfig };
+
+/** A new deployment, provisioning, its create operation (`operationId`) its first, last and only one in flight; revision 1. */
+export function newDeploymentRecord(
+  { config, ...fields }: NewDeploymentFields,
+  at: string,
+  operationId: string,
+  id: string = randomUUID(),
+): DeploymentRecord {
+  return {
+    id,
+    ...fields,
+    status: 'provisioning',
+    created_at: at,
+    updated_at: at,
+    config: config ?? defaultConfig(fields.app_type, DEFAULT_APP_VERSIONS),
+    revision: 1,
+    applied_at: at,
+    in_flight: [inFlightEntry({ type: 'deployment.create', id: operationId })],
+    last_operation_id: operationId,
+    op_count: 1,
+  };
+}
+
+/** A new deployment and its create operation, queued: the two records a create writes together. */
+export function newDeploymentWithOperation(
+  fields: NewDeploymentFields,
+  at: string,
+  id: string = randomUUID(),
+): { deployment: DeploymentRecord; operation: OperationRecord } {
+  const operation = queuedOperation({ org_id: fields.org_id, type: 'deployment.create', resource_id: id, requested_at: at });
+  return { deployment: newDeploymentRecord(fields, at, operation.id, id), operation };
 }
 
 /** Decision 10: the only transitions there are. */
@@ -88,11 +124,3 @@ export function blockingOperation(d: DeploymentRecord, by: 'update' | 'other'): 
   const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);
   return entries.find(([type]) => by === 'update' || type === 'deployment.update')?.[1];
 }
-
-/** A new deployment's configuration fields: revision 1, applied as it is created, its create operation in flight. */
-export const firstRevision = (config: StoredConfig, at: string, create: { type: OperationType; id: string }) => ({
-  config,
-  revision: 1,
-  applied_at: at,
-  in_flight: [inFlightEntry(create)],
-});

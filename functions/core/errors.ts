@@ -4,7 +4,10 @@
  * the HTTP layer and the local gateway map it to the envelope, the OpenAPI document
  * shows `message(example)` as each code's example, and the typed client reads `ErrorCode`.
  * Anything thrown that is not an ApiError is a fault: a generic 500 with the request id.
+ * The codes a failed operation carries in its `error` are here too (OPERATION_ERRORS).
  */
+import type { Phase } from './schemas.js';
+
 export interface FieldIssue {
   field: string;
   issue: string;
@@ -210,6 +213,13 @@ export const ERRORS = {
     message: () => 'Send the request body as JSON with Content-Type: application/json.',
     example: undefined,
   }),
+  MISDIRECTED_REQUEST: code({
+    status: 421,
+    meaning:
+      'The local stack (npm start) answers only requests addressed to localhost, its loopback addresses or its HOST; another name in the Host header is refused (DNS rebinding).',
+    message: () => 'This server answers only requests addressed to localhost, 127.0.0.1, [::1] or its configured HOST.',
+    example: undefined,
+  }),
   RATE_LIMIT_EXCEEDED: code<{ limit: string; retryAfter: number }>({
     status: 429,
     meaning: 'A rate limit is exceeded; wait Retry-After seconds.',
@@ -282,3 +292,28 @@ export const invalidRequest = (problem: string, details?: FieldIssue[]) =>
 /** The fault every unexpected error becomes: nothing of it reaches the client but the request id. */
 export const internalError = (operationId?: string) =>
   apiError('INTERNAL_ERROR', { operationFailed: operationId !== undefined }, operationId ? { operationId } : {});
+
+/**
+ * The codes of a failed operation's `error`: what went wrong during the work, never an
+ * HTTP answer (the request that started the work had its own). Each with its meaning;
+ * the API guide lists exactly these (test/unit/api-guide.test.ts).
+ */
+export const OPERATION_ERRORS = {
+  '<PHASE>_FAILED':
+    'The named phase failed, e.g. `PROVISIONING_DB_FAILED`, `DESTROYING_INFRASTRUCTURE_FAILED`, `SYNCING_DAGS_FAILED`, `PROVISIONING_USER_FAILED`. The message explains it when the platform gave a reason.',
+  OPERATION_TIMED_OUT: 'A phase did not finish within its limit (six hours by default); the message names the phase.',
+  OPERATION_INTERRUPTED: 'The workflow running the operation stopped unexpectedly.',
+  WORKFLOW_START_FAILED: 'The workflow could not be started (the request that created it got `500` with `operation_id`).',
+} as const;
+
+/** `<PHASE>_FAILED`, one code per phase. */
+export type PhaseFailedCode = `${Uppercase<Phase>}_FAILED`;
+export type OperationErrorCode = PhaseFailedCode | Exclude<keyof typeof OPERATION_ERRORS, '<PHASE>_FAILED'>;
+
+export interface OperationError {
+  code: OperationErrorCode;
+  message: string;
+}
+
+/** The code of an operation that failed in `phase`. */
+export const phaseFailed = (phase: Phase): PhaseFailedCode => `${phase.toUpperCase() as Uppercase<Phase>}_FAILED`;

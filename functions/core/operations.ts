@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConfigChange, StoredConfig } from './deployment-config.js';
+import type { OperationError } from './errors.js';
 import { deploymentPath, operationPath } from './paths.js';
 import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
@@ -58,7 +59,7 @@ export interface OperationRecord {
   requested_at: string;
   started_at?: string;
   ended_at?: string;
-  error?: { code: string; message: string };
+  error?: OperationError;
   result?: Record<string, unknown>;
   /** Inputs the workflow needs beyond the deployment (e.g. the user to provision). */
   params?: Record<string, unknown>;

@@ -18,6 +18,8 @@ import { API_PREFIX } from '../routes.js';
 const VENDOR_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
 const INIT_SCRIPT = 'docs-init.js';
 export const DOCS_ASSET_NAMES: readonly string[] = [...VENDOR_FILES, INIT_SCRIPT];
+/** The variable naming the directory a bundler copied the vendor files into (infra/aws/functions.ts sets it). */
+export const SWAGGER_UI_DIST = 'SWAGGER_UI_DIST';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -61,7 +63,7 @@ interface Asset {
 }
 
 function swaggerUiDir(): string {
-  const override = process.env.SWAGGER_UI_DIST;
+  const override = process.env[SWAGGER_UI_DIST];
   if (override) return override;
   return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }

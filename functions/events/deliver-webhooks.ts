@@ -4,8 +4,8 @@
  * Only an unexpected fault reports the message as failed, alone, so it comes back.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { DeliveryMessage } from '../adapters/queue/delivery-queue.js';
 import { deliverOnce } from '../app/webhook-deliveries.js';
+import type { DeliveryMessage } from '../core/delivery-queue.js';
 import { logger } from '../lib/logger.js';
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {

@@ -4,22 +4,40 @@
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
 import * as z from 'zod/mini';
-import type { AppVersions } from '../core/deployment-config.js';
+import { type AppVersions, DEFAULT_APP_VERSIONS } from '../core/deployment-config.js';
 
-/** A phase may last 6 hours by default, and 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
-export const PHASE_TIMEOUT_DEFAULT_SECONDS = 6 * 3600;
+/** A phase may last 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
 
-/** Decision 41: the releases each app type may run, when APP_VERSIONS does not say. */
-export const APP_VERSIONS_DEFAULT: AppVersions = {
-  airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
-  superset: ['4.1.2', '5.0.0'],
-};
+/**
+ * The value of each variable a process does not set: the local host's, the tests' and
+ * the CDK app's defaults (infra/aws/settings.ts) are these. Plain values, so importing
+ * them costs a bundle nothing.
+ */
+export const CONFIG_DEFAULTS = {
+  TABLE_NAME: 'deployments-local',
+  APP_DOMAIN: 'apps.localhost',
+  STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:operation',
+  PHASE_DELAY_MS: 2000,
+  SIMULATED_FAILURE: '',
+  RATE_LIMIT_PER_HOUR: 1000,
+  RATE_LIMIT_PER_MINUTE: 100,
+  CREATE_LIMIT_PER_HOUR: 10,
+  AUTH_FAILURE_LIMIT: 20,
+  /** 6 hours. */
+  PHASE_TIMEOUT_SECONDS: 6 * 3600,
+  PHASE_CHECK_SECONDS: 60,
+  WEBHOOK_ALLOW_INSECURE: 'false',
+  WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000',
+  APP_VERSIONS: JSON.stringify(DEFAULT_APP_VERSIONS),
+} as const;
+const d = CONFIG_DEFAULTS;
 
 const VERSION = /^\d+(\.\d+)*$/;
+/** APP_VERSIONS: JSON, each app type's releases (decision 41). */
 const appVersions = z.pipe(
   z.pipe(
-    z.string(),
+    z._default(z.string(), d.APP_VERSIONS),
     z.transform((raw: string, ctx) => {
       try {
         return JSON.parse(raw) as unknown;
@@ -38,39 +56,42 @@ const appVersions = z.pipe(
 const intFrom = (fallback: number) => z._default(z.pipe(z.coerce.number(), z.int().check(z.positive())), fallback);
 
 const schema = z.object({
-  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'deployments-local'),
-  APP_DOMAIN: z._default(z.string().check(z.minLength(1)), 'apps.localhost'),
-  STATE_MACHINE_ARN: z._default(z.string().check(z.minLength(1)), 'arn:aws:states:us-east-1:000000000000:stateMachine:operation'),
-  PHASE_DELAY_MS: z._default(z.pipe(z.coerce.number(), z.int().check(z.gte(0))), 2000),
-  SIMULATED_FAILURE: z._default(z.string(), ''),
-  RATE_LIMIT_PER_HOUR: intFrom(1000),
-  RATE_LIMIT_PER_MINUTE: intFrom(100),
-  CREATE_LIMIT_PER_HOUR: intFrom(10),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), d.TABLE_NAME),
+  APP_DOMAIN: z._default(z.string().check(z.minLength(1)), d.APP_DOMAIN),
+  STATE_MACHINE_ARN: z._default(z.string().check(z.minLength(1)), d.STATE_MACHINE_ARN),
+  PHASE_DELAY_MS: z._default(z.pipe(z.coerce.number(), z.int().check(z.gte(0))), d.PHASE_DELAY_MS),
+  SIMULATED_FAILURE: z._default(z.string(), d.SIMULATED_FAILURE),
+  RATE_LIMIT_PER_HOUR: intFrom(d.RATE_LIMIT_PER_HOUR),
+  RATE_LIMIT_PER_MINUTE: intFrom(d.RATE_LIMIT_PER_MINUTE),
+  CREATE_LIMIT_PER_HOUR: intFrom(d.CREATE_LIMIT_PER_HOUR),
   /** Well-formed but unknown keys one client address may send per 10-minute window before it is refused. */
-  AUTH_FAILURE_LIMIT: intFrom(20),
+  AUTH_FAILURE_LIMIT: intFrom(d.AUTH_FAILURE_LIMIT),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
-  PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(PHASE_TIMEOUT_DEFAULT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
+  PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
-  PHASE_CHECK_SECONDS: intFrom(60),
+  PHASE_CHECK_SECONDS: intFrom(d.PHASE_CHECK_SECONDS),
   /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
-  APP_VERSIONS: z.optional(appVersions),
+  APP_VERSIONS: appVersions,
   /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
-  WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), 'false'),
+  WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), d.WEBHOOK_ALLOW_INSECURE),
   /** Seconds before each retry of a failed delivery, comma-separated. */
   WEBHOOK_RETRY_SCHEDULE: z._default(
     z.string().check(z.regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')),
-    '5,300,1800,7200,18000,36000',
+    d.WEBHOOK_RETRY_SCHEDULE,
   ),
-  /** The key (base64, 32 bytes) webhook secrets are sealed with locally; only code that signs or stores them has it. */
-  WEBHOOK_SECRET_KEY: z.optional(z.string()),
   /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
   WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
-  /** On AWS: the SQS queue of deliveries (locally the queue is kept in the table). */
+  /** On AWS: the SQS queue of deliveries. */
   DELIVERY_QUEUE_URL: z.optional(z.string()),
   /** The user pool that signs the dashboard's users in: its issuer URL (the JWKS is below it) and the dashboard's app client. */
   DASHBOARD_TOKEN_ISSUER: z.optional(z.url()),
   DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
 });
+
+/** The name of every variable this module reads: the CDK app and the local host set them under these names. */
+export type ConfigVariable = keyof typeof schema.shape;
+/** Values for some of the variables, as a process environment holds them. */
+export type ConfigEnv = Partial<Record<ConfigVariable, string>>;
 
 export type Config = Readonly<{
   tableName: string;
@@ -87,7 +108,6 @@ export type Config = Readonly<{
   webhooks: Readonly<{
     allowInsecure: boolean;
     retrySchedule: readonly number[];
-    secretKey: string | undefined;
     kmsKeyId: string | undefined;
     queueUrl: string | undefined;
   }>;
@@ -115,11 +135,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
-    appVersions: e.APP_VERSIONS ?? APP_VERSIONS_DEFAULT,
+    appVersions: e.APP_VERSIONS,
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),
-      secretKey: e.WEBHOOK_SECRET_KEY,
       kmsKeyId: e.WEBHOOK_KMS_KEY_ID,
       queueUrl: e.DELIVERY_QUEUE_URL,
     }),

@@ -5,7 +5,6 @@
  * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { SealPurpose } from '../adapters/crypto/secret-box.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -14,18 +13,19 @@ import {
   releaseIdempotencyKey,
 } from '../adapters/dynamo/idempotency-store.js';
 import { apiError, invalidRequest } from '../core/errors.js';
+import type { SealedFor, SecretSealer } from '../core/secret-sealer.js';
 import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
 
 /**
- * Seals the answer kept for replays of a route whose answer shows a secret
- * (adapters/crypto/secret-box.ts). Only such a route's handler passes one, so the other
- * functions do not bundle the KMS client.
+ * The sealer of the answer kept for replays of a route whose answer shows a secret, asked
+ * for when needed (the host may inject it after the handler module loads). Only such a
+ * route's handler passes one, so the other functions do not bundle the KMS client.
  */
-export interface ReplaySealer {
-  seal(plaintext: string, purpose: SealPurpose): Promise<string>;
-  open(sealed: string, purpose: SealPurpose): Promise<string>;
-}
+export type ReplaySealer = () => SecretSealer;
+
+/** A kept answer is bound to its organization and Idempotency-Key. */
+const keptAnswer = (claim: IdempotencyClaim): SealedFor => ({ purpose: 'replay', orgId: claim.orgId, recordId: claim.key });
 
 /** The methods whose requests an Idempotency-Key makes safe to repeat. */
 const IDEMPOTENT_METHODS = ['POST', 'PATCH'];
@@ -57,7 +57,7 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, seale
     if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
     if (existing?.state === 'COMPLETED') {
       const { sealed, ...response } = existing.response;
-      api.replay = sealed ? { ...response, data: JSON.parse(await sealerOf(sealer).open(sealed, 'replay')) } : response;
+      api.replay = sealed ? { ...response, data: JSON.parse(await sealerOf(sealer).open(sealed, keptAnswer(claim))) } : response;
       return;
     }
     // Held by a request still at work (or just released): look again shortly.
@@ -66,14 +66,15 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, seale
   }
 }
 
-const sealerOf = (sealer: ReplaySealer | undefined): ReplaySealer => {
-  if (!sealer) throw new Error('A sealed answer needs the route to be given a ReplaySealer.');
-  return sealer;
+const NO_SEALER = 'A sealed answer needs the route to be given a ReplaySealer.';
+const sealerOf = (sealer: ReplaySealer | undefined): SecretSealer => {
+  if (!sealer) throw new Error(NO_SEALER);
+  return sealer();
 };
 
 /** `route.secretInAnswer`: the stored answer is sealed by `sealer`, so the table never holds the secret in the clear. */
 export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware => {
-  if (route.secretInAnswer) sealerOf(sealer);
+  if (route.secretInAnswer && !sealer) throw new Error(NO_SEALER);
   return {
     async before(request) {
       const { api } = request.context;
@@ -102,7 +103,7 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
       if (status < 300) {
         const headers = result.headers ?? {};
         const stored = route.secretInAnswer
-          ? { status, sealed: await sealerOf(sealer).seal(JSON.stringify(result.data), 'replay'), headers }
+          ? { status, sealed: await sealerOf(sealer).seal(JSON.stringify(result.data), keptAnswer(claim)), headers }
           : { status, data: result.data, headers };
         await completeIdempotencyKey(claim, stored, new Date());
       } else await releaseIdempotencyKey(claim);

@@ -17,11 +17,11 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
-import type { SealPurpose } from '../../functions/adapters/crypto/secret-box.js';
 import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
-import { ACTIVE_OPERATIONS, KEY_LIST_SUFFIX, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/item-keys.js';
+import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
-import { INDEXES, type IndexName } from '../../functions/adapters/dynamo/table.js';
+import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
+import type { SealPurpose } from '../../functions/core/secret-sealer.js';
 import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
 import type { routes } from '../../functions/routes.js';
 
@@ -30,20 +30,30 @@ export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' |
 export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
 
 /**
- * Where a grant reaches: a partition of the table (by prefix), the reconciler's one gsi5
- * partition, or the organizations' key lists (gsi1 `ORG#<org>#KEYS`, key management only).
+ * Where a grant reaches: a partition of the table (by prefix), the reconciler's one
+ * partition of operation.activeOperations, or the organizations' key lists
+ * (apiKey.keysByOrg, key management only).
  */
 export type Reach = Partition | 'activeOperations' | 'orgKeyLists';
 
-/** The `dynamodb:LeadingKeys` value that matches a reach: a prefix and `*`, or the exact partition. */
+/** The partitions of those two indexes, as their declarations (entities.ts) build them. */
+const INDEX_REACH = {
+  activeOperations: operation.indexes.activeOperations.pk.pattern,
+  orgKeyLists: apiKey.indexes.keysByOrg.pk.pattern,
+} as const;
+
+/** The `dynamodb:LeadingKeys` value that matches a reach: a prefix and `*`, or the index partitions' pattern. */
 export const leadingKeyPattern = (r: Reach): string =>
-  r === 'activeOperations' ? ACTIVE_OPERATIONS : r === 'orgKeyLists' ? `${PARTITIONS.org}*${KEY_LIST_SUFFIX}` : `${PARTITIONS[r]}*`;
+  r in INDEX_REACH ? INDEX_REACH[r as keyof typeof INDEX_REACH] : `${PARTITIONS[r as Partition]}*`;
 
 /**
  * Partitions no Query of a function may read, whatever its reach: an organization's
- * key list (`ORG#<org>#KEYS` on gsi1) belongs to key management.
+ * key list (apiKey.keysByOrg, `ORG#<org_id>#KEYS`) belongs to key management.
  */
-export const QUERY_EXCLUDED = [`${PARTITIONS.org}*${KEY_LIST_SUFFIX}`];
+export const QUERY_EXCLUDED = [INDEX_REACH.orgKeyLists];
+
+/** The physical indexes (table.ts) a function's named indexes live in: what IAM grants. */
+export const physicalIndexes = (names: readonly IndexName[]): PhysicalIndex[] => [...new Set(names.map((n) => INDEX[n].physical))].sort();
 
 /** Item actions on some partitions, optionally naming only some attributes and asking only some ReturnValues. */
 export interface ItemGrant {
@@ -60,24 +70,28 @@ export type StatesAction = 'StartExecution' | 'StopExecution' | 'DescribeExecuti
 export type QueueAction = 'SendMessage';
 /**
  * What a function may do with the webhook key. Decrypting is bound to a purpose (the
- * encryption context secret-box.ts seals with): the deliverer opens webhooks' secrets,
+ * encryption context the sealer binds, core/secret-sealer.ts): the deliverer opens webhooks' secrets,
  * the creating function only the answers it keeps for Idempotency-Key replays.
  */
 export type KmsAction = 'Encrypt' | `Decrypt:${SealPurpose}`;
 export const kmsActionName = (a: KmsAction): string => `kms:${a.split(':')[0]}`;
+/** What a function asks the dashboard's user pool (granted on the pool's ARN only). */
+export type UserPoolAction = 'AdminGetUser';
 
 export interface FunctionAccess {
   readonly items: readonly ItemGrant[];
-  /** Where the function runs Query: the base table and/or named indexes, and the partitions it reads there. */
+  /** Where the function runs Query: the base table and/or named indexes (entities.ts), and the partitions it reads there. */
   readonly query: { readonly table: boolean; readonly indexes: readonly IndexName[]; readonly reach: readonly Reach[] };
   /** Actions on the operation state machine (Start) and its executions (Stop, Describe). */
   readonly states: readonly StatesAction[];
-  /** Messages it sends to the webhook delivery queue (adapters/queue/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
+  /** Messages it sends to the webhook delivery queue (adapters/sqs/delivery-queue.ts); gives it DELIVERY_QUEUE_URL. */
   readonly queue: readonly QueueAction[];
-  /** What it does with the webhook secret key (adapters/crypto/secret-box.ts); gives it WEBHOOK_KMS_KEY_ID. */
+  /** What it does with the webhook secret key (adapters/kms/secret-sealer.ts); gives it WEBHOOK_KMS_KEY_ID. */
   readonly kms: readonly KmsAction[];
   /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
   readonly userPool?: true;
+  /** What it asks the user pool: key management re-checks the signed-in user (app/dashboard-users.ts). */
+  readonly users: readonly UserPoolAction[];
 }
 
 /** Every module in functions/http/ that API Gateway invokes: the route tables' handlers plus the fallback. */
@@ -100,10 +114,7 @@ export const EVENTS_FUNCTIONS: readonly EventsFunctionName[] = ['dispatch-events
 /** The step that runs on a schedule rather than from the state machine. */
 export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
 
-// table.ts types the names as IndexName; INDEXES is their one list.
-const ALL_INDEXES = INDEXES.map((i) => i.name as IndexName);
-
-const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [] };
+const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [], users: [] };
 
 /**
  * Every request with a key (functions/middleware/): one UpdateItem on the key's own item
@@ -123,16 +134,36 @@ const REQUEST: readonly ItemGrant[] = [
 const KEYED: FunctionAccess = { ...NONE, items: REQUEST };
 
 /**
- * A list endpoint: pages come from the list indexes of the organization
- * (adapters/dynamo/list-query.ts), a status filter's counts from the table (status-counts.ts).
+ * The indexes the public lists read (adapters/dynamo/list-query.ts, status-counts.ts): a
+ * dense list or its status index, of deployments, operations or events.
  */
-const LISTS: FunctionAccess = { ...KEYED, query: { table: true, indexes: ALL_INDEXES, reach: ['org'] } };
+const LIST_INDEXES: readonly IndexName[] = [
+  'deployments',
+  'deploymentsByStatus',
+  'operations',
+  'opsByType',
+  'opsByResource',
+  'opsByResourceType',
+  'opsByStatus',
+  'opsByTypeStatus',
+  'opsByResourceStatus',
+  'opsByResourceTypeStatus',
+  'events',
+  'eventsByType',
+  'eventsByResource',
+];
+
+/**
+ * A list endpoint: pages come from the list indexes of the organization, a status
+ * filter's counts from the table (status-counts.ts).
+ */
+const LISTS: FunctionAccess = { ...KEYED, query: { table: true, indexes: LIST_INDEXES, reach: ['org'] } };
 
 /**
  * An endpoint that writes the organization's records in a transaction (Put, Update),
  * may run a transition (Delete of a name claim), claims and releases Idempotency-Keys,
  * and reads the organization and the deployment it writes on in one BatchGetItem
- * (lifecycle-writes.ts withWriteState).
+ * (org-lock.ts withWriteState).
  */
 const writer = (states: readonly StatesAction[]): FunctionAccess => ({
   ...KEYED,
@@ -149,32 +180,34 @@ const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem'
 
 /** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
 const USER: FunctionAccess = { ...NONE, userPool: true };
+/** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
+const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
 const DASHBOARD_LISTS: FunctionAccess = {
   ...USER,
   items: [{ actions: ['GetItem'], reach: ['org'] }],
-  query: { table: true, indexes: ALL_INDEXES, reach: ['org'] },
+  query: { table: true, indexes: LIST_INDEXES, reach: ['org'] },
 };
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-get-me': USER,
-  // The organization's keys through gsi1 (api-key-store.ts listKeys): key management only.
-  'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['gsi1'], reach: ['orgKeyLists'] } },
+  // The organization's keys (api-key-store.ts listKeys): key management only.
+  'dashboard-list-keys': { ...USER, query: { table: false, indexes: ['keysByOrg'], reach: ['orgKeyLists'] } },
   // saveKey: one transaction, the organization's item (Update) and the key (Put).
   'dashboard-create-key': {
-    ...USER,
+    ...KEY_MANAGER,
     items: [
       { actions: ['UpdateItem'], reach: ['org'] },
       { actions: ['PutItem'], reach: ['apiKey'] },
     ],
   },
-  // findKeyById through gsi2, then revokeKey (a conditional Update, read back after a lost race).
+  // findKeyById, then revokeKey (a conditional Update, read back after a lost race).
   'dashboard-revoke-key': {
-    ...USER,
+    ...KEY_MANAGER,
     items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
-    query: { table: false, indexes: ['gsi2'], reach: ['apiKeyId'] },
+    query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
-  // The key through gsi2, then its usage items (the base table, usage-reads.ts).
-  'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['gsi2'], reach: ['apiKeyId', 'usage'] } },
+  // The key by its id, then its usage items (the base table, usage-reads.ts).
+  'dashboard-list-key-usage': { ...USER, query: { table: true, indexes: ['keyById'], reach: ['apiKeyId', 'usage'] } },
   // The public lists' reads: the organization or deployment item, the list indexes, a status filter's counts.
   'dashboard-list-deployments': DASHBOARD_LISTS,
   'dashboard-list-operations': DASHBOARD_LISTS,
@@ -190,11 +223,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-deployments': LISTS,
   'list-operations': LISTS,
   'list-events': LISTS,
-  // Webhooks: items of the organization, counted on it, found through gsi1 (list) and
+  // Webhooks: items of the organization, counted on it, listed (webhook.webhooks) and
   // written in transactions (create, delete); deliveries are items of the webhook.
   // A new webhook's signing secret is sealed with the webhook key (KMS Encrypt).
   'create-webhook': { ...writer([]), kms: ['Encrypt', 'Decrypt:replay'] },
-  'list-webhooks': { ...KEYED, query: { table: false, indexes: ['gsi1'], reach: ['org'] } },
+  'list-webhooks': { ...KEYED, query: { table: false, indexes: ['webhooks'], reach: ['org'] } },
   'get-webhook': KEYED,
   'delete-webhook': writer([]),
   'list-webhook-deliveries': { ...KEYED, query: { table: true, indexes: [], reach: ['deliveries'] } },
@@ -222,16 +255,16 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'check-phase': STEP,
   'complete-operation': STEP,
   'fail-operation': STEP,
-  // Finds unfinished operations through gsi5 (it holds only those), asks Step Functions
+  // Finds unfinished operations (operation.activeOperations holds only those), asks Step Functions
   // what became of their executions, stops overdue ones, and ends them failed.
   'reconcile-operations': {
     ...STEP,
-    query: { table: false, indexes: ['gsi5'], reach: ['activeOperations'] },
+    query: { table: false, indexes: ['activeOperations'], reach: ['activeOperations'] },
     states: ['DescribeExecution', 'StopExecution'],
   },
-  // Decision 38. The stream's event items → the organization's webhooks (gsi1) → one
+  // Decision 38. The stream's event items → the organization's webhooks → one
   // message each on the delivery queue. Reading the stream is the event source's grant.
-  'dispatch-events': { ...NONE, query: { table: false, indexes: ['gsi1'], reach: ['org'] }, queue: ['SendMessage'] },
+  'dispatch-events': { ...NONE, query: { table: false, indexes: ['webhooks'], reach: ['org'] }, queue: ['SendMessage'] },
   // One message → the webhook and the event (GetItem), its secret opened (KMS Decrypt),
   // the attempt recorded in one transaction (Update webhook, Put attempt), and the next
   // attempt queued on failure. Receiving and deleting messages is the event source's grant.

@@ -1,30 +1,15 @@
 /**
  * The environment of every Lambda function, in one place, under the names
- * functions/lib/config.ts reads (test/infra checks the names against that file).
- * A function that does not use the table, the state machine, the delivery queue or the
- * webhook key does not get their names either.
+ * functions/lib/config.ts declares (`ConfigVariable`). A function that does not use the
+ * table, the state machine, the delivery queue or the webhook key does not get their
+ * names either.
  */
+import type { SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
+import type { ConfigVariable } from '../../functions/lib/config.js';
 import type { Settings } from './settings.js';
 
-/**
- * The variables functions/lib/config.ts reads, and SWAGGER_UI_DIST (functions/docs/docs-assets.ts:
- * where the bundled Swagger UI files are).
- */
-export type FunctionEnvName =
-  | 'TABLE_NAME'
-  | 'APP_DOMAIN'
-  | 'STATE_MACHINE_ARN'
-  | 'PHASE_DELAY_MS'
-  | 'RATE_LIMIT_PER_HOUR'
-  | 'RATE_LIMIT_PER_MINUTE'
-  | 'CREATE_LIMIT_PER_HOUR'
-  | 'PHASE_TIMEOUT_SECONDS'
-  | 'WEBHOOK_ALLOW_INSECURE'
-  | 'WEBHOOK_KMS_KEY_ID'
-  | 'DELIVERY_QUEUE_URL'
-  | 'DASHBOARD_TOKEN_ISSUER'
-  | 'DASHBOARD_CLIENT_ID'
-  | 'SWAGGER_UI_DIST';
+/** The variables functions/lib/config.ts reads, and the one functions/docs/docs-assets.ts reads. */
+export type FunctionEnvName = ConfigVariable | typeof SWAGGER_UI_DIST;
 
 export type FunctionEnv = Partial<Record<FunctionEnvName, string>>;
 

@@ -18,14 +18,18 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DOCS_ASSET_NAMES } from '../../functions/docs/docs-assets.js';
+import { SEAL_CONTEXT_KEYS } from '../../functions/core/secret-sealer.js';
+import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
+import { type FunctionKind, functionLimits } from '../function-limits.js';
 import {
   FUNCTION_ACCESS,
   type FunctionAccess,
   type FunctionName,
   type ItemGrant,
+  type KmsAction,
   kmsActionName,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   type Reach,
   usesTable,
@@ -35,9 +39,6 @@ import { iam5ResourceFinding } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Where a function's module lives: functions/http/<name>.ts, functions/workflow/<name>.ts or functions/events/<name>.ts. */
-export type FunctionKind = 'http' | 'workflow' | 'events';
 
 export const entryOf = (kind: FunctionKind, name: string): string => path.join(REPO_ROOT, 'functions', kind, `${name}.ts`);
 
@@ -63,7 +64,7 @@ interface RuntimeFiles {
 function swaggerUiFiles(): RuntimeFiles {
   const from = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The asset names the docs page serves; those not in the package (its own init script) are generated in code.
-  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: 'SWAGGER_UI_DIST' };
+  return { from, files: DOCS_ASSET_NAMES.filter((f) => fs.existsSync(path.join(from, f))), into: 'swagger-ui', envVar: SWAGGER_UI_DIST };
 }
 
 const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
@@ -74,15 +75,6 @@ const NAMED_BY: Record<FunctionKind, string> = {
   http: 'functions/routes.ts',
   workflow: 'the state machine',
   events: 'EVENTS_FUNCTIONS in infra/aws/function-access.ts',
-};
-
-const TIMEOUTS: Record<FunctionKind, Duration> = {
-  // API Gateway gives up after 29 s; a request that takes 10 s is already a fault.
-  http: Duration.seconds(10),
-  workflow: Duration.seconds(60),
-  // A deliverer batch is 10 messages POSTed in parallel, each POST cut off at 10 s;
-  // a dispatcher batch is 100 stream records, a Query and a few SendMessage each.
-  events: Duration.seconds(30),
 };
 
 /**
@@ -101,14 +93,6 @@ export const BUNDLE_OPTIONS = {
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
 
-/** Functions that need longer than their kind's timeout. */
-const TIMEOUT_OVERRIDES: Partial<Record<FunctionName, Duration>> = {
-  // Decision 36: waits up to 20 s, then answers; API Gateway's integration limit is 29 s.
-  'wait-operation': Duration.seconds(25),
-  // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
-  'reconcile-operations': Duration.minutes(4),
-};
-
 /**
  * Concurrent executions reserved per function when the stage reserves them (and so the
  * most each may use): about 560 of an account's usual 1,000, leaving room for the rest.
@@ -124,7 +108,8 @@ export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): num
   RESERVED_OVERRIDES[name] ?? RESERVED_CONCURRENCY[kind];
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
-export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration => TIMEOUT_OVERRIDES[name] ?? TIMEOUTS[kind];
+export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration =>
+  Duration.seconds(functionLimits(kind, name).timeoutSeconds);
 
 /** Where a function's data lives; FUNCTION_ACCESS says which of these it may touch. */
 export interface AccessTargets {
@@ -133,8 +118,8 @@ export interface AccessTargets {
   readonly deliveryQueue: sqs.IQueue;
   /** The key that seals webhook secrets (FunctionAccess.kms). */
   readonly webhookKey: kms.IKey;
-  /** The dashboard's user pool (FunctionAccess.userPool). */
-  readonly userPool: { readonly issuer: string; readonly clientId: string };
+  /** The dashboard's user pool (FunctionAccess.userPool and .users). */
+  readonly userPool: { readonly issuer: string; readonly clientId: string; readonly arn: string };
 }
 
 export interface FunctionFactoryProps extends AccessTargets {
@@ -208,7 +193,7 @@ export class FunctionFactory extends Construct {
       description: `${name} (${settings.stage})`,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: functionLimits(kind, name).memoryMb,
       timeout: functionTimeout(kind, name),
       reservedConcurrentExecutions: settings.reservedConcurrency ? reservedConcurrency(kind, name) : undefined,
       tracing: lambda.Tracing.ACTIVE,
@@ -222,7 +207,7 @@ export class FunctionFactory extends Construct {
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
         deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
         webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
-        userPool: access.userPool ? userPool : undefined,
+        userPool: access.userPool ? { issuer: userPool.issuer, clientId: userPool.clientId } : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
       bundling: {
@@ -259,9 +244,28 @@ export class FunctionFactory extends Construct {
   }
 }
 
+/**
+ * What binds a use of the webhook key (core/secret-sealer.ts): everything sealed is
+ * bound to a purpose, an organization and a record; a Decrypt only to its purpose, as
+ * texts sealed before the organization and record were bound must still open.
+ */
+function kmsConditions(action: KmsAction): Record<string, Record<string, string>> {
+  const [, purpose] = action.split(':');
+  if (purpose) return { StringEquals: { 'kms:EncryptionContext:purpose': purpose } };
+  return { Null: Object.fromEntries(SEAL_CONTEXT_KEYS.map((k) => [`kms:EncryptionContext:${k}`, 'false'])) };
+}
+
 /** Turns one FUNCTION_ACCESS entry into policy statements on the function's role. */
 function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTargets, stateMachine?: sfn.StateMachine): void {
   const { table, deliveryQueue, webhookKey } = targets;
+  if (access.users.length > 0) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.users.map((a) => `cognito-idp:${a}`),
+        resources: [targets.userPool.arn],
+      }),
+    );
+  }
   if (access.queue.length > 0) {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -271,12 +275,11 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
     );
   }
   for (const action of access.kms) {
-    const [, purpose] = action.split(':');
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [kmsActionName(action)],
         resources: [webhookKey.keyArn],
-        ...(purpose ? { conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } } } : {}),
+        conditions: kmsConditions(action),
       }),
     );
   }
@@ -291,7 +294,7 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
   }
   const queryOn = [
     ...(access.query.table ? [table.tableArn] : []),
-    ...access.query.indexes.map((index) => `${table.tableArn}/index/${index}`),
+    ...physicalIndexes(access.query.indexes).map((index) => `${table.tableArn}/index/${index}`),
   ];
   if (queryOn.length > 0) {
     role.addToPrincipalPolicy(

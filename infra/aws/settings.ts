@@ -8,7 +8,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { PHASE_TIMEOUT_DEFAULT_SECONDS, PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
+import { CONFIG_DEFAULTS as d, PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 
 export const STAGES = ['dev', 'prod'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -145,12 +145,12 @@ export function readSettings(lookup: Lookup): Settings {
     // WAF's minimum for a rate-based rule is 10 per evaluation window.
     wafRateLimitPer5Min: int('wafRateLimit', 2000, 10),
     alarmEmail,
-    phaseDelayMs: int('phaseDelayMs', 2000, 0),
-    phaseTimeoutSeconds: int('phaseTimeoutSeconds', PHASE_TIMEOUT_DEFAULT_SECONDS, 60, PHASE_TIMEOUT_MAX_SECONDS),
+    phaseDelayMs: int('phaseDelayMs', d.PHASE_DELAY_MS, 0),
+    phaseTimeoutSeconds: int('phaseTimeoutSeconds', d.PHASE_TIMEOUT_SECONDS, 60, PHASE_TIMEOUT_MAX_SECONDS),
     limits: {
-      perHour: int('rateLimitPerHour', 1000, 1),
-      perMinute: int('rateLimitPerMinute', 100, 1),
-      createsPerHour: int('createLimitPerHour', 10, 1),
+      perHour: int('rateLimitPerHour', d.RATE_LIMIT_PER_HOUR, 1),
+      perMinute: int('rateLimitPerMinute', d.RATE_LIMIT_PER_MINUTE, 1),
+      createsPerHour: int('createLimitPerHour', d.CREATE_LIMIT_PER_HOUR, 1),
     },
   };
 }

@@ -57,7 +57,11 @@ export class DeploymentApiStack extends Stack {
       table: this.data.table,
       deliveryQueue: this.webhooks.queue,
       webhookKey: this.webhooks.key,
-      userPool: { issuer: this.dashboardUsers.issuer, clientId: this.dashboardUsers.client.userPoolClientId },
+      userPool: {
+        issuer: this.dashboardUsers.issuer,
+        clientId: this.dashboardUsers.client.userPoolClientId,
+        arn: this.dashboardUsers.pool.userPoolArn,
+      },
     });
 
     // The workflow's steps are the functions its placeholders name.

@@ -9,6 +9,7 @@ import { logger } from '../../functions/lib/logger.js';
 import { errorEnvelope, requestIdFrom } from '../../functions/middleware/responses.js';
 import type { LocalRoutes } from './dashboard-host.js';
 import { invokeGateway } from './gateway.js';
+import { refusedForeignHost } from './loopback-host.js';
 
 /** API Gateway's own payload limit; the handlers enforce the API's smaller one. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -38,9 +39,13 @@ function write(res: http.ServerResponse, result: APIGatewayProxyResult): void {
   res.end(body);
 }
 
-/** `local` answers what the host serves itself (the dashboard app and the emulated user pool) before the gateway routes the rest. */
-export function createApiServer(local?: LocalRoutes): http.Server {
+/**
+ * `local` answers what the host serves itself (the dashboard app and the emulated user pool)
+ * before the gateway routes the rest; `host` is the configured HOST, a name it also answers to.
+ */
+export function createApiServer(local?: LocalRoutes, host?: string): http.Server {
   return http.createServer((req, res) => {
+    if (refusedForeignHost(req, res, host)) return;
     void (async () => {
       try {
         const body = await readBody(req);

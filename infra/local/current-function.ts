@@ -11,5 +11,11 @@ const running = new AsyncLocalStorage<string>();
 /** Runs `work` as the named function: everything it awaits or starts belongs to it. */
 export const runAsFunction = <T>(name: string, work: () => Promise<T>): Promise<T> => running.run(name, work);
 
+/**
+ * Runs `work` as the local host, outside any function, though a function called it: what
+ * a stand-in for an AWS service does on the function's behalf is that service's work.
+ */
+export const runAsHost = <T>(work: () => Promise<T>): Promise<T> => running.exit(work);
+
 /** The function whose code is running, or undefined outside any (the host's own work, a test's setup). */
 export const currentFunction = (): string | undefined => running.getStore();

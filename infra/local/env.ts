@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CONFIG_DEFAULTS, type ConfigEnv } from '../../functions/lib/config.js';
 import { ID_TOKEN_SECONDS } from '../user-pool-settings.js';
 
 export interface LocalSettings {
@@ -41,14 +42,28 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
   };
 }
 
-export const LOCAL_TABLE_NAME = 'deployments-local';
+export const LOCAL_TABLE_NAME = CONFIG_DEFAULTS.TABLE_NAME;
+
+/** The handlers' variables (functions/lib/config.ts) and the SDK's, which point it at the local engines. */
+type LocalEnv = ConfigEnv &
+  Partial<
+    Record<
+      | 'AWS_REGION'
+      | 'AWS_ACCESS_KEY_ID'
+      | 'AWS_SECRET_ACCESS_KEY'
+      | 'AWS_ENDPOINT_URL_DYNAMODB'
+      | 'AWS_ENDPOINT_URL_SFN'
+      | 'AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER',
+      string
+    >
+  >;
 
 /**
  * Sets the handler environment in this process. `owned` values are the local engines
  * this process started and always win; the rest are defaults a user may override.
  */
-export function applyLocalEnv(settings: LocalSettings, owned: Record<string, string> = {}): void {
-  const defaults: Record<string, string> = {
+export function applyLocalEnv(settings: LocalSettings, owned: LocalEnv = {}): void {
+  const defaults: LocalEnv = {
     TABLE_NAME: LOCAL_TABLE_NAME,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -62,10 +77,12 @@ export function applyLocalEnv(settings: LocalSettings, owned: Record<string, str
 }
 
 /**
- * The key webhook secrets are sealed with, kept owner-only under the data folder so
- * secrets stay readable after a restart (in memory: a fresh key each run).
+ * The key webhook secrets are sealed with locally: WEBHOOK_SECRET_KEY when set, else one
+ * kept owner-only under the data folder so secrets stay readable after a restart (in
+ * memory: a fresh key each run).
  */
 export function localSecretKey(dataDir: string | null): string {
+  if (process.env.WEBHOOK_SECRET_KEY) return process.env.WEBHOOK_SECRET_KEY;
   if (!dataDir) return randomBytes(32).toString('base64');
   const file = path.join(dataDir, 'webhook-secret.key');
   if (!existsSync(file)) {

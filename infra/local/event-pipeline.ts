@@ -11,11 +11,11 @@ import path from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { claimDue, deleteMessage, type QueuedMessage } from '../../functions/adapters/queue/delivery-queue.js';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../../functions/events/dispatch-events.js';
 import { logger } from '../../functions/lib/logger.js';
 import { runAsFunction } from './current-function.js';
+import { claimDue, deleteMessage, type QueuedMessage } from './table-queue.js';
 
 const POLL_MS = 250;
 const SHARD_REFRESH_MS = 5000;

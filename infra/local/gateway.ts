@@ -10,6 +10,7 @@ import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
 import type { LambdaHandler } from '../../functions/middleware/http-route.js';
 import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
+import { type FunctionKind, functionLimits } from '../function-limits.js';
 import { runAsFunction } from './current-function.js';
 
 const HTTP_DIR = path.resolve(import.meta.dirname, '../../functions/http');
@@ -131,15 +132,16 @@ export function gatewayEvent(
   };
 }
 
-/** The context Lambda passes to a handler (what `sam local invoke` fakes too). */
-export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
-  const deadline = Date.now() + timeoutMs;
+/** The context Lambda passes to a handler (what `sam local invoke` fakes too), with the function's own timeout and memory. */
+export function lambdaContext(kind: FunctionKind, functionName: string): Context {
+  const { timeoutSeconds, memoryMb } = functionLimits(kind, functionName);
+  const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
@@ -162,5 +164,5 @@ export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProx
       ? gatewayEvent(req, prefix + match.route.path, Object.keys(match.params).length ? match.params : null)
       : gatewayEvent(req, null, null);
   const handler = await loadHandler(name);
-  return runAsFunction(name, () => handler(event, lambdaContext(name)));
+  return runAsFunction(name, () => handler(event, lambdaContext('http', name)));
 }

@@ -14,8 +14,6 @@ const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 const KINDS = ['http', 'workflow'] as const;
 const EXTENSIONS = ['.ts', '.js'];
 const HANDLER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** The Lambda timeout the context reports; nothing is cut off locally. */
-const TIMEOUT_MS = 30_000;
 
 /** Shown with a UsageError: bad arguments, an unknown handler or an unreadable event, the caller's mistake (exit 2). */
 export const USAGE = 'npm run --silent invoke -- <handler> <event.json>';
@@ -79,7 +77,7 @@ export async function invoke(target: ResolvedHandler, event: Record<string, unkn
   }
   const mod = (await import(target.file)) as { handler?: unknown };
   if (typeof mod.handler !== 'function') throw new Error(`${path.relative(process.cwd(), target.file)} exports no handler function.`);
-  return runAsFunction(target.name, () => (mod.handler as Handler)(event, lambdaContext(target.name, TIMEOUT_MS)));
+  return runAsFunction(target.name, () => (mod.handler as Handler)(event, lambdaContext(target.kind, target.name)));
 }
 
 /** `<handler> <event.json>` → the handler's result. */

@@ -13,6 +13,7 @@ import { logger } from '../../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../state-machines.js';
 import { runAsFunction } from './current-function.js';
 import { lambdaContext } from './gateway.js';
+import { refusedForeignHost } from './loopback-host.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
@@ -102,7 +103,7 @@ export class LocalStepFunctions {
         async (input) => {
           const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
           // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
-          logger.addContext(lambdaContext(handler));
+          logger.addContext(lambdaContext('workflow', handler));
           const started = Date.now();
           try {
             return await mod.handler(input);
@@ -238,6 +239,7 @@ const ACTIONS = {
 /** Serves the engine over HTTP on `port` (0 picks a free one). */
 export async function startSfnEndpoint(sfn: LocalStepFunctions, port = 0): Promise<{ endpoint: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    if (refusedForeignHost(req, res)) return;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

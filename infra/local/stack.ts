@@ -2,7 +2,6 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
-import { releaseClaims } from '../../functions/adapters/queue/delivery-queue.js';
 import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
@@ -13,7 +12,9 @@ import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-lo
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
-import { LOCAL_CLIENT_ID } from './user-pool.js';
+import { localStandIns, useStandIns } from './stand-ins.js';
+import { releaseClaims } from './table-queue.js';
+import { LOCAL_CLIENT_ID, USER_POOL_PATH } from './user-pool.js';
 
 export interface RunningStack {
   baseUrl: string;
@@ -43,16 +44,19 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SFN: sfn.endpoint,
       STATE_MACHINE_ARN: localStateMachineArn('operation'),
-      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? localSecretKey(dataDir),
     });
+    useStandIns(localStandIns(localSecretKey(dataDir)));
     const tableName = process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
     const dashboard = await startDashboardHost({ dataDir, tokenSeconds: settings.dashboardTokenSeconds });
     await ensureTable(dynamo.endpoint, tableName);
     // The pool's issuer names the port, known once the server listens; nothing reads the configuration before that.
     servers = await listenApi(settings, dashboard);
+    const apiPort = (servers[0]!.address() as AddressInfo).port;
     applyLocalEnv(settings, {
-      DASHBOARD_TOKEN_ISSUER: dashboard.issuerFor((servers[0]!.address() as AddressInfo).port),
+      DASHBOARD_TOKEN_ISSUER: dashboard.issuerFor(apiPort),
       DASHBOARD_CLIENT_ID: LOCAL_CLIENT_ID,
+      // Key management asks the pool about the signed-in user (AdminGetUser), as it asks Cognito on AWS.
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: `http://127.0.0.1:${apiPort}${USER_POOL_PATH}/`,
     });
     // Workflows do not survive a restart, their records do: resume them (the AWS reconciler's code, told to resume).
     reconciled = await runAsFunction('reconcile-operations', () =>
@@ -94,7 +98,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
 async function listenApi(settings: LocalSettings, dashboard: DashboardHost): Promise<http.Server[]> {
   const listen = (host: string, port: number) =>
     new Promise<http.Server>((resolve, reject) => {
-      const server = createApiServer(dashboard.routes);
+      const server = createApiServer(dashboard.routes, settings.host);
       server.once('error', reject);
       server.listen(port, host, () => resolve(server));
     });

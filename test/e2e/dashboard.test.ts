@@ -3,13 +3,16 @@
  * users made with the users CLI sign in through the emulated Cognito user pool, an admin
  * makes, copies, watches and revokes a key that the public API then refuses, a viewer
  * only reads, another organization sees nothing, and an expired token is refused by the
- * API while the app refreshes it. With UPDATE_SCREENSHOTS=1 it also writes the
+ * API while the app refreshes it, sign-out revokes the refresh token, and a foreign Host
+ * is refused. With UPDATE_SCREENSHOTS=1 it also writes the
  * screenshots in docs/screenshots.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LOCAL_CLIENT_ID } from '../../infra/local/user-pool.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { freePort, type LocalProcess, npmScript, startNpm } from '../helpers/local-process.js';
 
@@ -268,5 +271,45 @@ describe('the dashboard, against npm start', () => {
     expect(await page.getByLabel('Password').count()).toBe(0);
     expect((await dashboardApi('GET', '/me', fresh)).body.data).toEqual({ email: 'admin@acme.test', org_id: 'acme', role: 'admin' });
     await context.close();
+  });
+  it('revokes the refresh token at sign-out: a copy of it no longer refreshes', async () => {
+    const { context, page } = await signedIn('viewer@acme.test');
+    const refreshToken = await page.evaluate(() => sessionStorage.getItem('dashboard.refreshToken'));
+    const refreshWith = () =>
+      fetch(`${origin}/cognito/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+        body: JSON.stringify({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: LOCAL_CLIENT_ID,
+          AuthParameters: { REFRESH_TOKEN: refreshToken },
+        }),
+      });
+    expect((await refreshWith()).status).toBe(200);
+    const revoked = page.waitForResponse((r) => r.url().endsWith('/cognito/') && (r.request().postData() ?? '').includes('"Token"'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    expect((await revoked).status()).toBe(200);
+    await page.getByLabel('Password').waitFor();
+    const after = await refreshWith();
+    expect({ status: after.status, type: ((await after.json()) as { __type: string }).__type }).toEqual({
+      status: 400,
+      type: 'NotAuthorizedException',
+    });
+    await context.close();
+  });
+
+  it('refuses a request that names another host (DNS rebinding), and serves localhost', async () => {
+    const { port } = new URL(origin);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ hostname: '127.0.0.1', port, path: '/dashboard/', headers: { Host: host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    expect(await status(`rebind.attacker.test:${port}`)).toBe(421);
+    expect(await status(`localhost:${port}`)).toBe(200);
   });
 });

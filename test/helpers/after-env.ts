@@ -4,7 +4,11 @@
  */
 import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
-import { checkGrants, judged, reportJudged } from './grant-check.js';
+import { localStandIns, useStandIns } from '../../infra/local/stand-ins.js';
+import { checkGrants, judged, judgedStandIns, reportJudged } from './grant-check.js';
+
+// The local stand-ins, as under npm start, each call judged against the calling function's grants.
+useStandIns(judgedStandIns(localStandIns(process.env.WEBHOOK_SECRET_KEY!)));
 
 export const stepFunctions = new LocalStepFunctions({ retryIntervalMs: 5 });
 let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;

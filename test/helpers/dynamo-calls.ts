@@ -2,28 +2,17 @@
  * Records every request the process's DynamoDB client sends (an SDK middleware on the
  * one client, as AWS would see them), to check what a request path costs and reaches.
  */
-import { ddb } from '../../functions/adapters/dynamo/client.js';
+import { type SdkCall, watchDynamoCalls } from './sdk-calls.js';
 
-export interface DynamoCall {
-  /** e.g. UpdateItemCommand */
-  command: string;
-  input: Record<string, any>;
-}
+export type DynamoCall = SdkCall;
 
 const recording: DynamoCall[][] = [];
-let installed = false;
 
-function install(): void {
-  if (installed) return;
-  installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      for (const list of recording) list.push({ command: String(context.commandName), input: structuredClone(args.input as object) });
-      return next(args);
-    },
-    { step: 'initialize', name: 'recordDynamoCalls' },
-  );
-}
+const install = () =>
+  watchDynamoCalls('recordDynamoCalls', (call, send) => {
+    for (const list of recording) list.push({ command: call.command, input: structuredClone(call.input) });
+    return send();
+  });
 
 /** Runs `work` and returns what it sent to DynamoDB (everything this process sent meanwhile). */
 export async function dynamoCallsOf<T>(work: () => Promise<T>): Promise<{ result: T; calls: DynamoCall[] }> {

@@ -22,3 +22,4 @@ process.env.AUTH_FAILURE_LIMIT ??= '1000000';
 const dashboardPort = process.env.TEST_DASHBOARD_PORTS?.split(',')[Number(process.env.JEST_WORKER_ID ?? '1') - 1];
 process.env.DASHBOARD_TOKEN_ISSUER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/${LOCAL_USER_POOL_ID}`;
 process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;
+process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/`;

@@ -8,24 +8,28 @@
  * the two prove that what the code does on the local stack, the stack's roles allow.
  *
  * Which function sent a request comes from infra/local/current-function.ts; requests sent
- * outside any function (a test's own setup, the local host's work) are not judged. Only
- * DynamoDB is replayed: the Step Functions, SQS and KMS grants are few and whole-resource.
+ * outside any function (a test's own setup, the local host's work, a stand-in's own
+ * table items) are not judged. The local stand-ins for SQS and KMS are judged at their
+ * ports (judgedStandIns): each call as the SendMessage, Encrypt or Decrypt it stands in
+ * for. Step Functions grants are few and whole-resource, and not replayed.
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ddb } from '../../functions/adapters/dynamo/client.js';
-import { PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
 import { INDEXES, TABLE_KEYS } from '../../functions/adapters/dynamo/table.js';
+import { SEAL_CONTEXT_KEYS, sealContext } from '../../functions/core/secret-sealer.js';
 import {
   FUNCTION_ACCESS,
   type FunctionAccess,
   type FunctionName,
   type ItemGrant,
   leadingKeyPattern,
+  physicalIndexes,
   QUERY_EXCLUDED,
   usesTable,
 } from '../../infra/aws/function-access.js';
 import { currentFunction } from '../../infra/local/current-function.js';
+import type { StandIns } from '../../infra/local/stand-ins.js';
+import { watchDynamoCalls } from './sdk-calls.js';
 
 /** One request as IAM authorises it: a transaction or a batch is several. */
 export interface Authorised {
@@ -37,6 +41,8 @@ export interface Authorised {
   returnValues?: string;
   /** A Query's index (undefined: the table). */
   index?: string;
+  /** A KMS request's encryption context. */
+  encryptionContext?: Record<string, string>;
 }
 
 export interface SentRequest {
@@ -119,6 +125,9 @@ export function authorisedRequests({ command, input: i }: SentRequest): Authoris
       );
     case 'TransactGet':
       return (i.TransactItems ?? []).map((t: { Get: Record<string, any> }) => itemRequest('GetItem', t.Get));
+    case 'Encrypt':
+    case 'Decrypt':
+      return [{ action: name, leadingKey: undefined, attributes: [], encryptionContext: i.EncryptionContext ?? {} }];
     default:
       // Scan, BatchWrite, table operations: no function is granted them.
       return [{ action: name, leadingKey: undefined, attributes: [] }];
@@ -139,12 +148,16 @@ function itemAllowed(r: Authorised, g: ItemGrant): boolean {
 }
 
 function allowed(r: Authorised, access: FunctionAccess): boolean {
-  // Locally the delivery queue is items of the table; on AWS it is SQS, granted as SendMessage.
-  if (r.leadingKey?.startsWith(PARTITIONS.localQueue)) return access.queue.includes('SendMessage');
+  const context = r.encryptionContext ?? {};
+  // As the IAM conditions of infra/aws/functions.ts: Encrypt binds every context key, Decrypt is per purpose.
+  if (r.action === 'SendMessage') return access.queue.includes('SendMessage');
+  if (r.action === 'Encrypt') return access.kms.includes('Encrypt') && SEAL_CONTEXT_KEYS.every((k) => k in context);
+  if (r.action === 'Decrypt') return access.kms.includes(`Decrypt:${context.purpose}` as never);
   if (r.action !== 'Query') return access.items.some((g) => itemAllowed(r, g));
   const q = access.query;
   return (
-    (r.index === undefined ? q.table : q.indexes.includes(r.index as never)) &&
+    // IAM knows the physical indexes only: a grant of one named index allows its physical index.
+    (r.index === undefined ? q.table : physicalIndexes(q.indexes).includes(r.index as never)) &&
     reaches(r.leadingKey, q.reach.map(leadingKeyPattern)) &&
     (q.reach.includes('orgKeyLists') || !reaches(r.leadingKey, QUERY_EXCLUDED))
   );
@@ -168,21 +181,44 @@ export function refusals(fn: string, sent: SentRequest): string[] {
 export const judged = { perFunction: new Map<string, number>(), refused: [] as string[] };
 let installed = false;
 
+/** Judges a request against the grants of the function whose code sends it, if any. */
+function judge(sent: SentRequest): void {
+  const fn = currentFunction();
+  if (!fn) return;
+  judged.perFunction.set(fn, (judged.perFunction.get(fn) ?? 0) + 1);
+  judged.refused.push(...refusals(fn, sent));
+}
+
 /** Judges every request the process's DynamoDB client sends from inside a function, before it is sent. */
 export function checkGrants(): void {
   if (installed) return;
   installed = true;
-  ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      const fn = currentFunction();
-      if (fn) {
-        judged.perFunction.set(fn, (judged.perFunction.get(fn) ?? 0) + 1);
-        judged.refused.push(...refusals(fn, { command: String(context.commandName), input: args.input as Record<string, any> }));
-      }
-      return next(args);
+  watchDynamoCalls('checkGrants', (call, send) => {
+    judge(call);
+    return send();
+  });
+}
+
+/** The stand-ins, each call judged as the SQS or KMS request it stands in for. */
+export function judgedStandIns({ queue, sealer }: StandIns): StandIns {
+  return {
+    queue: {
+      enqueue(message, delaySeconds, now) {
+        judge({ command: 'SendMessageCommand', input: {} });
+        return queue.enqueue(message, delaySeconds, now);
+      },
     },
-    { step: 'initialize', name: 'checkGrants' },
-  );
+    sealer: {
+      seal(plaintext, sealedFor) {
+        judge({ command: 'EncryptCommand', input: { EncryptionContext: sealContext(sealedFor) } });
+        return sealer.seal(plaintext, sealedFor);
+      },
+      open(sealed, sealedFor) {
+        judge({ command: 'DecryptCommand', input: { EncryptionContext: sealContext(sealedFor) } });
+        return sealer.open(sealed, sealedFor);
+      },
+    },
+  };
 }
 
 /** Appends what this test file's functions sent to the run's record, which global-teardown.cjs checks for coverage. */

@@ -34,9 +34,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'webhook secret', pattern: /whsec_[A-Za-z0-9+/]+=*/g },
   // The part of a webhook secret after `whsec_`, or the local sealing key (WEBHOOK_SECRET_KEY).
   { name: '32 bytes in base64 (webhook secret or sealing key)', pattern: /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])/g },
-  // A sealed webhook secret (secret-box.ts) reveals nothing without its key, but a log that
-  // holds one is logging a stored webhook or replay record, which it never should.
-  { name: 'sealed secret', pattern: /\b(?:v1|kms):[A-Za-z0-9+/]{32,}={0,2}/g },
+  // A sealed webhook secret (core/secret-sealer.ts; every format, the legacy ones too)
+  // reveals nothing without its key, but a log that holds one is logging a stored webhook
+  // or replay record, which it never should.
+  { name: 'sealed secret', pattern: /\b(?:v[12]|kms2?):[A-Za-z0-9+/]{32,}={0,2}/g },
   { name: 'Authorization value', pattern: /\b(?:Bearer|Basic)\s+[^\s"',;]+/gi },
   // The dashboard's ID and access tokens (the user pool's, emulated locally with jose).
   { name: 'JWT', pattern: /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g },

@@ -3,8 +3,11 @@
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { insertDeployment, insertOperation, withWriteState } from '../../functions/adapters/dynamo/lifecycle-writes.js';
+import { insertDeployment } from '../../functions/adapters/dynamo/insert-deployment.js';
+import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
+import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../../functions/app/change-events.js';
 import {
   checkPhase,
   completeOperation,
@@ -13,12 +16,10 @@ import {
   type StepInput,
   startPhase,
 } from '../../functions/app/workflow-steps.js';
-import { defaultConfig } from '../../functions/core/deployment-config.js';
-import { type DeploymentRecord, firstRevision } from '../../functions/core/deployments.js';
+import { newDeploymentWithOperation } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
-import { APP_VERSIONS_DEFAULT } from '../../functions/lib/config.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
@@ -76,24 +77,12 @@ export async function newDeployment(orgId: string, status: DeploymentStatus = 'p
         org,
         limits: LIMITS,
         now: new Date(),
-        build: (at) => {
-          const id = crypto.randomUUID();
-          const operation = queuedOperation({ org_id: orgId, type: 'deployment.create', resource_id: id, requested_at: at });
-          const deployment: DeploymentRecord = {
-            id,
-            org_id: orgId,
-            name: `wf-${id.slice(0, 6)}`,
-            app_type: 'airflow',
-            status: 'provisioning',
-            environment_id: 'env_default',
-            created_at: at,
-            updated_at: at,
-            last_operation_id: operation.id,
-            op_count: 1,
-            ...firstRevision(defaultConfig('airflow', APP_VERSIONS_DEFAULT), at, operation),
-          };
-          return { deployment, operation };
-        },
+        events: changeEvents,
+        build: (at) =>
+          newDeploymentWithOperation(
+            { org_id: orgId, name: `wf-${crypto.randomUUID().slice(0, 6)}`, app_type: 'airflow', environment_id: 'env_default' },
+            at,
+          ),
       }),
     STEP_RETRIES,
   );
@@ -116,6 +105,7 @@ export async function recordsFor(type: OperationType): Promise<{ op: OperationRe
         deployment: ready,
         org,
         now: new Date(),
+        events: changeEvents,
         build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
         ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
       }),

@@ -12,8 +12,8 @@ import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth }
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
 
 let s: Synthesized;
-beforeAll(() => {
-  s = synth({
+beforeAll(async () => {
+  s = await synth({
     stage: 'prod',
     domainName: 'api.example.org',
     certificateArn: CERT,

@@ -1,7 +1,15 @@
 /**
- * Synthesizes the real CDK app (local esbuild bundling, cdk-nag on) once per test
- * file, and helpers to read the template the way the stack built it.
+ * Synthesizes the real CDK app (local esbuild bundling, cdk-nag on) and helpers to read
+ * the template the way the stack built it.
+ *
+ * A synthesis with bundling takes a minute or two, and the dev stage is read by one test
+ * file per module of infra/aws, so each stage's cloud assembly is made once and kept in
+ * the system's temporary directory under a hash of what synthesis reads; every later file
+ * (and run) with the same sources reads it. The construct tree, which tests ask for
+ * logical ids, is built again in each file without bundling, which takes seconds: bundling
+ * changes asset hashes, never logical ids.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,11 +17,15 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { type BuiltApp, buildApp } from '../../infra/aws/app.js';
+import type { FunctionName } from '../../infra/aws/function-access.js';
 
 export interface Synthesized extends BuiltApp {
   template: Template;
   json: CfnTemplate;
+  /** The cloud assembly, shared: the bundles are read from it, nothing is written. */
   outdir: string;
+  /** Where this file's construct tree staged its (unbundled) assets. */
+  treeDir: string;
   /** The cdk-nag report the synth wrote (unacknowledged findings only). */
   report: ValidationReport;
 }
@@ -36,19 +48,103 @@ interface ValidationReport {
   }[];
 }
 
-/** Throws (with cdk-nag's report) if any finding is neither fixed nor acknowledged. */
-export function synth(context: Record<string, string>): Synthesized {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-test-'));
-  const built = buildApp({ context, outdir, nag: true });
-  const assembly = built.app.synth();
-  const json = assembly.getStackArtifact(built.stack.artifactId).template as CfnTemplate;
-  const reportFile = path.join(outdir, 'validation-report.json');
-  const report: ValidationReport = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : { pluginReports: [] };
-  return { ...built, template: Template.fromJSON(json), json, outdir, report };
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** What synthesis reads, besides the context: a change to any of it makes a new assembly. */
+const INPUTS = [
+  'functions',
+  'infra',
+  'statemachines',
+  'dashboard',
+  'client',
+  'bin/app.ts',
+  'package-lock.json',
+  'tsconfig.json',
+  'cdk.json',
+];
+const CACHE = path.join(os.tmpdir(), 'deployment-api-synth');
+/** Another worker synthesizing the same assembly is waited for this long; a lock older than this is a crashed run's. */
+const SYNTH_MS = 10 * 60_000;
+
+function assemblyKey(context: Record<string, string>): string {
+  const env = [process.env.CDK_DEFAULT_ACCOUNT, process.env.CDK_DEFAULT_REGION, process.version];
+  const hash = createHash('sha256').update(JSON.stringify({ context, env }));
+  for (const input of INPUTS) {
+    const full = path.join(ROOT, input);
+    if (!fs.existsSync(full)) continue;
+    const files = fs.statSync(full).isDirectory()
+      ? fs.readdirSync(full, { recursive: true, encoding: 'utf8' }).map((f) => path.join(input, f))
+      : [input];
+    for (const file of files.sort()) {
+      const bytes = fs.statSync(path.join(ROOT, file)).isFile() ? fs.readFileSync(path.join(ROOT, file)) : '';
+      hash.update(`${file}\0`).update(bytes);
+    }
+  }
+  return hash.digest('hex').slice(0, 20);
 }
 
+/** Synthesizes into `outdir` by way of a temporary directory, so a reader never sees half an assembly. */
+function synthesizeInto(context: Record<string, string>, outdir: string): void {
+  const staging = fs.mkdtempSync(`${outdir}.staging-`);
+  try {
+    buildApp({ context, outdir: staging, nag: true }).app.synth();
+    fs.renameSync(staging, outdir);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** The stage's assembly directory: made here, or by another test file of this run or an earlier one. */
+async function assembly(context: Record<string, string>): Promise<string> {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const outdir = path.join(CACHE, assemblyKey(context));
+  const lock = `${outdir}.lock`;
+  const deadline = Date.now() + SYNTH_MS;
+  while (!fs.existsSync(outdir)) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      if (Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > SYNTH_MS)
+        fs.rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`No assembly at ${outdir} after ${SYNTH_MS} ms; remove ${lock} if no test runs.`);
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    try {
+      if (!fs.existsSync(outdir)) synthesizeInto(context, outdir);
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return outdir;
+}
+
+/** Throws (with cdk-nag's report) if any finding is neither fixed nor acknowledged. */
+export async function synth(context: Record<string, string>): Promise<Synthesized> {
+  const outdir = await assembly(context);
+  // The same construct tree, without bundling, into a directory of its own (assets are staged as they are declared).
+  const treeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-test-'));
+  const built = buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: treeDir, nag: false });
+  const manifest = JSON.parse(fs.readFileSync(path.join(outdir, 'manifest.json'), 'utf8'));
+  const templateFile = manifest.artifacts[built.stack.artifactId].properties.templateFile as string;
+  const json = JSON.parse(fs.readFileSync(path.join(outdir, templateFile), 'utf8')) as CfnTemplate;
+  const reportFile = path.join(outdir, 'validation-report.json');
+  const report: ValidationReport = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : { pluginReports: [] };
+  return { ...built, template: Template.fromJSON(json), json, outdir, treeDir, report };
+}
+
+/** Removes the file's construct tree; the assembly stays for the next file. */
 export function cleanup(s: Synthesized | undefined): void {
-  if (s) fs.rmSync(s.outdir, { recursive: true, force: true });
+  if (s?.treeDir) fs.rmSync(s.treeDir, { recursive: true, force: true });
+}
+
+/** The stage a test file reads: filled in before its first test, its construct tree removed after its last. */
+export function stageOf(context: Record<string, string>): Synthesized {
+  const s = {} as Synthesized;
+  beforeAll(async () => {
+    Object.assign(s, await synth(context));
+  }, SYNTH_MS);
+  afterAll(() => cleanup(s));
+  return s;
 }
 
 /** The logical id of a construct's CloudFormation resource (its default child for L2s). */
@@ -56,6 +152,9 @@ export function logicalId(c: IConstruct): string {
   const element = (c.node.defaultChild ?? c) as CfnElement;
   return Stack.of(c).resolve(element.logicalId) as string;
 }
+
+/** The logical id of a function of the stack. */
+export const fnId = (s: Synthesized, name: FunctionName): string => logicalId(s.stack.functions.get(name).fn);
 
 export function resourcesOfType(json: CfnTemplate, type: string): [string, CfnResource][] {
   return Object.entries(json.Resources).filter(([, r]) => r.Type === type);
@@ -89,3 +188,5 @@ export function statementsOfRole(json: CfnTemplate, roleLogicalId: string): Stat
 
 export const actionsOf = (s: { Action: string | string[] }): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 export const resourcesOf = (s: { Resource?: unknown }): unknown[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -6,7 +6,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { apiKeyKey, PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
+import { apiKeyKey, PARTITIONS } from '../../functions/adapters/dynamo/entities.js';
 import { generateKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { dynamoCallsOf, partitionKeysOf } from '../helpers/dynamo-calls.js';
 import { call, createKey, newOrgId } from '../helpers/fixtures.js';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
-import { type CliContext, EXIT, runCli } from '../../client/cli/main.js';
+import { type CliContext, COMMANDS, EXIT, runCli } from '../../client/cli/main.js';
 import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
@@ -105,6 +105,45 @@ describe('deployctl: arguments and exit codes', () => {
     const none = await deployctl([]);
     expect(none.code).toBe(EXIT.usage);
     expect(none.stderr).toContain('Usage: deployctl <command>');
+  });
+
+  it.each(Object.keys(COMMANDS).flatMap((name) => [[name, '--help'] as const, [name, '-h'] as const]))(
+    'prints the usage of %s alone with %s (exit 0) and sends nothing',
+    async (name, flag) => {
+      const res = await deployctl([...name.split(' '), flag]);
+      expect(res).toMatchObject({ code: EXIT.ok, stderr: '', requests: 0 });
+      expect(res.stdout.startsWith(`Usage: deployctl ${name} `)).toBe(true);
+      expect(res.stdout).toContain('-h, --help');
+      // Its own usage, not the global one: no other command is listed.
+      expect(res.stdout).not.toContain('Commands:');
+      for (const other of Object.keys(COMMANDS).filter((n) => n !== name)) expect(res.stdout).not.toContain(`deployctl ${other} `);
+    },
+  );
+
+  it('prints the options of events listen with events listen --help, and a group of commands with its first word', async () => {
+    const listen = await deployctl(['events', 'listen', '--help']);
+    expect(listen.code).toBe(EXIT.ok);
+    expect(listen.stdout).toMatch(/^Usage: deployctl events listen --forward-to <url> .*\n\s+\[--from-start \| --since <sequence>\]$/m);
+    const group = await deployctl(['webhooks', '--help']);
+    expect(group.code).toBe(EXIT.ok);
+    const listed = group.stdout.split('\n').filter((l) => l.startsWith('  deployctl '));
+    expect(listed.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual(Object.keys(COMMANDS).filter((n) => n.startsWith('webhooks ')));
+  });
+
+  it.each([
+    [['deployments', 'get'], 'deployctl: deployments get takes <deployment-id>', 'Usage: deployctl deployments get <deployment-id>'],
+    [['environments', 'list', '--bogus'], "deployctl: Unknown option '--bogus'", 'Usage: deployctl environments list '],
+    [['deploy', 'list'], 'deployctl: unknown command "deploy list"', 'Usage: deployctl <command> [options]'],
+    [['deploy', 'list', '--help'], 'deployctl: unknown command "deploy list"', 'Usage: deployctl <command> [options]'],
+    [['deployments'], 'deployctl: unknown command "deployments"', 'Usage:\n  deployctl deployments list '],
+  ])('answers %j with a one-line error and the usage that fits on stderr (exit 2)', async (argv, error, usage) => {
+    const { key } = await createKey();
+    const res = await deployctl(argv, { key });
+    expect(res).toMatchObject({ code: EXIT.usage, stdout: '', requests: 0 });
+    const [first, blank, ...rest] = res.stderr.split('\n');
+    expect(first!.startsWith(error)).toBe(true);
+    expect(blank).toBe('');
+    expect(rest.join('\n').startsWith(usage)).toBe(true);
   });
 
   it.each([

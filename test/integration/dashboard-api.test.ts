@@ -10,6 +10,7 @@ import { createApiKey } from '../../functions/app/api-keys.js';
 import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../infra/local/user-pool.js';
 import { runUsersCommand } from '../../infra/local/users-cli.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
+import { runLocalScript } from '../helpers/run-process.js';
 
 let session: DashboardSession;
 let issuer: string;
@@ -50,6 +51,18 @@ describe('the users CLI and the emulated user pool', () => {
     await expect(
       run(['create', '--org', org, '--email', 'viewer@example.test', '--role', 'admin', '--password', PASSWORD]),
     ).rejects.toThrow(/already exists/);
+  });
+
+  it('prints its usage with --help or -h (exit 0), and answers an unknown command with an error and the usage (exit 2)', async () => {
+    const cli = (...argv: string[]) => runLocalScript('bin/users.ts', argv);
+    const [help, short, unknown] = await Promise.all([cli('--help'), cli('list', '-h'), cli('promote', 'a@example.test')]);
+    for (const r of [help, short]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage:\n/);
+      for (const command of ['create', 'list', 'delete']) expect(r.stdout).toContain(`users ${command} `);
+    }
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^unknown command: promote\n\nUsage:\n/m);
   });
 
   it('generates a password when none is given, shown once, that signs in', async () => {

@@ -5,8 +5,10 @@
  * and that it sees the request path's real requests and lets them through.
  */
 
+import type { DeliveryMessage } from '../../functions/core/delivery-queue.js';
+import { runAsFunction } from '../../infra/local/current-function.js';
 import { call, createKey } from '../helpers/fixtures.js';
-import { judged, refusals } from '../helpers/grant-check.js';
+import { judged, judgedStandIns, refusals } from '../helpers/grant-check.js';
 
 const admissionLike = {
   TableName: 't',
@@ -16,6 +18,8 @@ const admissionLike = {
   ExpressionAttributeNames: { '#m': 'rate_m07' },
   ReturnValues: 'ALL_OLD',
 };
+/** The encryption context of a sealed webhook secret (core/secret-sealer.ts). */
+const bound = { purpose: 'delivery', org: 'org-x', record: 'wh_1' };
 
 describe('the grant check', () => {
   it.each([
@@ -54,7 +58,17 @@ describe('the grant check', () => {
       { TransactItems: [{ Put: { Item: { pk: 'ORG#org-x', sk: 'DEP#1' } } }, { Delete: { Key: { pk: 'KEY#abc', sk: 'KEY' } } }] },
     ],
     ['the public docs reading anything', 'get-openapi', 'GetCommand', { Key: { pk: 'ORG#org-x', sk: 'ORG' } }],
-    ['the deliverer queueing without a queue grant', 'list-events', 'PutCommand', { Item: { pk: 'QUEUE#webhook-deliveries', sk: '1' } }],
+    ['a function queueing without a queue grant', 'list-events', 'SendMessageCommand', {}],
+    // The local queue's items are the host's (infra/local/table-queue.ts): no function writes them.
+    [
+      "the deliverer writing the local queue's items itself",
+      'deliver-webhooks',
+      'PutCommand',
+      { Item: { pk: 'QUEUE#webhook-deliveries', sk: '1' } },
+    ],
+    ['the deliverer opening a kept answer', 'deliver-webhooks', 'DecryptCommand', { EncryptionContext: { purpose: 'replay' } }],
+    ['a function sealing without a key grant', 'delete-webhook', 'EncryptCommand', { EncryptionContext: bound }],
+    ['sealing bound to a purpose alone', 'create-webhook', 'EncryptCommand', { EncryptionContext: { purpose: 'delivery' } }],
   ])('refuses %s', (_, fn, command, input) => {
     expect(refusals(fn, { command, input })).toHaveLength(1);
   });
@@ -87,7 +101,15 @@ describe('the grant check', () => {
         },
       },
     ],
-    ['the deliverer queueing a retry', 'deliver-webhooks', 'PutCommand', { Item: { pk: 'QUEUE#webhook-deliveries', sk: '1' } }],
+    ['the deliverer queueing a retry', 'deliver-webhooks', 'SendMessageCommand', {}],
+    ['the creating function sealing a new secret', 'create-webhook', 'EncryptCommand', { EncryptionContext: bound }],
+    [
+      'the deliverer opening a secret sealed before records were bound',
+      'deliver-webhooks',
+      'DecryptCommand',
+      { EncryptionContext: { purpose: 'delivery' } },
+    ],
+    ['the deliverer opening a bound secret', 'deliver-webhooks', 'DecryptCommand', { EncryptionContext: bound }],
   ])('allows %s', (_, fn, command, input) => {
     expect(refusals(fn, { command, input })).toEqual([]);
   });
@@ -99,5 +121,25 @@ describe('the grant check', () => {
     // Admission, and the usage entry.
     expect((judged.perFunction.get('get-key') ?? 0) - before).toBeGreaterThanOrEqual(2);
     expect(judged.refused).toEqual([]);
+  });
+
+  it('judges the local stand-ins at their ports, as the SQS and KMS requests they stand in for, and lets the call through', async () => {
+    const done: string[] = [];
+    const standIns = judgedStandIns({
+      queue: { enqueue: async () => void done.push('enqueue') },
+      sealer: { seal: async () => 'sealed', open: async () => 'opened' },
+    });
+    const message: DeliveryMessage = { orgId: 'org-x', webhookId: 'wh_1', eventSequence: 1, attempt: 1 };
+    const sealedFor = { purpose: 'delivery', orgId: 'org-x', recordId: 'wh_1' } as const;
+    const before = judged.refused.length;
+    await runAsFunction('deliver-webhooks', () => standIns.queue.enqueue(message, 0));
+    expect(await runAsFunction('deliver-webhooks', () => standIns.sealer.open('v2:x', sealedFor))).toBe('opened');
+    expect(judged.refused.length).toBe(before);
+    await runAsFunction('list-events', () => standIns.queue.enqueue(message, 0));
+    expect(await runAsFunction('deliver-webhooks', () => standIns.sealer.seal('secret', sealedFor))).toBe('sealed');
+    // Taken out again: a refusal left in `judged` fails this file.
+    const refused = judged.refused.splice(before);
+    expect(refused).toEqual([expect.stringMatching(/^list-events: SendMessage /), expect.stringMatching(/^deliver-webhooks: Encrypt /)]);
+    expect(done).toEqual(['enqueue', 'enqueue']);
   });
 });

@@ -148,6 +148,14 @@ describe('bin/invoke.ts as a process', () => {
     expect(stderr).toContain('"message":"request"');
   });
 
+  it('prints its usage and the handlers on stdout with --help or -h (exit 0)', async () => {
+    const results = await Promise.all([cli('--help'), cli('get-key', '-h')]);
+    for (const r of results) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: npm run --silent invoke -- <handler> <event\.json>\nHandlers: .*\bget-key\b/);
+    }
+  });
+
   it('exits 2 with the usage for an unknown handler and for an unreadable event', async () => {
     const bad = path.join(tmp, 'broken.json');
     writeFileSync(bad, 'not json');

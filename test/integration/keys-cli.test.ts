@@ -226,4 +226,20 @@ describe('bin/keys.ts as a process', () => {
     }
     expect(badScope.stderr).toContain('--scopes must be a comma-separated subset of');
   });
+
+  it('prints its usage with --help or -h, before any command or after one (exit 0)', async () => {
+    const results = await Promise.all([cli('--help'), cli('create', '-h')]);
+    for (const r of results) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage:\n/);
+      for (const command of ['create', 'revoke', 'list', 'usage']) expect(r.stdout).toContain(`keys ${command} `);
+    }
+  });
+
+  it('answers an unknown command with a one-line error and the usage on stderr (exit 2)', async () => {
+    const r = await cli('rotate', 'key_1');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(/^unknown command: rotate\n\nUsage:\n/m);
+    expect(r.stderr).toContain('keys revoke <key_id>');
+  });
 });

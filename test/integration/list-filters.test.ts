@@ -5,10 +5,14 @@
  * organization holds more than one status-count bucket (50 positions) in every list it
  * pages through, and its operations move between statuses after they were listed once.
  */
+
+import { applyTransition } from '../../functions/adapters/dynamo/apply-transition.js';
 import { getDeployment, listDeployments } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { applyTransition, insertOperation, withWriteState } from '../../functions/adapters/dynamo/lifecycle-writes.js';
+import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
 import { listOperations, type OperationFilters } from '../../functions/adapters/dynamo/operation-reads.js';
+import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../../functions/app/change-events.js';
 import { completeOperation } from '../../functions/app/workflow-steps.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation } from '../../functions/core/operations.js';
@@ -38,6 +42,7 @@ async function addOperation(d: DeploymentRecord, type: OperationType): Promise<O
         deployment: current,
         org,
         now: new Date(),
+        events: changeEvents,
         build: (at) => queuedOperation({ org_id: orgId, type, resource_id: d.id, requested_at: at }),
       }),
     STEP_RETRIES,
@@ -48,7 +53,7 @@ async function addOperation(d: DeploymentRecord, type: OperationType): Promise<O
 
 async function move(op: OperationRecord, status: OperationStatus): Promise<void> {
   const at = new Date().toISOString();
-  expect(await applyTransition({ operation: op, change: { status }, at, retries: STEP_RETRIES })).toBe(true);
+  expect(await applyTransition({ operation: op, change: { status }, at, retries: STEP_RETRIES, events: changeEvents })).toBe(true);
   ops[ops.indexOf(op)] = { ...op, status };
 }
 

@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { apiKeyKey } from '../../functions/adapters/dynamo/item-keys.js';
+import { apiKeyKey } from '../../functions/adapters/dynamo/entities.js';
 import { admitRequest } from '../../functions/adapters/dynamo/key-admission.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { generateKey } from '../../functions/core/api-keys.js';

@@ -6,6 +6,7 @@ import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { createDeployment, operation } from '../helpers/api.js';
 import { platformOf } from '../helpers/call-platform.js';
 import { call, createKey } from '../helpers/fixtures.js';
+import { localApi } from '../helpers/local-api.js';
 import { eventually } from '../helpers/wait.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
 
@@ -99,4 +100,23 @@ describe('GET /operations/{id}/wait', () => {
       expect(res.body.error.code).toBe('OPERATION_NOT_FOUND');
     }
   });
+});
+
+describe('GET /operations/{id}/wait without timeout, over HTTP through the local server', () => {
+  const local = localApi();
+
+  // The local Lambda context has the function's own timeout (infra/function-limits.ts),
+  // so middy does not cut the 20 s wait off at the 10 s every other endpoint gets.
+  it('waits the default 20 seconds, then answers 200 with the record still in its phase', async () => {
+    const { key, opId } = await runningCreate();
+    const started = Date.now();
+    const res = await fetch(`${local.baseUrl}/operations/${opId}/wait`, { headers: { 'X-API-Key': key } });
+    const seconds = (Date.now() - started) / 1000;
+    expect({ status: res.status, body: await res.json() }).toMatchObject({
+      status: 200,
+      body: { data: { id: opId, status: 'running', progress: { phase: 'provisioning_db' } } },
+    });
+    expect(seconds).toBeGreaterThanOrEqual(19.5);
+    expect(seconds).toBeLessThan(25);
+  }, 40_000);
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { PARTITIONS } from '../../functions/adapters/dynamo/item-keys.js';
+import { PARTITIONS } from '../../functions/adapters/dynamo/entities.js';
 import { ensureTable } from '../../infra/local/dynamodb-local.js';
 import { type EventPipeline, startEventPipeline } from '../../infra/local/event-pipeline.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';

@@ -6,10 +6,11 @@ import path from 'node:path';
  * platform is replaced, to inject faults.
  */
 import aslValidator from 'asl-validator';
+import { applyTransition } from '../../functions/adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { applyTransition } from '../../functions/adapters/dynamo/lifecycle-writes.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
+import { changeEvents } from '../../functions/app/change-events.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { PHASES } from '../../functions/core/operations.js';
 import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
@@ -138,6 +139,7 @@ describe('an operation that ended without its workflow', () => {
         change: { status: 'canceled', message: 'Canceled by request.', ended_at: at },
         at,
         retries: STEP_RETRIES,
+        events: changeEvents,
       }),
     ).toBe(true);
     const { platform, calls } = testPlatform();

@@ -1,6 +1,6 @@
 /** The pure core: no DynamoDB, no HTTP. */
 
-import { keyUsagePk, lists, orgKey } from '../../functions/adapters/dynamo/item-keys.js';
+import { keyUsagePk, operation, orgKey } from '../../functions/adapters/dynamo/entities.js';
 import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX, ORG_ID_RULE, sameHash } from '../../functions/core/api-keys.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
@@ -143,7 +143,7 @@ describe('ids that become table keys (security review)', () => {
 
   it('never builds a partition key from an id holding "#", whoever calls the builder', () => {
     expect(() => orgKey('acme#KEYS')).toThrow(/contains "#"/);
-    expect(() => lists.operationsByResource('acme', 'x#y')).toThrow(/contains "#"/);
+    expect(() => operation.indexes.opsByResource.pk.build({ org_id: 'acme', resource_id: 'x#y' })).toThrow(/contains "#"/);
     expect(() => keyUsagePk('key_1#2')).toThrow(/contains "#"/);
     expect(orgKey('acme')).toEqual({ pk: 'ORG#acme', sk: 'ORG' });
   });

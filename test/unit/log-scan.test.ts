@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import { seal } from '../../functions/adapters/crypto/secret-box.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
+import { aesSealer } from '../../infra/local/aes-sealer.js';
 import { isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '../helpers/log-scan.js';
 
 const made = generateKey({ orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') });
@@ -51,7 +51,15 @@ describe('each kind of secret planted in a log line is found', () => {
     expect(patternsIn(line({ secret }))).toEqual(['32 bytes in base64 (webhook secret or sealing key)', 'webhook secret']);
     expect(patternsIn(line({ secret: secret.slice('whsec_'.length) }))).toEqual(['32 bytes in base64 (webhook secret or sealing key)']);
     expect(patternsIn(`sealing with ${process.env.WEBHOOK_SECRET_KEY}`)).toEqual(['32 bytes in base64 (webhook secret or sealing key)']);
-    expect(patternsIn(line({ secret_sealed: await seal(secret, 'delivery') }))).toEqual(['sealed secret']);
+    const sealed = await aesSealer(process.env.WEBHOOK_SECRET_KEY!).seal(secret, {
+      purpose: 'delivery',
+      orgId: 'org-scan',
+      recordId: 'wh_1',
+    });
+    expect(patternsIn(line({ secret_sealed: sealed }))).toEqual(['sealed secret']);
+    // The KMS forms, and the ones sealed before the record was bound (still in tables).
+    for (const legacy of ['v1:', 'kms:', 'kms2:'])
+      expect(patternsIn(line({ secret_sealed: sealed.replace('v2:', legacy) }))).toEqual(['sealed secret']);
   });
 
   it('Authorization values, the dashboard tokens and refresh tokens, and credential headers logged whole', async () => {

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
-import { apiKeyKey, lists, orgKey } from './item-keys.js';
+import { apiKey, apiKeyItem, apiKeyKey, orgKey } from './entities.js';
 
 const nullable = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -39,14 +39,7 @@ export async function saveKey(record: ApiKeyRecord): Promise<void> {
         {
           Put: {
             TableName: tableName(),
-            Item: {
-              ...apiKeyKey(record.hash),
-              ...record,
-              gsi1pk: lists.orgKeys(record.org_id),
-              gsi1sk: `${record.created_at}#${record.id}`,
-              gsi2pk: lists.keyById(record.id),
-              gsi2sk: 'KEY',
-            },
+            Item: apiKeyItem(record),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -56,27 +49,31 @@ export async function saveKey(record: ApiKeyRecord): Promise<void> {
 }
 
 export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined> {
+  const byId = apiKey.indexes.keyById;
   const { Items } = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': lists.keyById(id) },
+      IndexName: byId.physical,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': byId.pkAttr },
+      ExpressionAttributeValues: { ':pk': byId.pk.build({ id }) },
     }),
   );
   return Items?.[0] ? toKeyRecord(Items[0]) : undefined;
 }
 
 export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  const byOrg = apiKey.indexes.keysByOrg;
   const out: ApiKeyRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await ddb.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': lists.orgKeys(orgId) },
+        IndexName: byOrg.physical,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': byOrg.pkAttr },
+        ExpressionAttributeValues: { ':pk': byOrg.pk.build({ org_id: orgId }) },
         ExclusiveStartKey: start,
       }),
     );

@@ -5,7 +5,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
-import { authFailureKey } from './item-keys.js';
+import { authFailureKey } from './entities.js';
 
 /** The attributes the counter names: the stack allows these only on its items. */
 export const AUTH_FAILURE_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'n', 'ttl'];

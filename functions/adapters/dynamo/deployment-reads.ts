@@ -1,12 +1,12 @@
-/** Reading deployments (writes are in lifecycle-writes.ts). */
+/** Reading deployments (written by the commands in this folder: insert-deployment.ts, insert-operation.ts, apply-transition.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
-import { type DeploymentStatus, OPERATION_TYPES, type OperationType, type Pagination } from '../../core/schemas.js';
+import { type DeploymentStatus, OPERATION_TYPES, type Pagination } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { deploymentKey, lists } from './item-keys.js';
+import { deployment, deploymentKey, opCountAttr } from './entities.js';
 import { byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 import { byStatus } from './status-counts.js';
@@ -40,9 +40,6 @@ export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
   };
 }
 
-/** A deployment's count of operations of one type: the dense sequence of (deployment, type). */
-export const opCountAttr = (t: OperationType) => `op_count_${t}`;
-
 export async function getDeployment(orgId: string, id: string, consistent = false): Promise<DeploymentRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: deploymentKey(orgId, id), ConsistentRead: consistent }));
   return Item ? toDeployment(Item) : undefined;
@@ -52,8 +49,9 @@ export async function listDeployments(
   orgId: string,
   req: PageRequest & { status?: DeploymentStatus },
 ): Promise<{ items: DeploymentRecord[]; pagination: Pagination }> {
+  const list = deployment.indexes.deployments;
   const page = req.status
-    ? await byStatus(lists.deployments(orgId), req.status, 'gsi4', lists.deploymentsByStatus(orgId, req.status), req)
-    : await byRange('gsi1', lists.deployments(orgId), counter(await getOrg(orgId, true), 'dep_seq'), req);
+    ? await byStatus(deployment, list, { org_id: orgId, status: req.status }, req)
+    : await byRange(list, { org_id: orgId }, counter(await getOrg(orgId, true), 'dep_seq'), req);
   return { items: page.items.map(toDeployment), pagination: page.pagination };
 }

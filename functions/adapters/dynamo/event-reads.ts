@@ -1,11 +1,10 @@
-/** Reading the event log (written by lifecycle-writes.ts, in the transactions of the changes). */
+/** Reading the event log (written by event-log.ts, in the transactions of the changes). */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../../core/pagination.js';
 import type { Event, EventType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { eventKey, lists } from './item-keys.js';
-import { eventTypeSeqAttr } from './lifecycle-writes.js';
+import { event, eventKey, eventTypeSeqAttr } from './entities.js';
 import { byFilter, byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 
@@ -30,11 +29,12 @@ export async function listEvents(orgId: string, f: EventFilters, req: PageReques
   let page: Awaited<ReturnType<typeof byRange>>;
   if (f.resourceId !== undefined) {
     const byType = f.type && { expression: '#ty = :ty', names: { '#ty': 'type' }, values: { ':ty': f.type } };
-    page = await byFilter('gsi3', lists.eventsByResource(orgId, f.resourceId), byType, req);
+    page = await byFilter(event.indexes.eventsByResource, { org_id: orgId, resource_id: f.resourceId }, byType, req);
   } else if (f.type) {
-    page = await byRange('gsi2', lists.eventsByType(orgId, f.type), counter(await getOrg(orgId, true), eventTypeSeqAttr(f.type)), req);
+    const total = counter(await getOrg(orgId, true), eventTypeSeqAttr(f.type));
+    page = await byRange(event.indexes.eventsByType, { org_id: orgId, type: f.type }, total, req);
   } else {
-    page = await byRange('gsi1', lists.events(orgId), counter(await getOrg(orgId, true), 'evt_seq'), req);
+    page = await byRange(event.indexes.events, { org_id: orgId }, counter(await getOrg(orgId, true), 'evt_seq'), req);
   }
   return { items: page.items.map(toEvent), pagination: page.pagination };
 }

@@ -8,7 +8,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
-import { idempotencyKey } from './item-keys.js';
+import { idempotencyKey } from './entities.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** Longer than any HTTP function may run (API Gateway gives up after 29 s). */
@@ -16,7 +16,7 @@ export const CLAIM_LEASE_SECONDS = 60;
 
 export interface StoredResponse {
   status: number;
-  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (secret-box, purpose `replay`). */
+  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (core/secret-sealer.ts, purpose `replay`). */
   data?: unknown;
   sealed?: string;
   headers: Record<string, string>;

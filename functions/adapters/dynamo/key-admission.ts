@@ -19,7 +19,7 @@ import { type ApiKeyRecord, keyRefusal } from '../../core/api-keys.js';
 import { type Limits, type Usage, windowsAt } from '../../core/rate-limits.js';
 import { toKeyRecord } from './api-key-store.js';
 import { ddb, tableName } from './client.js';
-import { apiKeyKey } from './item-keys.js';
+import { apiKeyKey } from './entities.js';
 
 export type Admission =
   /** No key has this hash. */

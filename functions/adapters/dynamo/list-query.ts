@@ -9,8 +9,10 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { seqKey } from './item-keys.js';
-import type { IndexName } from './table.js';
+import { seqKey } from './entities.js';
+import type { NamedIndex } from './entity.js';
+
+type Values = Readonly<Record<string, unknown>>;
 
 type Item = Record<string, unknown>;
 
@@ -19,16 +21,17 @@ export interface Page {
   pagination: Pagination;
 }
 
-export async function byRange(index: IndexName, pk: string, total: number, req: PageRequest): Promise<Page> {
+/** Page N of the dense list `index` holds for these values (its partition), of `total` members. */
+export async function byRange(index: NamedIndex, values: Values, total: number, req: PageRequest): Promise<Page> {
   const w = pageWindow(total, req);
   if (w.from > w.to) return { items: [], pagination: w.pagination };
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: index,
+      IndexName: index.physical,
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
-      ExpressionAttributeValues: { ':pk': pk, ':from': seqKey(w.from), ':to': seqKey(w.to) },
+      ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
+      ExpressionAttributeValues: { ':pk': index.pk.build(values), ':from': seqKey(w.from), ':to': seqKey(w.to) },
       ScanIndexForward: false,
     }),
   );
@@ -36,18 +39,23 @@ export async function byRange(index: IndexName, pk: string, total: number, req: 
 }
 
 /** Items of one list, newest first; with `limit`, no Query reads past that many items. */
-async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCommandInput> = {}, limit?: number): AsyncGenerator<Item> {
+async function* newestFirst(
+  index: NamedIndex,
+  values: Values,
+  extra: Partial<QueryCommandInput> = {},
+  limit?: number,
+): AsyncGenerator<Item> {
   let start: Item | undefined;
   let read = 0;
   do {
     const page = await ddb.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: index,
+        IndexName: index.physical,
         KeyConditionExpression: '#pk = :pk',
         ...extra,
-        ExpressionAttributeNames: { '#pk': `${index}pk`, ...extra.ExpressionAttributeNames },
-        ExpressionAttributeValues: { ':pk': pk, ...extra.ExpressionAttributeValues },
+        ExpressionAttributeNames: { '#pk': index.pkAttr, ...extra.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ':pk': index.pk.build(values), ...extra.ExpressionAttributeValues },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
         ...(limit === undefined ? {} : { Limit: limit - read }),
@@ -60,8 +68,8 @@ async function* newestFirst(index: IndexName, pk: string, extra: Partial<QueryCo
 }
 
 export async function byFilter(
-  index: IndexName,
-  pk: string,
+  index: NamedIndex,
+  values: Values,
   filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> } | undefined,
   req: PageRequest,
 ): Promise<Page> {
@@ -73,7 +81,7 @@ export async function byFilter(
     ExpressionAttributeNames: filter.names,
     ExpressionAttributeValues: filter.values,
   };
-  for await (const item of newestFirst(index, pk, filtering)) {
+  for await (const item of newestFirst(index, values, filtering)) {
     if (total >= skip && items.length < req.per_page) items.push(item);
     total++;
   }

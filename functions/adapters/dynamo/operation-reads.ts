@@ -1,12 +1,11 @@
-/** Reading operations (writes are in lifecycle-writes.ts). */
+/** Reading operations (written by insert-deployment.ts, insert-operation.ts and apply-transition.ts). */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
 import type { OperationStatus, OperationType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { getDeployment } from './deployment-reads.js';
-import { ACTIVE_OPERATIONS, lists, operationKey } from './item-keys.js';
-import { typeSeqAttr } from './lifecycle-writes.js';
+import { operation, operationKey, typeSeqAttr } from './entities.js';
 import { byRange, type Page } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 import { byStatus } from './status-counts.js';
@@ -62,46 +61,32 @@ export async function listOperations(
   req: PageRequest,
 ): Promise<{ items: OperationRecord[]; pagination: Pagination }> {
   const { status, type, resourceId } = f;
+  const values = { org_id: orgId, type, resource_id: resourceId, status };
+  const lists = operation.indexes;
+  const list =
+    resourceId !== undefined ? (type ? lists.opsByResourceType : lists.opsByResource) : type ? lists.opsByType : lists.operations;
   let page: Page;
   if (status) {
-    const [base, index, pk] =
-      resourceId !== undefined && type
-        ? ([
-            lists.operationsByResourceAndType(orgId, resourceId, type),
-            'gsi9',
-            lists.operationsByResourceTypeAndStatus(orgId, resourceId, type, status),
-          ] as const)
-        : resourceId !== undefined
-          ? ([
-              lists.operationsByResource(orgId, resourceId),
-              'gsi7',
-              lists.operationsByResourceAndStatus(orgId, resourceId, status),
-            ] as const)
-          : type
-            ? ([lists.operationsByType(orgId, type), 'gsi6', lists.operationsByTypeAndStatus(orgId, type, status)] as const)
-            : ([lists.operations(orgId), 'gsi4', lists.operationsByStatus(orgId, status)] as const);
-    page = await byStatus(base, status, index, pk, req);
+    page = await byStatus(operation, list, { ...values, status }, req);
   } else if (resourceId !== undefined) {
     const d = await getDeployment(orgId, resourceId);
-    page = type
-      ? await byRange('gsi8', lists.operationsByResourceAndType(orgId, resourceId, type), d?.op_counts?.[type] ?? 0, req)
-      : await byRange('gsi3', lists.operationsByResource(orgId, resourceId), d?.op_count ?? 0, req);
-  } else if (type) {
-    page = await byRange('gsi2', lists.operationsByType(orgId, type), counter(await getOrg(orgId, true), typeSeqAttr(type)), req);
+    page = await byRange(list, values, (type ? d?.op_counts?.[type] : d?.op_count) ?? 0, req);
   } else {
-    page = await byRange('gsi1', lists.operations(orgId), counter(await getOrg(orgId, true), 'op_seq'), req);
+    page = await byRange(list, values, counter(await getOrg(orgId, true), type ? typeSeqAttr(type) : 'op_seq'), req);
   }
   return { items: page.items.map(toOperation), pagination: page.pagination };
 }
 
 /** Operations not yet terminal, oldest first, across organizations (the reconciler's view). */
 export async function listActiveOperations(limit = 100): Promise<OperationRecord[]> {
+  const active = operation.indexes.activeOperations;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi5',
-      KeyConditionExpression: 'gsi5pk = :pk',
-      ExpressionAttributeValues: { ':pk': ACTIVE_OPERATIONS },
+      IndexName: active.physical,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': active.pkAttr },
+      ExpressionAttributeValues: { ':pk': active.pk.build({}) },
       Limit: limit,
     }),
   );

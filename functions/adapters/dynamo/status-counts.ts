@@ -15,9 +15,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import { ddb, tableName } from './client.js';
-import { STATUS_BUCKET, seqKey, statusCountsKey, statusCountsPk } from './item-keys.js';
+import { STATUS_BUCKET, seqKey, statusCounts, statusCountsKey } from './entities.js';
+import type { Entity, NamedIndex } from './entity.js';
 import type { Page } from './list-query.js';
-import type { IndexName } from './table.js';
 import type { TransactItem } from './transact.js';
 
 type Item = Record<string, unknown>;
@@ -37,6 +37,12 @@ export class StatusCountChanges {
     this.byItem.set(id, entry);
     if (from !== undefined) entry.deltas.set(from, (entry.deltas.get(from) ?? 0) - 1);
     entry.deltas.set(to, (entry.deltas.get(to) ?? 0) + 1);
+    return this;
+  }
+
+  /** A record's move from `from` (absent for a new one) to `to` in every list it is counted in. */
+  moveIn(countedIn: [list: string, position: number][], from: string | undefined, to: string): this {
+    for (const [list, position] of countedIn) this.move(list, position, from, to);
     return this;
   }
 
@@ -88,7 +94,7 @@ async function bucketCounts(base: string, status: string): Promise<{ bucket: num
         KeyConditionExpression: 'pk = :pk',
         ProjectionExpression: 'sk, #n',
         ExpressionAttributeNames: { '#n': countAttr(status) },
-        ExpressionAttributeValues: { ':pk': statusCountsPk(base) },
+        ExpressionAttributeValues: { ':pk': statusCounts.pk.build({ list: base }) },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
       }),
@@ -100,11 +106,18 @@ async function bucketCounts(base: string, status: string): Promise<{ bucket: num
 }
 
 /**
- * Page N, newest first, of the members of `base` in `status`, read from `index` whose
- * partition `pk` holds exactly them, sorted by their position in `base`.
+ * Page N, newest first, of the members in `values.status` of the dense list `list` of
+ * `entity` (its partition for these values), read from the list's status index, whose
+ * partition holds exactly them, sorted by their position in the list.
  */
-export async function byStatus(base: string, status: string, index: IndexName, pk: string, req: PageRequest): Promise<Page> {
-  const buckets = await bucketCounts(base, status);
+export async function byStatus(
+  entity: Entity<string>,
+  list: NamedIndex,
+  values: Readonly<Record<string, unknown>> & { status: string },
+  req: PageRequest,
+): Promise<Page> {
+  const index = entity.statusIndexOf(list);
+  const buckets = await bucketCounts(list.pk.build(values), values.status);
   const total = buckets.reduce((sum, b) => sum + b.count, 0);
   const w = pageWindow(total, req);
   let skip = (req.page - 1) * req.per_page;
@@ -119,10 +132,10 @@ export async function byStatus(base: string, status: string, index: IndexName, p
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: index,
+      IndexName: index.physical,
       KeyConditionExpression: '#pk = :pk AND #sk <= :top',
-      ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
-      ExpressionAttributeValues: { ':pk': pk, ':top': seqKey(top) },
+      ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
+      ExpressionAttributeValues: { ':pk': index.pk.build(values), ':top': seqKey(top) },
       ScanIndexForward: false,
       Limit: skip + req.per_page,
     }),

@@ -15,14 +15,17 @@ export interface IndexDefinition {
   readonly sortKey: string;
 }
 
-/** Generic, overloaded GSIs: each item type decides what it puts in them (see docs/data-model.md). */
+/**
+ * Generic, overloaded GSIs: several item types share each one, under names of their own
+ * (entities.ts maps every named index to one of these; docs/data-model.md lists them).
+ */
 export const INDEXES: readonly IndexDefinition[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({
   name: `gsi${n}`,
   partitionKey: `gsi${n}pk`,
   sortKey: `gsi${n}sk`,
 }));
 
-export type IndexName = `gsi${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
+export type PhysicalIndex = `gsi${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
 
 /**
  * The table as a CreateTable request: keys and index attributes are strings, every index

@@ -8,7 +8,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { UsagePage } from '../../core/dashboard-schemas.js';
 import { invalidRequest } from '../../core/errors.js';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk } from './item-keys.js';
+import { keyUsagePk } from './entities.js';
 
 const MAX_READS = 5;
 /** The sort key of a usage entry: its time and a server-made id (usage-store.ts). */

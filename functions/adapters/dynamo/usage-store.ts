@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk } from './item-keys.js';
+import { keyUsagePk, usageEntry } from './entities.js';
 
 export const USAGE_RETENTION_DAYS = 90;
 
@@ -28,7 +28,7 @@ export interface UsageEntryKey {
 }
 
 export function usageEntryKey(entry: Pick<UsageEntry, 'key_id' | 'at'>): UsageEntryKey {
-  return { pk: keyUsagePk(entry.key_id), sk: `${entry.at}#${randomUUID()}` };
+  return usageEntry.key({ key_id: entry.key_id, at: entry.at, id: randomUUID() });
 }
 
 export async function recordUsage(entry: UsageEntry, key: UsageEntryKey = usageEntryKey(entry)): Promise<void> {

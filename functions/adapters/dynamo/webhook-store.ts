@@ -10,7 +10,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { EventType, Pagination, WebhookDelivery } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { deliveryPk, lists, orgKey, webhookKey } from './item-keys.js';
+import { deliveryAttempt, deliveryPk, orgKey, webhook, webhookItem, webhookKey } from './entities.js';
 import { requestRetries, TransactionRefused, transact, withRetries } from './transact.js';
 
 /** Runs a transaction (again after a conflict); false when the named item's condition failed. */
@@ -31,7 +31,7 @@ export interface WebhookRecord {
   events: EventType[];
   description: string | null;
   created_at: string;
-  /** The signing secret, sealed (adapters/crypto/secret-box.ts). */
+  /** The signing secret, sealed for the deliverer (core/secret-sealer.ts). */
   secret_sealed: string;
   delivery_count: number;
 }
@@ -62,7 +62,7 @@ export async function insertWebhook(w: WebhookRecord, limit: number): Promise<bo
     webhook: {
       Put: {
         TableName: tableName(),
-        Item: { ...webhookKey(w.org_id, w.id), ...w, gsi1pk: lists.webhooks(w.org_id), gsi1sk: `${w.created_at}#${w.id}` },
+        Item: webhookItem(w),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -76,12 +76,14 @@ export async function getWebhook(orgId: string, id: string): Promise<WebhookReco
 
 /** All of an organization's webhooks (at most the limit), newest first. */
 export async function listWebhooks(orgId: string): Promise<WebhookRecord[]> {
+  const list = webhook.indexes.webhooks;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': lists.webhooks(orgId) },
+      IndexName: list.physical,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': list.pkAttr },
+      ExpressionAttributeValues: { ':pk': list.pk.build({ org_id: orgId }) },
       ScanIndexForward: false,
     }),
   );
@@ -122,8 +124,7 @@ export async function recordDelivery(orgId: string, webhookId: string, d: Webhoo
       Put: {
         TableName: tableName(),
         Item: {
-          pk: deliveryPk(webhookId),
-          sk: `${d.attempted_at}#${randomUUID()}`,
+          ...deliveryAttempt.key({ webhook_id: webhookId, attempted_at: d.attempted_at, id: randomUUID() }),
           ...d,
           ttl: Math.floor(Date.parse(d.attempted_at) / 1000) + DELIVERY_TTL_SECONDS,
         },

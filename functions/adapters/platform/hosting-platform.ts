@@ -2,19 +2,13 @@
  * The driver this deployment runs: the simulated platform, configured by PHASE_DELAY_MS
  * and SIMULATED_FAILURE. A real driver is plugged in here (docs/platform.md).
  */
-
 import type { OperationRecord } from '../../core/operations.js';
-import type { HostingPlatform } from '../../core/platform.js';
 import { config } from '../../lib/config.js';
+import { injectable } from '../../lib/injectable.js';
 import { logger } from '../../lib/logger.js';
 import { simulatedPlatform } from './simulated-platform.js';
 
-let driver: HostingPlatform | undefined;
-
-export function hostingPlatform(): HostingPlatform {
-  driver ??= simulatedPlatform(config());
-  return driver;
-}
+export const hostingPlatform = injectable('HostingPlatform', () => simulatedPlatform(config()));
 
 /**
  * Asks the driver to put back the configuration a failed or canceled update replaced, and

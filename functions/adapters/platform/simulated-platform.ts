@@ -11,7 +11,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, RestoreJob } from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
-import { simulatedJobKey } from '../dynamo/item-keys.js';
+import { simulatedJobKey } from '../dynamo/entities.js';
 
 export interface SimulationSettings {
   phaseDelayMs: number;

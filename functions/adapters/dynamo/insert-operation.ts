@@ -1,0 +1,109 @@
+/**
+ * Starting an operation on an existing deployment: one transaction of the organization
+ * (lock, counters), the deployment (its operation counts, and its status for a destroy),
+ * the operation, an operation in flight it supersedes (canceled), their status counts and
+ * their events.
+ */
+import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import type { OperationPositions, OperationRecord } from '../../core/operations.js';
+import type { DeploymentStatus } from '../../core/schemas.js';
+import { tableName } from './client.js';
+import { deployment, deploymentCountedIn, deploymentKey, opCountAttr, operationCountedIn, operationItem, typeSeqAttr } from './entities.js';
+import { type ChangeEvents, eventWrites } from './event-log.js';
+import { operationUpdate } from './operation-update.js';
+import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
+import { StatusCountChanges } from './status-counts.js';
+import { Retry, setClause, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
+
+export interface NewOperation {
+  /** The deployment as read; the write holds only if it is unchanged. */
+  deployment: DeploymentRecord;
+  /** The organization item as last read (withWriteState). */
+  org: Item;
+  build(at: string): OperationRecord;
+  /** The deployment's new status, when the operation changes it (a destroy). */
+  deploymentStatus?: DeploymentStatus;
+  /** An operation in flight that this one supersedes, canceled in the same transaction. */
+  cancel?: { operation: OperationRecord; message: string };
+  now: Date;
+  events: ChangeEvents;
+}
+
+/** One attempt; throws Retry when the organization or the deployment moved since they were read. */
+export async function insertOperation(req: NewOperation): Promise<OperationRecord> {
+  const d = req.deployment;
+  const snap = snapshotOf(req.org, new Date(Math.max(Date.now(), req.now.getTime())));
+  const built = req.build(snap.at);
+  const typeCount = (d.op_counts?.[built.type] ?? 0) + 1;
+  const positions: OperationPositions = {
+    all: num(snap.item, 'op_seq') + 1,
+    type: num(snap.item, typeSeqAttr(built.type)) + 1,
+    resource: d.op_count + 1,
+    resourceType: typeCount,
+  };
+  const operation: OperationRecord = { ...built, positions };
+  const counts = new StatusCountChanges().moveIn(operationCountedIn(operation), undefined, operation.status);
+  if (req.deploymentStatus) counts.moveIn(deploymentCountedIn(d), d.status, req.deploymentStatus);
+  if (req.cancel) counts.moveIn(operationCountedIn(req.cancel.operation), req.cancel.operation.status, 'canceled');
+
+  const depSet: Item = {
+    op_count: d.op_count + 1,
+    [opCountAttr(operation.type)]: typeCount,
+    last_operation_id: operation.id,
+    updated_at: snap.at,
+  };
+  const entry = inFlightEntry(operation);
+  // A destroy supersedes what was in flight; another operation joins it.
+  const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
+  if (req.deploymentStatus)
+    Object.assign(depSet, {
+      status: req.deploymentStatus,
+      ...deployment.statusIndexKeys({ ...d }, req.deploymentStatus),
+      in_flight: new Set(inFlight),
+    });
+  const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
+  const moved: DeploymentRecord = {
+    ...d,
+    op_count: d.op_count + 1,
+    op_counts: { ...d.op_counts, [operation.type]: typeCount },
+    last_operation_id: operation.id,
+    updated_at: snap.at,
+    status: req.deploymentStatus ?? d.status,
+    in_flight: inFlight,
+  };
+  const events = eventWrites(d.org_id, snap, [
+    req.cancel && canceled && req.events.operation(req.cancel.operation, { ...req.cancel.operation, ...canceled }),
+    req.events.operation(undefined, operation),
+    req.events.deployment(d, moved),
+  ]);
+  const orgSet: Item = { op_seq: positions.all, [typeSeqAttr(operation.type)]: positions.type, ...events.set };
+  const items = {
+    org: orgUpdate(d.org_id, snap, orgSet),
+    deployment: {
+      Update: {
+        TableName: tableName(),
+        Key: deploymentKey(d.org_id, d.id),
+        ...withCondition(
+          req.deploymentStatus ? updateParts(depSet) : setClause(updateParts(depSet), 'ADD', 'in_flight', entry),
+          '#st = :expected AND #oc = :count',
+          { '#st': 'status', '#oc': 'op_count' },
+          { ':expected': d.status, ':count': d.op_count },
+        ),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    },
+    operation: putNew(operationItem(operation, positions)),
+    canceled: req.cancel && canceled && operationUpdate(req.cancel.operation, canceled),
+    ...counts.items(),
+    ...events.items,
+  };
+  try {
+    await transact(items);
+  } catch (e) {
+    // Any condition failing means something moved since it was read: retry from what moved.
+    if (!(e instanceof TransactionRefused)) throw e;
+    throw new Retry(e.current);
+  }
+  remember(d.org_id, orgAfter(d.org_id, snap, orgSet), moved);
+  return operation;
+}

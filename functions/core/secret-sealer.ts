@@ -1,0 +1,37 @@
+/**
+ * Secrets at rest (webhook secrets, deployments' env secrets), so the table alone (a backup, an export, a read-only role)
+ * never shows one. A sealed text opens only for what it was sealed for: its purpose,
+ * `delivery` (the webhook's own copy, which only the deliverer may open) or `replay` (the
+ * creating answer kept for an Idempotency-Key replay, which only the creating function
+ * may open) or `deployment-env` (a deployment's env secret, which only the workflow's
+ * start-phase step may open, to hand it to the platform driver), and the organization and record it belongs to, so a sealed text copied to
+ * another record, or another organization's, does not open there.
+ */
+
+export type SealPurpose = 'delivery' | 'replay' | 'deployment-env';
+
+export interface SealedFor {
+  purpose: SealPurpose;
+  orgId: string;
+  /** The record the sealed text is stored on: the webhook's id, the Idempotency-Key of the kept answer, or the deployment's id (its env secrets, decision 41). */
+  recordId: string;
+}
+
+export interface SecretSealer {
+  seal(plaintext: string, sealedFor: SealedFor): Promise<string>;
+  /** Fails unless `sealedFor` is what the text was sealed for. */
+  open(sealed: string, sealedFor: SealedFor): Promise<string>;
+}
+
+/** The names of what a sealed text is bound to, which IAM conditions name (`kms:EncryptionContext:<name>`). */
+export const SEAL_CONTEXT_KEYS = ['purpose', 'org', 'record'] as const;
+
+/** What a sealed text is bound to, as names and values: the KMS encryption context, the authenticated data of a local seal. */
+export const sealContext = ({ purpose, orgId, recordId }: SealedFor): Record<(typeof SEAL_CONTEXT_KEYS)[number], string> => ({
+  purpose,
+  org: orgId,
+  record: recordId,
+});
+
+/** What texts sealed before the organization and record were bound were bound to: the purpose alone. */
+export const legacySealContext = ({ purpose }: SealedFor): { purpose: string } => ({ purpose });

@@ -1,0 +1,101 @@
+/**
+ * The web dashboard (infra/aws/dashboard.ts): its user pool, the dashboard API's environment, the
+ * bucket, CloudFront and the deployment of the app.
+ */
+import { DASHBOARD_API_PREFIX, dashboardHandlerNames } from '../../functions/dashboard-routes.js';
+import { ID_TOKEN_SECONDS, PASSWORD_POLICY } from '../../infra/user-pool-settings.js';
+import { flatten, fnId, logicalId, resourcesOfType, stageOf } from './synth.js';
+
+const s = stageOf({ stage: 'dev' });
+
+describe('dashboard', () => {
+  const one = (type: string) => {
+    const found = resourcesOfType(s.json, type);
+    expect(found).toHaveLength(1);
+    return found[0]![1].Properties!;
+  };
+
+  it('has a user pool only operators add to: email sign-in, the password policy of npm start, org fixed, role and org unwritable by users', () => {
+    const pool = one('AWS::Cognito::UserPool');
+    expect(pool).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: PASSWORD_POLICY.minLength,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        },
+      },
+    });
+    expect(pool.Schema).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Name: 'org_id', Mutable: false }),
+        expect.objectContaining({ Name: 'role', Mutable: true }),
+      ]),
+    );
+    const client = one('AWS::Cognito::UserPoolClient');
+    expect(client).toMatchObject({
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      GenerateSecret: false,
+      IdTokenValidity: ID_TOKEN_SECONDS / 60,
+      TokenValidityUnits: { IdToken: 'minutes' },
+      PreventUserExistenceErrors: 'ENABLED',
+      WriteAttributes: [],
+    });
+    expect(client.AllowedOAuthFlows).toBeUndefined();
+  });
+
+  it("gives the dashboard API's functions, and only those, the pool's issuer and the app client", () => {
+    for (const f of s.stack.functions.all) {
+      const env = s.json.Resources[fnId(s, f.name)]!.Properties?.Environment.Variables;
+      if (dashboardHandlerNames.includes(f.name)) {
+        expect(flatten(env.DASHBOARD_TOKEN_ISSUER)).toContain('ProviderURL');
+        expect(env.DASHBOARD_CLIENT_ID).toEqual({ Ref: logicalId(s.stack.dashboardUsers.client) });
+        expect({ name: f.name, keyed: f.access.items.some((g) => g.reach.includes('usage')) }).toEqual({
+          name: f.name,
+          keyed: false,
+        });
+      } else expect({ name: f.name, issuer: env.DASHBOARD_TOKEN_ISSUER }).toEqual({ name: f.name, issuer: undefined });
+    }
+  });
+
+  it('serves the app from a private, TLS-only bucket through CloudFront with origin access control, HTTPS only and the security headers', () => {
+    const bucket = one('AWS::S3::Bucket');
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    const policy = flatten(one('AWS::S3::BucketPolicy'));
+    expect(policy).toContain('aws:SecureTransport');
+    expect(policy).toContain(':distribution/');
+    expect(one('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig).toMatchObject({ SigningBehavior: 'always' });
+    const dist = one('AWS::CloudFront::Distribution').DistributionConfig;
+    expect(dist.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
+    expect(dist.CacheBehaviors).toEqual([
+      expect.objectContaining({
+        PathPattern: `${DASHBOARD_API_PREFIX}/*`,
+        ViewerProtocolPolicy: 'https-only',
+        AllowedMethods: expect.arrayContaining(['POST', 'DELETE']),
+      }),
+    ]);
+    const headers = one('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp = flatten(headers.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\./);
+    expect(headers.FrameOptions.FrameOption).toBe('DENY');
+    expect(headers.StrictTransportSecurity).toMatchObject({ IncludeSubdomains: true });
+  });
+
+  it('deploys the built app and its config with the stack, and outputs its URL and the user pool id', () => {
+    const deploy = one('Custom::CDKBucketDeployment');
+    // The script, the stylesheet, the page and config.json (whose client id is filled in at deploy time).
+    expect(deploy.SourceObjectKeys).toHaveLength(4);
+    expect(flatten(deploy.SourceMarkers)).toContain(logicalId(s.stack.dashboardUsers.client));
+    expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['DashboardUrl', 'UserPoolId']));
+  });
+});

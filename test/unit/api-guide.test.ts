@@ -1,0 +1,36 @@
+/** The API guide's list of a failed operation's error codes is the catalogue's. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPERATION_ERRORS, phaseFailed } from '../../functions/core/errors.js';
+import { PHASES } from '../../functions/core/operations.js';
+
+const GUIDE = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+
+/** The rows of the first table below a heading: each row's cells, without the header and its rule. */
+function tableBelow(heading: string): string[][] {
+  const lines = GUIDE.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('#') && l.includes(heading));
+  if (start < 0) throw new Error(`docs/api.md has no heading "${heading}"`);
+  const first = lines.findIndex((l, i) => i > start && l.startsWith('|'));
+  const end = lines.findIndex((l, i) => i > first && !l.startsWith('|'));
+  return lines.slice(first + 2, end).map((row) =>
+    row
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
+}
+
+describe('docs/api.md, error codes inside a failed operation', () => {
+  it("lists exactly the catalogue's operation error codes, each with its meaning", () => {
+    const listed = tableBelow('Error codes inside a failed operation').map(([code, meaning]) => [code?.replace(/^`|`$/g, ''), meaning]);
+    expect(listed).toEqual(Object.entries(OPERATION_ERRORS));
+  });
+
+  it('gives as examples of <PHASE>_FAILED only codes of work phases', () => {
+    const workPhaseCodes = new Set<string>(Object.values(PHASES).flatMap((p) => p.work.map(phaseFailed)));
+    const examples = [...OPERATION_ERRORS['<PHASE>_FAILED'].matchAll(/`([A-Z_]+_FAILED)`/g)].map((m) => m[1]);
+    expect(examples.length).toBeGreaterThan(0);
+    expect(examples.filter((e) => !workPhaseCodes.has(e!))).toEqual([]);
+  });
+});
