@@ -96,6 +96,7 @@ export const operation = entity('operation', {
   sk: 'OP#{id}',
   attributes: {
     'id, org_id, type, status, phase, message, resource_id, requested_at, started_at, ended_at, error, result, params, job': 'the record',
+    update: 'deployment.update: the configuration to apply (secrets sealed), its changes, the revision a rollback restores',
     'seq, type_seq, res_seq, res_type_seq': 'its positions in its four dense lists',
   },
   indexes: {
