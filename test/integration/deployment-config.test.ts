@@ -1,9 +1,15 @@
 /** Decisions 41-43: configuration, PATCH with dry run and If-Match, revisions and rollback, against DynamoDB Local and the real ASL. */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import type { PlatformConfig } from '../../functions/core/platform.js';
+import { inject } from '../../functions/lib/injectable.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { type CallResult, call, createKey } from '../helpers/fixtures.js';
+import { ENV_SECRET_PREFIX } from '../helpers/log-scan.js';
 
-/** Env secret values in these tests start with this, so the log scan knows them (test/helpers/log-scan.ts). */
-const SECRET = 'envsecret_';
+/** Env secret values in these tests start with this, so the log scan finds any that reaches a log line. */
+const SECRET = ENV_SECRET_PREFIX;
 
 const patch = (key: string, id: string, body: unknown, headers: Record<string, string> = {}, query = '') =>
   call('PATCH', `/deployments/${id}${query}`, { key, body, headers: { 'Content-Type': 'application/merge-patch+json', ...headers } });
@@ -273,5 +279,90 @@ describe('revisions and rollback (decision 43)', () => {
     await updated(key, await patch(key, d.id, { config: { app_version: '3.0.6' } }));
     const res = await call('POST', `/deployments/${d.id}/rollback`, { key, body: { revision: 1 } });
     expect([res.status, fields(res)]).toEqual([400, ['config.app_version']]);
+  });
+});
+
+describe('the update workflow (decision 42)', () => {
+  /** What the driver was asked: each phase's configuration, and restores. */
+  const seen: { phase: string; config?: PlatformConfig }[] = [];
+  const restored: string[] = [];
+  let failPhase: string | undefined;
+  const simulated = simulatedPlatform({ phaseDelayMs: 0, simulatedFailure: '' });
+  beforeAll(() => {
+    inject('HostingPlatform', {
+      start: (job) => {
+        seen.push({ phase: job.phase, ...(job.config ? { config: job.config } : {}) });
+        return simulated.start(job);
+      },
+      check: async (handle) => {
+        const { phase } = JSON.parse(handle) as { phase: string };
+        return phase === failPhase
+          ? { state: 'failed', transient: false, message: `The platform refused ${phase}.` }
+          : simulated.check(handle);
+      },
+      cancel: (handle) => simulated.cancel(handle),
+      restore: async (job) => {
+        restored.push(job.operationId);
+      },
+    });
+  });
+  afterAll(() => inject('HostingPlatform', simulated));
+  afterEach(() => {
+    failPhase = undefined;
+  });
+
+  it('hands the driver the configuration with its secrets opened, and no table item holds a secret value in the clear', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow', config: { env: { S: { value: `${SECRET}table1`, secret: true } } } });
+    const op = await updated(key, await patch(key, d.id, { config: { env: { T: { value: `${SECRET}table2`, secret: true } } } }));
+    const applied = seen.filter((s) => s.phase === 'applying_config' || s.phase === 'restarting_services');
+    expect(applied.at(-1)?.config?.env).toEqual({
+      S: { value: `${SECRET}table1`, secret: true },
+      T: { value: `${SECRET}table2`, secret: true },
+    });
+    const { Items = [] } = await ddb.send(new ScanCommand({ TableName: tableName() }));
+    const text = JSON.stringify(Items, (_k, v) => (v instanceof Set ? [...v] : v));
+    expect(text).not.toContain(`${SECRET}table`);
+    for (const path of [
+      `/operations/${op.id}`,
+      `/deployments/${d.id}/revisions`,
+      `/events?resource_id=${d.id}`,
+      `/events?resource_id=${op.id}`,
+    ]) {
+      expect(JSON.stringify((await call('GET', path, { key })).body)).not.toContain(SECRET);
+    }
+  });
+
+  it.each(['applying_config', 'restarting_services'])(
+    'a failure in %s leaves the deployment ready with its configuration, and asks the driver to restore it',
+    async (phase) => {
+      const { key } = await createKey();
+      const d = await readyDeployment(key, { app_type: 'airflow' });
+      failPhase = phase;
+      const op = await updated(key, await patch(key, d.id, { config: { size: 'large' } }));
+      expect(op).toMatchObject({ status: 'failed', progress: { phase }, error: { message: `The platform refused ${phase}.` } });
+      expect(await deployment(key, d.id)).toMatchObject({ status: 'ready', revision: 1, config: d.config });
+      expect(restored).toContain(op.id);
+      // Nothing is in flight any more: the next update starts.
+      failPhase = undefined;
+      expect((await patch(key, d.id, { config: { size: 'large' } })).status).toBe(202);
+    },
+  );
+
+  it('cancel (decision 22) leaves the deployment ready with its configuration; DELETE cancels an update in flight', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow' });
+    const started = await patch(key, d.id, { config: { size: 'large' } });
+    const canceled = await call('POST', `/operations/${started.body.data.operation_id}/cancel`, { key, body: {} });
+    expect([canceled.status, canceled.body.data?.status]).toEqual([200, 'canceled']);
+    expect(await deployment(key, d.id)).toMatchObject({ status: 'ready', revision: 1, config: { size: 'small' } });
+    const again = await patch(key, d.id, { config: { size: 'medium' } });
+    expect(again.status).toBe(202);
+    const destroy = await call('DELETE', `/deployments/${d.id}`, { key });
+    expect(destroy.status).toBe(202);
+    const update = await operation(key, again.body.data.operation_id);
+    expect(update.status).toBe('canceled');
+    expect(update.progress.message).toBe('Canceled by a destroy request.');
+    await operationReaches(key, destroy.body.data.operation_id, ['succeeded']);
   });
 });
