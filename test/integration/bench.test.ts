@@ -134,10 +134,12 @@ describe('the request rows', () => {
 describe('the cold-start floor', () => {
   it('holds only the SDK clients a function is declared to use, built and imported as the functions are', async () => {
     expect(declaredClients(FUNCTION_ACCESS['get-deployment']!)).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+    // A create seals the env secrets it is given (decision 41): the KMS client too.
     expect(declaredClients(FUNCTION_ACCESS['create-deployment']!)).toEqual([
       '@aws-sdk/client-dynamodb',
       '@aws-sdk/lib-dynamodb',
       '@aws-sdk/client-sfn',
+      '@aws-sdk/client-kms',
     ]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
     try {
