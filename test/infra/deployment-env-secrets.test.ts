@@ -16,12 +16,12 @@ function statements(): { roles: string[]; statement: Statement }[] {
   });
 }
 
-describe('deployment-env secrets', () => {
-  const decrypts = statements().filter(({ statement }) => actionsOf(statement).some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
+const decrypts = () => statements().filter(({ statement }) => actionsOf(statement).some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
 
+describe('deployment-env secrets', () => {
   it('every kms:Decrypt is bound to one purpose', () => {
-    expect(decrypts.length).toBeGreaterThan(0);
-    for (const { statement } of decrypts) {
+    expect(decrypts().length).toBeGreaterThan(0);
+    for (const { statement } of decrypts()) {
       const purpose = (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.[
         'kms:EncryptionContext:purpose'
       ];
@@ -31,10 +31,11 @@ describe('deployment-env secrets', () => {
 
   it('only the start-phase step may decrypt the deployment-env purpose', () => {
     const roleId = logicalId(s.stack.functions.get('start-phase').fn.role!);
-    const forEnv = decrypts.filter(
+    const forEnv = decrypts().filter(
       ({ statement }) =>
-        (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.['kms:EncryptionContext:purpose'] ===
-        'deployment-env',
+        (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.[
+          'kms:EncryptionContext:purpose'
+        ] === 'deployment-env',
     );
     expect(forEnv.map((d) => d.roles)).toEqual([[roleId]]);
   });
