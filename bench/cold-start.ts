@@ -31,6 +31,7 @@ const CLIENT_CLASS: Record<string, string> = {
   '@aws-sdk/client-sfn': 'SFNClient',
   '@aws-sdk/client-sqs': 'SQSClient',
   '@aws-sdk/client-kms': 'KMSClient',
+  '@aws-sdk/client-secrets-manager': 'SecretsManagerClient',
 };
 
 /** The clients FUNCTION_ACCESS says a function uses. */
@@ -38,6 +39,7 @@ export function declaredClients(access: FunctionAccess): string[] {
   return [
     ...(usesTable(access) ? ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'] : []),
     ...(access.states.length ? ['@aws-sdk/client-sfn'] : []),
+    ...(access.apiKeySecret ? ['@aws-sdk/client-secrets-manager'] : []),
     ...(access.queue.length ? ['@aws-sdk/client-sqs'] : []),
     ...(access.kms.length ? ['@aws-sdk/client-kms'] : []),
   ];

@@ -10,9 +10,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { saveKey } from '../functions/adapters/dynamo/api-key-store.js';
 import { ddb } from '../functions/adapters/dynamo/client.js';
-import { generateKey } from '../functions/core/api-keys.js';
+import { createApiKey } from '../functions/app/api-keys.js';
 import { API_PREFIX } from '../functions/routes.js';
 import { createApiServer } from '../infra/local/api-server.js';
 import { attributed, attributeRequests, installCallCounter, type RecordedCall, type RequestCalls } from './call-counter.js';
@@ -206,9 +205,7 @@ export async function startRequestBench(options: Pick<RequestsOptions, 'once'>):
   const orgId = `org_bench_requests_${Date.now().toString(36)}`;
   const keys: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const made = generateKey({ orgId, name: `bench-${i}`, now: new Date() });
-    await saveKey(made.record);
-    keys.push(made.key);
+    keys.push((await createApiKey({ orgId, name: `bench-${i}`, now: new Date() })).key);
   }
   const key = keys[0]!;
   // One after another: setup is not the contention run.

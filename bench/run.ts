@@ -77,6 +77,7 @@ async function main(): Promise<number> {
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     AWS_ENDPOINT_URL_SFN: sfn.endpoint,
     STATE_MACHINE_ARN: localStateMachineArn('operation'),
+    API_KEY_SECRET: randomBytes(32).toString('base64'),
   });
   useStandIns(localStandIns(randomBytes(32).toString('base64')));
 

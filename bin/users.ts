@@ -9,6 +9,7 @@
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { UsageError, wantsHelp } from '../client/cli/args.js';
+import { printable } from '../client/cli/context.js';
 import { localSettings } from '../infra/local/env.js';
 import { LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../infra/local/user-pool.js';
 import { runUsersCommand } from '../infra/local/users-cli.js';
@@ -39,7 +40,7 @@ const client = onAws
 
 runUsersCommand(
   args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(`${s}\n`) },
+  { out: (s) => process.stdout.write(`${printable(s)}\n`) },
   client,
   onAws ? process.env.USER_POOL_ID! : LOCAL_USER_POOL_ID,
 )

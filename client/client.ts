@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import type * as s from '../functions/core/schemas.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
+import { type DeprecationNotice, deprecationNoticeOf, warnOncePerProcess } from './deprecation.js';
 import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
@@ -50,6 +51,11 @@ export interface ClientOptions {
   /** Check each success body against the route's schema (off by default, so new fields or values do not break old clients). */
   validateResponses?: boolean;
   userAgent?: string;
+  /**
+   * Called for every answer that says the request used a deprecated feature (errors
+   * included). Default: one `process.emitWarning` (a DeprecationWarning) per feature per process.
+   */
+  onDeprecation?: (notice: DeprecationNotice) => void;
 }
 
 export interface RequestOptions {
@@ -110,6 +116,7 @@ export class DeploymentsClient {
   private readonly requestTimeoutMs: number;
   private readonly validateResponses: boolean;
   private readonly userAgent: string | undefined;
+  private readonly onDeprecation: (notice: DeprecationNotice) => void;
 
   constructor(options: ClientOptions = {}) {
     this.baseUrl = checkedBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -118,6 +125,7 @@ export class DeploymentsClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.validateResponses = options.validateResponses ?? false;
     this.userAgent = options.userAgent;
+    this.onDeprecation = options.onDeprecation ?? warnOncePerProcess;
   }
 
   /** The URL of a route, with its path parameters and query filled in. */
@@ -169,6 +177,8 @@ export class DeploymentsClient {
       throw new NetworkError(`${route.method} ${url} failed: ${why}`, why, { cause: e });
     }
     const requestId = res.headers.get('x-request-id') ?? undefined;
+    const notice = deprecationNoticeOf(res.headers, `${route.method} ${route.path}`, url);
+    if (notice) this.onDeprecation(notice);
     if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
       throw new ErrorResponse({
         status: res.status,

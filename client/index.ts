@@ -9,6 +9,7 @@
  * See docs/client.md.
  */
 export * from './client.js';
+export * from './deprecation.js';
 export * from './errors.js';
 export * from './wait.js';
 export * from './webhooks.js';

@@ -63,6 +63,16 @@ export const dashboardRoutes = {
     params: d.KeyIdParams,
     success: { status: 200, data: d.KeySummary },
   },
+  rotateKey: {
+    method: 'POST',
+    path: '/keys/{key_id}/rotate',
+    handler: 'dashboard-rotate-key',
+    role: 'admin',
+    summary: 'Rotate an API key: a new key in its place (shown once), the old one working until the grace ends',
+    params: d.KeyIdParams,
+    body: d.RotateKeyBody,
+    success: { status: 201, data: d.RotatedKey },
+  },
   listKeyUsage: {
     method: 'GET',
     path: '/keys/{key_id}/usage',

@@ -1,6 +1,6 @@
 /** How deployctl prints: JSON, tables, and one resource as aligned fields. The table is shared with the operator CLIs. */
 import type { Deployment, Operation, Pagination, Webhook } from '../client.js';
-import { type CliContext, out } from './context.js';
+import { type CliContext, out, printable } from './context.js';
 
 export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify(value, null, 2));
 
@@ -10,8 +10,12 @@ export function print<T>(ctx: CliContext, asJson: boolean | undefined, item: T, 
   else out(ctx, show(item));
 }
 
+/** A value on one line: a line break in it would start a line that looks like the tool's own. */
+const oneLine = (text: string) => text.replaceAll('\n', '\\u000a');
+
 /** The lines of a table (the first row is the header): columns as wide as their widest cell, two spaces apart, the last one unpadded. */
-export function table(rows: string[][]): string[] {
+export function table(cells: string[][]): string[] {
+  const rows = cells.map((r) => r.map((cell) => printable(oneLine(cell))));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
 }
@@ -23,7 +27,7 @@ export function pageFooter(p: Pick<Pagination, 'page' | 'pages' | 'total'>): str
 function fields(pairs: [string, string | undefined | null][]): string {
   const shown = pairs.filter(([, v]) => v !== undefined && v !== null) as [string, string][];
   const width = Math.max(...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`).join('\n');
+  return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${oneLine(v)}`).join('\n');
 }
 
 export const showDeployment = (d: Deployment) =>

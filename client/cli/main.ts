@@ -5,6 +5,7 @@
  * it to the real process.
  */
 import { checkedBaseUrl, DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
+import { describeDeprecation, oncePerFeature } from '../deprecation.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js';
 import { realClock } from '../wait.js';
 import { commandWords, type OptionName, parseArgv, UsageError, type Values } from './args.js';
@@ -193,7 +194,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     } catch (e) {
       throw new UsageError(`DEPLOY_API_URL: ${(e as Error).message}`);
     }
-    const api = new DeploymentsClient({ baseUrl, apiKey, fetch: ctx.fetch, userAgent: 'deployctl' });
+    // Decision 44: told once per run on stderr, so that scripts reading stdout are not disturbed.
+    const onDeprecation = oncePerFeature((notice) => err(ctx, `deployctl: warning: ${describeDeprecation(notice)}`));
+    const api = new DeploymentsClient({ baseUrl, apiKey, fetch: ctx.fetch, userAgent: 'deployctl', onDeprecation });
     return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });
   } catch (e) {
     return failure(ctx, e, positionals);

@@ -4,7 +4,7 @@ import { ErrorResponse, formatDuration } from '../errors.js';
 import { type Clock, type FallbackInfo, type ProgressInfo, type RetryInfo, waitForOperation } from '../wait.js';
 import type { WaitLimit } from './args.js';
 import type { Run } from './command.js';
-import { type CliContext, EXIT, err } from './context.js';
+import { type CliContext, EXIT, err, printable } from './context.js';
 
 /** The command that watches an operation again. */
 export const watchCommand = (operationId: string) => `deployctl operations wait ${operationId}`;
@@ -55,7 +55,7 @@ class ProgressView {
   private draw(): void {
     const spin = ProgressView.FRAMES[this.frame++ % ProgressView.FRAMES.length];
     const elapsed = ` (${formatDuration(this.clock.now() - this.started)})`;
-    let line = `${spin} ${this.label}: ${this.text}`;
+    let line = printable(`${spin} ${this.label}: ${this.text}`);
     // A line longer than the terminal wraps, and \r then redraws only its last part.
     const room = (this.ctx.stderr.columns ?? 0) - 1 - elapsed.length;
     if (room > 10 && line.length > room) line = `${line.slice(0, room - 1)}…`;

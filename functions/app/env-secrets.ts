@@ -4,25 +4,22 @@
  * equal without opening it), and opened only to hand the configuration to the platform
  * driver (the workflow's start-phase step, the one function allowed to).
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
+import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { type PendingConfig, type StoredConfig, sealPending, secretDigest } from '../core/deployment-config.js';
 import type { PlatformConfig } from '../core/platform.js';
-
-// Bridge until the server secret of API keys (API_KEY_SECRET) is merged: its value, else one per process.
-const processSecret = randomBytes(32);
-const keySigningSecret = async (): Promise<Buffer> =>
-  process.env.API_KEY_SECRET ? Buffer.from(process.env.API_KEY_SECRET, 'base64') : processSecret;
 
 const PURPOSE = 'deployment-env' as const;
 
 let digestKey: Promise<Buffer> | undefined;
 
-/** The digest key: derived from the server secret under its own label, so it serves nothing else. */
+/** The digest key: derived (HKDF) from the server secret API keys are signed with, under its own label, so it serves nothing else. */
 function envDigestKey(): Promise<Buffer> {
   const derived =
     digestKey ??
     keySigningSecret()
+      .read()
       .then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'deployment-env digest', 32)))
       .catch((e: unknown) => {
         digestKey = undefined;

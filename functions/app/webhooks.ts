@@ -1,6 +1,6 @@
 /** Webhook endpoints (decision 38): created with a fresh secret, shown once and stored sealed. */
 import { randomUUID } from 'node:crypto';
-import { insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
+import { getWebhook, insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { apiError, invalidRequest } from '../core/errors.js';
@@ -19,7 +19,8 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
   const record: WebhookRecord = {
     id,
     org_id: orgId,
-    url: body.url,
+    // The URL as it is parsed and delivered to (WHATWG), never the text as sent.
+    url: new URL(body.url).href,
     events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
     description: body.description ?? null,
     created_at: now.toISOString(),
@@ -29,3 +30,15 @@ export async function createWebhook(orgId: string, body: CreateWebhookBody, now:
   if (!(await insertWebhook(record, WEBHOOK_LIMIT))) throw apiError('WEBHOOK_LIMIT_REACHED', { limit: WEBHOOK_LIMIT });
   return { ...webhookView(record), secret };
 }
+
+/** What an Idempotency-Key replay of a creation may show (middleware/idempotency.ts): the secret only while the webhook exists. */
+export const webhookReplay = {
+  redact: (data: unknown): unknown => {
+    const { secret: _secret, ...rest } = data as { secret?: string };
+    return rest;
+  },
+  stillExists: async (orgId: string, data: unknown): Promise<boolean> => {
+    const id = (data as { id?: unknown }).id;
+    return typeof id === 'string' && (await getWebhook(orgId, id)) !== undefined;
+  },
+};

@@ -1,10 +1,16 @@
 /**
  * API keys: `svc_sk_live_<token>`, where the token is 43 base62 characters of
- * randomness (256 bits) followed by a 6-character CRC32 checksum. The checksum lets
- * a mistyped key be refused without a database read; the service stores only the
- * SHA-256 of the whole key.
+ * randomness (256 bits) followed by a checksum, so a mistyped key is refused without a
+ * database read; the service stores only the SHA-256 of the whole key.
+ *
+ * Keys issued now are signed: their checksum is 8 characters of an HMAC-SHA256 of the
+ * random part under a secret only the service holds, so a key that passes it was issued
+ * by the service, and a guessed one is refused before any read. Keys issued before carry
+ * a 6-character CRC32 instead, which anyone can compute: they still work, but a
+ * well-formed guess of that form costs a read, which the failed-authentication limit
+ * guards (middleware/auth-failure-limit.ts).
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { type ApiError, apiError, invalidRequest } from './errors.js';
 import type { Scope } from './schemas.js';
@@ -13,8 +19,14 @@ import { SCOPES } from './schemas.js';
 export const KEY_PREFIX = 'svc_sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_CHARS = 43; // 43 × log2(62) ≈ 256.03 bits
-const CHECKSUM_CHARS = 6; // 62^6 > 2^32
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
+const CRC_CHARS = 6; // 62^6 > 2^32
+const MAC_CHARS = 8; // 62^8 ≈ 2^47.6: a forged key passes once in about 2 × 10^14 tries
+const MAC_SPACE = 62n ** BigInt(MAC_CHARS);
+const TOKEN = (checksumChars: number) => new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + checksumChars}}$`);
+const SIGNED_PATTERN = TOKEN(MAC_CHARS);
+const LEGACY_PATTERN = TOKEN(CRC_CHARS);
+/** Token lengths of both forms, for tools that look for keys in text (the log scan). */
+export const TOKEN_LENGTHS = [RANDOM_CHARS + CRC_CHARS, RANDOM_CHARS + MAC_CHARS] as const;
 
 /**
  * An organization id: it becomes part of every partition key of the organization
@@ -28,6 +40,20 @@ export const ORG_ID_RULE = 'must be 1-64 letters, digits, "-" or "_", starting w
 export function checkOrgId(orgId: string): string {
   if (!ORG_ID_PATTERN.test(orgId)) throw invalidRequest(`The organization id ${ORG_ID_RULE}.`, [{ field: 'org_id', issue: ORG_ID_RULE }]);
   return orgId;
+}
+
+/**
+ * A key's name is shown wherever its keys are listed: operators' terminals (`npm run keys
+ * -- list`) and the dashboard. Control characters and bidirectional overrides would let
+ * a name rewrite a terminal's lines or plant links there, so a name holds none.
+ */
+export const KEY_NAME_PATTERN = /^[^\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
+export const KEY_NAME_RULE = 'must not contain control characters';
+
+/** Throws 400 INVALID_REQUEST (field `name`) when the name holds a control character. */
+export function checkKeyName(name: string): string {
+  if (!KEY_NAME_PATTERN.test(name)) throw invalidRequest(`The key name ${KEY_NAME_RULE}.`, [{ field: 'name', issue: KEY_NAME_RULE }]);
+  return name;
 }
 
 /** The stored form of a key: everything but the key itself. */
@@ -45,15 +71,21 @@ export interface ApiKeyRecord {
   last_used_at: string | null;
 }
 
-function base62(value: number, width: number): string {
+function base62(value: bigint, width: number): string {
   let out = '';
-  for (let i = 0, n = value; i < width; i++, n = Math.floor(n / 62)) out = ALPHABET[n % 62] + out;
+  for (let i = 0, n = value; i < width; i++, n /= 62n) out = ALPHABET[Number(n % 62n)] + out;
   return out;
 }
 
-function checksum(random: string): string {
-  return base62(crc32(random), CHECKSUM_CHARS);
+const crcChecksum = (random: string): string => base62(BigInt(crc32(random)), CRC_CHARS);
+
+/** The signed checksum: the HMAC's first 8 bytes, reduced to 8 base62 characters. */
+function macChecksum(random: string, secret: Buffer): string {
+  const mac = createHmac('sha256', secret).update(random, 'utf8').digest();
+  return base62(mac.readBigUInt64BE(0) % MAC_SPACE, MAC_CHARS);
 }
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Uniform random base62 characters by rejection sampling (no modulo bias). */
 function randomBase62(count: number): string {
@@ -74,12 +106,21 @@ export function keyHint(key: string): string {
   return `${KEY_PREFIX}…${key.slice(-4)}`;
 }
 
-/** True when the key has the right form and its checksum matches: no database needed. */
-export function isWellFormedKey(key: string): boolean {
-  if (!KEY_PATTERN.test(key)) return false;
-  const token = key.slice(KEY_PREFIX.length);
-  return checksum(token.slice(0, RANDOM_CHARS)) === token.slice(RANDOM_CHARS);
+/**
+ * What a presented key's checksum proves, without a database read: `signed`, issued by
+ * this service (its HMAC matches under the secret); `legacy`, a key of the earlier form
+ * whose CRC matches (anyone can make one); otherwise undefined, refused at once.
+ */
+export function keyForm(key: string, secret: Buffer): 'signed' | 'legacy' | undefined {
+  const random = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + RANDOM_CHARS);
+  const check = key.slice(KEY_PREFIX.length + RANDOM_CHARS);
+  if (SIGNED_PATTERN.test(key)) return sameText(macChecksum(random, secret), check) ? 'signed' : undefined;
+  if (LEGACY_PATTERN.test(key)) return crcChecksum(random) === check ? 'legacy' : undefined;
+  return undefined;
 }
+
+/** True when the key has the earlier form and its CRC matches (such keys are no longer issued; tests forge them). */
+export const isLegacyKey = (key: string): boolean => keyForm(key, Buffer.alloc(0)) === 'legacy';
 
 /** Constant-time comparison of two hex digests. */
 export function sameHash(a: string, b: string): boolean {
@@ -96,25 +137,38 @@ export interface NewKeyInput {
   now: Date;
 }
 
-/** A new key and its stored record. The key itself is returned to be shown once, never stored. */
-export function generateKey(input: NewKeyInput): { key: string; record: ApiKeyRecord } {
+/**
+ * A new key, signed under the service's key-signing secret, and its stored record. The
+ * key itself is returned to be shown once, never stored.
+ */
+export function generateKey(input: NewKeyInput, secret: Buffer): { key: string; record: ApiKeyRecord } {
   checkOrgId(input.orgId);
   const random = randomBase62(RANDOM_CHARS);
-  const key = `${KEY_PREFIX}${random}${checksum(random)}`;
+  const key = `${KEY_PREFIX}${random}${macChecksum(random, secret)}`;
+  return { key, record: keyRecord(key, input) };
+}
+
+/** A key of the earlier, CRC-checked form: no longer issued, kept so tests can stand for keys issued before. */
+export function generateLegacyKey(input: NewKeyInput): { key: string; record: ApiKeyRecord } {
+  checkOrgId(input.orgId);
+  const random = randomBase62(RANDOM_CHARS);
+  const key = `${KEY_PREFIX}${random}${crcChecksum(random)}`;
+  return { key, record: keyRecord(key, input) };
+}
+
+function keyRecord(key: string, input: NewKeyInput): ApiKeyRecord {
+  checkKeyName(input.name);
   return {
-    key,
-    record: {
-      id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
-      org_id: input.orgId,
-      name: input.name,
-      scopes: [...(input.scopes ?? SCOPES)],
-      hash: hashKey(key),
-      hint: keyHint(key),
-      created_at: input.now.toISOString(),
-      expires_at: input.expiresAt ?? null,
-      revoked_at: null,
-      last_used_at: null,
-    },
+    id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    org_id: input.orgId,
+    name: input.name,
+    scopes: [...(input.scopes ?? SCOPES)],
+    hash: hashKey(key),
+    hint: keyHint(key),
+    created_at: input.now.toISOString(),
+    expires_at: input.expiresAt ?? null,
+    revoked_at: null,
+    last_used_at: null,
   };
 }
 
@@ -130,6 +184,23 @@ export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefine
   if (record.expires_at && now.getTime() >= Date.parse(record.expires_at))
     return apiError('API_KEY_EXPIRED', { expiredAt: record.expires_at });
   return undefined;
+}
+
+/** Decision 47: how long a rotated key keeps working, in seconds (at most a week; a day unless told). */
+export const ROTATION_GRACE = { min: 0, max: 604_800, default: 86_400 } as const;
+
+/**
+ * Decision 47: a rotation's new key takes the old one's organization, name, scopes and
+ * expiry; the old key then expires at the earlier of its own expiry and the end of the grace.
+ * A key that may not be used (revoked, expired) may not be rotated either.
+ */
+export function planRotation(old: ApiKeyRecord, graceSeconds: number, now: Date, signingSecret: Buffer) {
+  const refusal = keyRefusal(old, now);
+  if (refusal) throw apiError('API_KEY_NOT_ROTATABLE', { id: old.id, why: old.revoked_at ? 'revoked' : 'expired' });
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+  const oldExpiresAt = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
+  const made = generateKey({ orgId: old.org_id, name: old.name, scopes: old.scopes, expiresAt: old.expires_at, now }, signingSecret);
+  return { ...made, oldExpiresAt };
 }
 
 /** Throws 403 unless the key holds one of the scopes (the first is the one named). */

@@ -4,6 +4,7 @@
  * the browser).
  */
 import * as z from 'zod/mini';
+import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from './api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
 
@@ -13,7 +14,7 @@ export const KeyIdParams = z.object({ key_id: z.string() });
 
 /** A new key: a label, the scopes it is limited to (all when absent), and an optional expiry in the future. */
 export const CreateKeyBody = z.strictObject({
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(KEY_NAME_PATTERN, KEY_NAME_RULE)),
   scopes: z.optional(
     z.array(Scope).check(
       z.minLength(1),
@@ -49,6 +50,16 @@ export type KeySummary = z.infer<typeof KeySummary>;
 export const CreatedKey = z.extend(KeySummary, { key: z.string() });
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
+/** Decision 47: how long the old key keeps working after a rotation (seconds; a day unless told). */
+export const RotateKeyBody = z.strictObject({
+  grace_seconds: z.optional(z.int().check(z.gte(ROTATION_GRACE.min), z.lte(ROTATION_GRACE.max))),
+});
+export type RotateKeyBody = z.infer<typeof RotateKeyBody>;
+
+/** The answer to a rotation: the new key, shown this once, and the key it replaces. */
+export const RotatedKey = z.extend(CreatedKey, { rotated_from: z.string() });
+export type RotatedKey = z.infer<typeof RotatedKey>;
+
 /**
  * The usage log is read newest first, a page at a time from an opaque cursor (it can
  * hold 90 days of requests, so no page numbers and no total), optionally only the
@@ -67,6 +78,8 @@ export const UsageEntry = z.object({
   route: z.string(),
   status: z.int(),
   request_id: z.string(),
+  /** The request used a deprecated feature (decision 44): present, and true, only then. */
+  deprecated: z.optional(z.literal(true)),
 });
 export type UsageEntry = z.infer<typeof UsageEntry>;
 

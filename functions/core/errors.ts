@@ -103,6 +103,12 @@ export const ERRORS = {
     message: ({ id }) => `API key ${id} was not found.`,
     example: { id: 'key_0a1b2c3d4e5f6a7b8c9d' },
   }),
+  API_KEY_NOT_ROTATABLE: code<{ id: string; why: 'revoked' | 'expired' }>({
+    status: 409,
+    meaning: 'The API key is revoked or expired, so it cannot be rotated (decision 47).',
+    message: ({ id, why }) => `API key ${id} is ${why}, so it cannot be rotated; create a new key instead.`,
+    example: { id: 'key_0a1b2c3d4e5f6a7b8c9d', why: 'revoked' },
+  }),
   NOT_FOUND: code<{ method: string; path: string }>({
     status: 404,
     meaning: 'There is nothing at this path.',

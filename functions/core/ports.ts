@@ -4,6 +4,7 @@
  * starts (lib/injectable.ts), without loading the AWS implementations.
  */
 import type { DeliveryQueue } from './delivery-queue.js';
+import type { KeySigningSecret } from './key-signing.js';
 import type { HostingPlatform } from './platform.js';
 import type { SecretSealer } from './secret-sealer.js';
 
@@ -11,4 +12,5 @@ export interface Ports {
   DeliveryQueue: DeliveryQueue;
   SecretSealer: SecretSealer;
   HostingPlatform: HostingPlatform;
+  KeySigningSecret: KeySigningSecret;
 }

@@ -108,3 +108,15 @@ export function tooManyAuthFailures(limit: number, now: Date, windowEnd: number)
     },
   );
 }
+
+/** Seconds a wait refused for want of a slot is told to wait: waits last 20 s at most, and many end sooner. */
+export const WAIT_RETRY_AFTER_SECONDS = 2;
+
+/** 429 for a wait beyond the organization's concurrent waits (app/wait-for-operation.ts). */
+export function tooManyWaits(limit: number) {
+  return apiError(
+    'RATE_LIMIT_EXCEEDED',
+    { limit: `the limit of ${limit} concurrent operation waits per organization`, retryAfter: WAIT_RETRY_AFTER_SECONDS },
+    { headers: { 'Retry-After': String(WAIT_RETRY_AFTER_SECONDS), 'X-RateLimit-Remaining': '0' } },
+  );
+}

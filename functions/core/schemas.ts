@@ -197,15 +197,35 @@ const Paging = schema(() => ({
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 /**
+ * The forms of the ids a `resource_id` filter takes (decision 5), each as a pattern
+ * without flags (case-insensitive by its classes), so the OpenAPI document can show it
+ * as it is: the document's `oneOf` lists the forms a filter accepts, tried on `example`.
+ */
+export const ID_FORMS = {
+  deployment: { pattern: `^${UUID}$`, description: 'A deployment id (a UUID).', example: '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10' },
+  depPrefixed: {
+    pattern: `^[dD][eE][pP]_${UUID}$`,
+    description: 'A deployment id as `dep_<uuid>`, read as `<uuid>`.',
+    example: 'dep_3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10',
+  },
+  operation: {
+    pattern: `^[oO][pP]_${UUID}$`,
+    description: 'An operation id (`op_<uuid>`).',
+    example: 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  },
+} as const;
+type IdForm = (typeof ID_FORMS)[keyof typeof ID_FORMS];
+
+/**
  * A `resource_id` filter: the id it names becomes part of an index's partition key, so
  * only the forms an id can have are read (decision 5: `dep_<uuid>` is read as `<uuid>`);
  * anything else is 400 rather than a query for it.
  */
 /* @__NO_SIDE_EFFECTS__ */
-function resourceIdFilter(forms: RegExp, rule: string) {
+function resourceIdFilter(forms: readonly IdForm[], rule: string) {
   return z.optional(
     z.pipe(
-      z.string().check(z.regex(forms, rule)),
+      z.string().check(z.regex(new RegExp(forms.map((f) => f.pattern).join('|')), rule)),
       z.transform((id: string) => id.replace(/^dep_/i, '').toLowerCase()),
     ),
   );
@@ -219,7 +239,7 @@ export const ListOperationsQuery = schema(() =>
     ...Paging,
     status: z.optional(OperationStatus),
     type: z.optional(OperationType),
-    resource_id: resourceIdFilter(new RegExp(`^(dep_)?${UUID}$`, 'i'), DEPLOYMENT_ID_RULE),
+    resource_id: resourceIdFilter([ID_FORMS.deployment, ID_FORMS.depPrefixed], DEPLOYMENT_ID_RULE),
   }),
 );
 export const ListEventsQuery = schema(() =>
@@ -227,9 +247,9 @@ export const ListEventsQuery = schema(() =>
     ...Paging,
     type: z.optional(EventType),
     resource_id: resourceIdFilter(
-      new RegExp(`^((dep_)?|op_)${UUID}$`, 'i'),
+      [ID_FORMS.deployment, ID_FORMS.depPrefixed, ID_FORMS.operation],
       'must be a deployment id (a UUID, or dep_<uuid>) or an operation id (op_<uuid>)',
-    ).check(z.describe('A deployment or operation id (`dep_<uuid>` is read as `<uuid>`).')),
+    ).check(z.describe('A deployment or operation id (`dep_<uuid>`, read as `<uuid>`, is deprecated).')),
   }),
 );
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
@@ -412,7 +432,16 @@ export type Webhook = z.infer<typeof Webhook>;
 
 export const CreatedWebhook = schema(() =>
   z.extend(Webhook, {
-    secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/), z.describe('The signing secret: shown here once, never again.')),
+    secret: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+          z.describe(
+            'The signing secret: shown here once, never again. An Idempotency-Key replay repeats it only to the key that created the webhook, and only while the webhook exists; other replays omit it.',
+          ),
+        ),
+    ),
   }),
 );
 

@@ -8,7 +8,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type ErrorCode, errorMeaning, errorStatus, exampleMessage } from '../core/errors.js';
 import type { Route } from '../routes.js';
 import { EXAMPLE_REQUEST_ID } from './openapi-examples.js';
-import { type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
+import { deprecationHeadersOf, type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { ref } from './openapi-refs.js';
 
 /** Error codes every route that needs a key can answer with, besides its own. */
@@ -54,6 +54,7 @@ function errorHeaders(route: Route, status: number, codes: readonly ErrorCode[])
     ...(limited ? RATE_LIMIT_HEADERS : []),
     ...(status === 429 ? ['RetryAfter' as const] : []),
     ...(codes.includes('IDEMPOTENCY_KEY_IN_USE') ? ['IdempotencyRetryAfter' as const] : []),
+    ...deprecationHeadersOf(route),
   ];
 }
 

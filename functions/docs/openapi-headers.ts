@@ -1,5 +1,7 @@
 /** The response headers: components of the document, referenced by each response that carries them. */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { DEPRECATIONS } from '../core/deprecations.js';
+import type { Route } from '../routes.js';
 import { ref } from './openapi-refs.js';
 
 const HEADERS = {
@@ -69,6 +71,25 @@ const HEADERS = {
     schema: { type: 'string' },
     description: 'The deployment\'s current revision, quoted (e.g. "3"): send it as If-Match to update only that revision.',
   },
+  Deprecation: {
+    name: 'Deprecation',
+    required: false,
+    schema: { type: 'string', pattern: '^@[0-9]+$' },
+    description:
+      'Present when the request used a deprecated feature (RFC 9745): `@` and the Unix time (seconds) it was deprecated. Every answer to such a request carries it, errors included.',
+  },
+  Sunset: {
+    name: 'Sunset',
+    required: false,
+    schema: { type: 'string' },
+    description: 'With `Deprecation`: the HTTP-date after which the feature may stop working (RFC 8594).',
+  },
+  DeprecationLink: {
+    name: 'Link',
+    required: false,
+    schema: { type: 'string' },
+    description: 'With `Deprecation`: `<url>; rel="deprecation"`, where the deprecation and what to do instead are explained.',
+  },
   Allow: { name: 'Allow', required: true, schema: { type: 'string' }, description: 'The methods this path takes.' },
   CacheControl: { name: 'Cache-Control', required: true, schema: { type: 'string' }, description: 'How long the response may be cached.' },
 } as const;
@@ -83,6 +104,10 @@ export const RATE_LIMIT_HEADERS: readonly HeaderName[] = [
   'RateLimitPolicy',
   'RateLimit',
 ];
+
+/** Decision 44's headers, on every answer of a route where a deprecated feature can be used. */
+export const deprecationHeadersOf = (route: Route): HeaderName[] =>
+  DEPRECATIONS.some((d) => d.use.routes.includes(`${route.method} ${route.path}`)) ? ['Deprecation', 'Sunset', 'DeprecationLink'] : [];
 
 /** A response's `headers`: each named header by reference. */
 export function headerRefs(names: readonly HeaderName[]) {

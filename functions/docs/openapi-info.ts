@@ -1,4 +1,5 @@
 /** The prose of the document: its title and description, and the tags that group the operations. */
+import { DEPRECATIONS } from '../core/deprecations.js';
 import { config } from '../lib/config.js';
 
 export const TAGS = [
@@ -37,6 +38,8 @@ function description(): string {
     '**Webhooks.** Instead of polling, register a URL with `POST /api/v1/webhooks`: every event of the chosen types is POSTed to it, with `webhook-id`, `webhook-timestamp` and `webhook-signature` headers (Standard Webhooks). Verify the signature with the secret from the `201` answer, answer `2xx` quickly, and skip an event id you have already handled: failed deliveries are retried.',
     '',
     '**Idempotency.** POST endpoints accept an `Idempotency-Key` header (1-255 characters): repeating it within 24 hours replays the first response with `Idempotent-Replayed: true`.',
+    '',
+    `**Deprecations.** A request that uses a deprecated feature is answered as before, with \`Deprecation: @<Unix seconds>\` (RFC 9745), \`Sunset: <HTTP-date>\` (RFC 8594) and \`Link: <…>; rel="deprecation"\` on every answer, errors included. Deprecated now: ${DEPRECATIONS.map((d) => `${d.feature}, since ${d.since}, sunset ${d.sunset}. ${d.instead}`).join(' ')}`,
     '',
     '**The guide.** Everything above and every rule behind it (statuses and their transitions, phases, lists and filters, cancel, every error code) is explained in prose in `docs/api.md`, in the repository that serves this document.',
   ].join('\n');

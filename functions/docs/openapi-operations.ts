@@ -8,7 +8,7 @@ import { API_PREFIX, type Route, type RouteId } from '../routes.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 import { errorResponses } from './openapi-errors.js';
 import { dataExampleOf, exampleOf } from './openapi-examples.js';
-import { type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
+import { deprecationHeadersOf, type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { accessText, scopesOf, securityOf } from './openapi-security.js';
 import { classic } from './openapi-zod.js';
 
@@ -50,6 +50,7 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   if (route.success.etag) names.push('ETag');
   if (route.method === 'POST' || route.method === 'PATCH') names.push('IdempotentReplayed');
   if (route.access === 'public') names.push('CacheControl');
+  names.push(...deprecationHeadersOf(route));
   const also = or && {
     [or.status]: {
       description: or.description,

@@ -6,6 +6,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
+import { DEPRECATIONS } from '../core/deprecations.js';
 import * as s from '../core/schemas.js';
 import type { Route } from '../routes.js';
 import { DOCS_ASSET_NAMES } from './docs-assets.js';
@@ -22,7 +23,7 @@ const PARAM_DOCS: Record<string, string> = {
   per_page: `Items per page, at most ${s.PAGE_SIZE_MAX}.`,
   status: 'Only items with this status.',
   type: 'Only items of this type.',
-  resource_id: 'Only operations on this resource (a deployment id; `dep_<uuid>` is read as `<uuid>`).',
+  resource_id: 'Only the records of this resource (a deployment id; `dep_<uuid>`, read as `<uuid>`, is deprecated).',
 };
 
 export function registerRequestHeaders(registry: OpenAPIRegistry): void {
@@ -62,6 +63,25 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
   return { ...schema, ...(fallback.success && fallback.data !== undefined ? { default: fallback.data } : {}) };
 }
 
+/**
+ * An id parameter's forms (core/schemas.ts ID_FORMS), as the `oneOf` of those its schema
+ * accepts; a form a deprecation names is `deprecated: true` there (decision 44).
+ */
+function idForms(route: Route, name: string, field: z.ZodType): Record<string, unknown> | undefined {
+  const forms = Object.entries(s.ID_FORMS).filter(([, f]) => field.safeParse(f.example).success);
+  if (forms.length === 0) return undefined;
+  const deprecated = (form: string) =>
+    DEPRECATIONS.some((d) => d.use.query === name && d.use.form === form && d.use.routes.includes(`${route.method} ${route.path}`));
+  return {
+    type: 'string',
+    oneOf: forms.map(([form, f]) => ({
+      pattern: f.pattern,
+      description: f.description,
+      ...(deprecated(form) ? { deprecated: true } : {}),
+    })),
+  };
+}
+
 interface GeneratedParameter {
   name: string;
   in: string;
@@ -78,8 +98,8 @@ export function completeParameters(route: Route, generated: unknown[] | undefine
     p.description ??= PARAM_DOCS[p.name];
     if (p.in === 'path' && p.name === 'asset') p.schema = { type: 'string', enum: [...DOCS_ASSET_NAMES] };
     const field = p.in === 'query' ? shape[p.name] : undefined;
-    const numeric = field && describeQueryParam(field);
-    if (numeric) p.schema = numeric;
+    const typed = field && (describeQueryParam(field) ?? idForms(route, p.name, field));
+    if (typed) p.schema = typed;
   }
   return [...params, ref('parameters', 'RequestId'), ...(route.method === 'POST' ? [ref('parameters', 'IdempotencyKey')] : [])];
 }

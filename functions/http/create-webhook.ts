@@ -1,5 +1,5 @@
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
-import { createWebhook } from '../app/webhooks.js';
+import { createWebhook, webhookReplay } from '../app/webhooks.js';
 import { httpRoute } from '../middleware/http-route.js';
 import * as routes from '../routes.js';
 
@@ -9,5 +9,5 @@ export const handler = httpRoute(
     const created = await createWebhook(caller.orgId, body, now);
     return { status: 201, data: created, headers: { Location: created.links.self } };
   },
-  secretSealer,
+  { sealer: secretSealer, ...webhookReplay },
 );

@@ -24,6 +24,7 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: 100,
   CREATE_LIMIT_PER_HOUR: 10,
   AUTH_FAILURE_LIMIT: 20,
+  WAITS_PER_ORGANIZATION: 10,
   /** 6 hours. */
   PHASE_TIMEOUT_SECONDS: 6 * 3600,
   PHASE_CHECK_SECONDS: 60,
@@ -66,6 +67,8 @@ const schema = z.object({
   CREATE_LIMIT_PER_HOUR: intFrom(d.CREATE_LIMIT_PER_HOUR),
   /** Well-formed but unknown keys one client address may send per 10-minute window before it is refused. */
   AUTH_FAILURE_LIMIT: intFrom(d.AUTH_FAILURE_LIMIT),
+  /** Operation waits (GET /operations/{id}/wait) one organization may hold at once. */
+  WAITS_PER_ORGANIZATION: intFrom(d.WAITS_PER_ORGANIZATION),
   /** How long one phase may take (decision: real platform steps take tens of minutes); at most 3 days. */
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
@@ -79,6 +82,8 @@ const schema = z.object({
     z.string().check(z.regex(/^\d+(,\d+)*$/, 'must be whole seconds, comma-separated')),
     d.WEBHOOK_RETRY_SCHEDULE,
   ),
+  /** On AWS: the Secrets Manager secret that holds it, read once per process (adapters/secrets-manager/key-signing-secret.ts). */
+  API_KEY_SECRET_ARN: z.optional(z.string()),
   /** On AWS: the KMS key that seals webhook secrets (the creating function may encrypt, only the deliverer decrypt). */
   WEBHOOK_KMS_KEY_ID: z.optional(z.string()),
   /** On AWS: the SQS queue of deliveries. */
@@ -102,6 +107,8 @@ export type Config = Readonly<{
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
   /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
   authFailureLimit: number;
+  waitsPerOrganization: number;
+  apiKeys: Readonly<{ secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
   appVersions: AppVersions;
@@ -133,6 +140,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       createsPerHour: e.CREATE_LIMIT_PER_HOUR,
     }),
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    waitsPerOrganization: e.WAITS_PER_ORGANIZATION,
+    apiKeys: Object.freeze({ secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
     appVersions: e.APP_VERSIONS,

@@ -8,10 +8,16 @@
  * organization to every line of a request. Callers never pass secrets: API keys are
  * referred to by id, never by value, hash or header.
  *
+ * Those keys and the context belong to one invocation. Lambda runs one invocation per
+ * process at a time, so outside `runInvocation` the process holds them; the local host
+ * runs many at once in one process, each inside `runInvocation` (infra/local/current-function.ts),
+ * so one request's keys never land on another's lines.
+ *
  * Written here rather than taken from Powertools Logger: that library added 21 KB to every
  * function's bundle, the difference between meeting the cold-start goal and missing it
  * (README, Performance), and this service uses none of its other features.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 import { sourceStack } from './source-stack.js';
 
@@ -59,10 +65,19 @@ function replacer() {
   };
 }
 
+/** What one invocation's lines carry besides their own fields. */
+interface Invocation {
+  keys: Fields;
+  context: Fields;
+}
+const invocations = new AsyncLocalStorage<Invocation>();
+
+/** Runs `work` as one invocation: the keys and context it sets are its own, and end with it. */
+export const runInvocation = <T>(work: () => T): T => invocations.run({ keys: {}, context: {} }, work);
+
 export class Logger {
   readonly #threshold: number;
-  #keys: Fields = {};
-  #context: Fields = {};
+  readonly #process: Invocation = { keys: {}, context: {} };
   #coldStart = true;
 
   constructor(
@@ -72,18 +87,22 @@ export class Logger {
     this.#threshold = LEVELS.indexOf(level);
   }
 
-  /** Fields every later line carries, until resetKeys. */
+  get #invocation(): Invocation {
+    return invocations.getStore() ?? this.#process;
+  }
+
+  /** Fields every later line of the invocation carries, until resetKeys. */
   appendKeys(keys: Fields): void {
-    Object.assign(this.#keys, keys);
+    Object.assign(this.#invocation.keys, keys);
   }
 
   resetKeys(): void {
-    this.#keys = {};
+    this.#invocation.keys = {};
   }
 
   /** The invocation's Lambda context on every later line; the process's first invocation is its cold start. */
   addContext(context: Context): void {
-    this.#context = {
+    this.#invocation.context = {
       cold_start: this.#coldStart,
       function_arn: context.invokedFunctionArn,
       function_memory_size: Number(context.memoryLimitInMB),
@@ -119,9 +138,9 @@ export class Logger {
       message,
       timestamp: new Date().toISOString(),
       service: this.serviceName,
-      ...this.#context,
+      ...this.#invocation.context,
       ...(trace ? { xray_trace_id: trace } : {}),
-      ...this.#keys,
+      ...this.#invocation.keys,
       ...fields,
     };
     (rank >= LEVELS.indexOf('WARN') ? process.stderr : process.stdout).write(`${JSON.stringify(line, replacer())}\n`);

@@ -7,6 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { IdempotencyClaim, StoredResponse } from '../adapters/dynamo/idempotency-store.js';
 import type { ApiKeyRecord } from '../core/api-keys.js';
 import type { DashboardUser } from '../core/dashboard-users.js';
+import type { Deprecation } from '../core/deprecations.js';
 import type { Scope } from '../core/schemas.js';
 
 export interface Caller {
@@ -26,6 +27,8 @@ export interface RequestState {
   caller?: Caller;
   /** The signed-in user, on the dashboard API (which takes no API key). */
   user?: DashboardUser;
+  /** The deprecated features this request uses (decision 44). */
+  deprecations?: readonly Deprecation[];
   /** The per-key limit headers, once the key was counted (decision 3). */
   limitHeaders: Record<string, string>;
   /** Validated path, query and body. */

@@ -1,8 +1,12 @@
 /**
- * A per-address limit on failed authentications, around `authenticate`. The key's
- * checksum is not secret, so a well-formed guess passes it and costs a database read;
- * an address that sends more than AUTH_FAILURE_LIMIT unknown keys in a window is then
- * refused with 429 before its key is looked up, until the window ends.
+ * A per-address limit on failed authentications, around `authenticate`. A key of the
+ * earlier form carries a CRC anyone can compute, so a well-formed guess of that form
+ * passes it and costs a database read; an address that sends more than
+ * AUTH_FAILURE_LIMIT such unknown keys in a window is then refused with 429 before its
+ * key is looked up, until the window ends. A signed key (core/api-keys.ts) is never
+ * refused here: only the service can make one, so an organization's clients behind the
+ * same address as a guesser keep working; and a forged one is refused before any read,
+ * so it counts against no one.
  *
  * The refusal is decided from this process's memory of blocked addresses, so an
  * accepted key costs nothing extra; the memory is filled from the shared counter,
@@ -10,8 +14,10 @@
  * learns of a blocked address on that address's next failure there. On AWS the WAF's
  * per-address rate rule stands in front of all of it.
  */
+
 import { countAuthFailure } from '../adapters/dynamo/auth-failure-counter.js';
-import { isWellFormedKey } from '../core/api-keys.js';
+import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
+import { isLegacyKey, keyForm } from '../core/api-keys.js';
 import { ApiError } from '../core/errors.js';
 import { authFailureWindow, tooManyAuthFailures } from '../core/rate-limits.js';
 import { config } from '../lib/config.js';
@@ -25,21 +31,26 @@ const BLOCKED_KEPT = 10_000;
 const addressOf = (request: ApiRequest): string | undefined => request.event.requestContext?.identity?.sourceIp || undefined;
 
 export const authFailureLimit = (): ApiMiddleware => ({
-  before(request) {
+  async before(request) {
     const address = addressOf(request);
     const until = address === undefined ? undefined : blocked.get(address);
     if (until === undefined || address === undefined) return;
     const { now } = request.context.api;
-    if (until * 1000 > now.getTime()) throw tooManyAuthFailures(config().authFailureLimit, now, until);
-    blocked.delete(address);
+    if (until * 1000 <= now.getTime()) {
+      blocked.delete(address);
+      return;
+    }
+    const key = request.event.headers['x-api-key'];
+    if (key && keyForm(key, await keySigningSecret().read()) === 'signed') return;
+    throw tooManyAuthFailures(config().authFailureLimit, now, until);
   },
   async onError(request) {
     const { error } = request;
     if (!(error instanceof ApiError) || error.code !== 'INVALID_API_KEY') return;
-    // A key that failed its checksum was refused without a read: nothing to guard.
+    // Only a well-formed key of the earlier form was looked up: any other was refused without a read.
     const key = request.event.headers['x-api-key'];
     const address = addressOf(request);
-    if (!key || !isWellFormedKey(key) || address === undefined) return;
+    if (!key || !isLegacyKey(key) || address === undefined) return;
     const { now } = request.context.api;
     const window = authFailureWindow(now);
     let failures: number;

@@ -4,8 +4,10 @@
  * item that also returns its record. A refused key is never counted; an accepted one gets
  * the rate-limit headers on whatever answer follows.
  */
+
 import { admitRequest } from '../adapters/dynamo/key-admission.js';
-import { hashKey, invalidKey, isWellFormedKey, keyRefusal, missingKey, sameHash } from '../core/api-keys.js';
+import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
+import { hashKey, invalidKey, keyForm, keyRefusal, missingKey, sameHash } from '../core/api-keys.js';
 import { rateLimitHeaders, windowFull } from '../core/rate-limits.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
@@ -17,8 +19,8 @@ export const authenticate = (): ApiMiddleware => ({
     const { api } = request.context;
     const key = headers['x-api-key'];
     if (key === undefined || key === '') throw missingKey(/^bearer\s/i.test(headers.authorization ?? ''));
-    // A mistyped key fails its checksum here, without a database read (decision 35).
-    if (!isWellFormedKey(key)) throw invalidKey();
+    // A mistyped or forged key fails its checksum here, without a database read (decision 35).
+    if (!keyForm(key, await keySigningSecret().read())) throw invalidKey();
     const hash = hashKey(key);
     const limits = config().limits;
     const admission = await admitRequest(hash, limits, api.now);

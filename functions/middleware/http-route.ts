@@ -2,7 +2,7 @@
  * One endpoint's Lambda handler: its intent inside the shared middy stack. Order matters
  * twice over: `before` hooks run top to bottom (request id, blocked addresses, key and limits, scope, body,
  * validation, idempotency), `after` and `onError` hooks bottom to top (idempotency sees
- * the intent's result, then the envelope, the usage log, and last the request's headers).
+ * the intent's result, then the envelope, the usage log, the deprecation notice, and last the request's headers).
  */
 import middy from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
@@ -16,6 +16,7 @@ import { type ApiContext, type ApiResponse, type Caller, type IntentResult, type
 import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';
 import { bodyGuard } from './body-guard.js';
+import { deprecationNotice } from './deprecation-notice.js';
 import { envelope } from './envelope.js';
 import { idempotency, type ReplaySealer } from './idempotency.js';
 import { mapErrors } from './map-errors.js';
@@ -49,6 +50,7 @@ export function baseStack(pathTemplate?: string) {
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestContext(pathTemplate))
+    .use(deprecationNotice())
     .use(usageLog())
     .use(mapErrors());
 }

@@ -11,6 +11,7 @@ import {
   findIdempotencyRecord,
   type IdempotencyClaim,
   releaseIdempotencyKey,
+  type StoredResponse,
 } from '../adapters/dynamo/idempotency-store.js';
 import { apiError, invalidRequest } from '../core/errors.js';
 import type { SealedFor, SecretSealer } from '../core/secret-sealer.js';
@@ -18,11 +19,22 @@ import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
 
 /**
- * The sealer of the answer kept for replays of a route whose answer shows a secret, asked
- * for when needed (the host may inject it after the handler module loads). Only such a
+ * What a route whose answer shows a secret gives the replays of its answer: the sealer of
+ * the answer kept for them, asked for when needed (the host may inject it after the
+ * handler module loads), and what decides when a replay may show the secret. Only such a
  * route's handler passes one, so the other functions do not bundle the KMS client.
+ *
+ * A secret is shown again only to the key whose request made it, and only while what it
+ * belongs to exists: any other key of the organization (one with a narrower scope, say)
+ * and any replay after a delete get the same answer without the secret.
  */
-export type ReplaySealer = () => SecretSealer;
+export interface ReplaySealer {
+  sealer(): SecretSealer;
+  /** The answer without its secret. */
+  redact(data: unknown): unknown;
+  /** Whether what the answer created still exists. */
+  stillExists(orgId: string, data: unknown): Promise<boolean>;
+}
 
 /** A kept answer is bound to its organization and Idempotency-Key. */
 const keptAnswer = (claim: IdempotencyClaim): SealedFor => ({ purpose: 'replay', orgId: claim.orgId, recordId: claim.key });
@@ -56,8 +68,7 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, seale
     const existing = await findIdempotencyRecord(claim.orgId, claim.key, new Date());
     if (existing && existing.fingerprint !== claim.fingerprint) throw apiError('IDEMPOTENCY_KEY_REUSED');
     if (existing?.state === 'COMPLETED') {
-      const { sealed, ...response } = existing.response;
-      api.replay = sealed ? { ...response, data: JSON.parse(await sealerOf(sealer).open(sealed, keptAnswer(claim))) } : response;
+      api.replay = await replayOf(existing.response, claim, api.caller?.keyId, sealer);
       return;
     }
     // Held by a request still at work (or just released): look again shortly.
@@ -67,9 +78,23 @@ async function claimOrReplay(request: ApiRequest, claim: IdempotencyClaim, seale
 }
 
 const NO_SEALER = 'A sealed answer needs the route to be given a ReplaySealer.';
-const sealerOf = (sealer: ReplaySealer | undefined): SecretSealer => {
+
+/** The stored answer as this caller may see it again (see ReplaySealer). */
+async function replayOf(stored: StoredResponse, claim: IdempotencyClaim, keyId: string | undefined, sealer: ReplaySealer | undefined) {
+  const { sealed, key_id, ...response } = stored;
+  if (!sealed) return response;
+  const replay = replaySealerOf(sealer);
+  const open = async () => JSON.parse(await replay.sealer().open(sealed, keptAnswer(claim)));
+  if (key_id !== undefined && key_id === keyId && (await replay.stillExists(claim.orgId, response.data))) {
+    return { ...response, data: await open() };
+  }
+  // An answer stored before the redacted copy was kept has only its sealed form.
+  return response.data === undefined ? { ...response, data: replay.redact(await open()) } : response;
+}
+
+const replaySealerOf = (sealer: ReplaySealer | undefined): ReplaySealer => {
   if (!sealer) throw new Error(NO_SEALER);
-  return sealer();
+  return sealer;
 };
 
 /** `route.secretInAnswer`: the stored answer is sealed by `sealer`, so the table never holds the secret in the clear. */
@@ -102,8 +127,15 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
       const status = result.status ?? 200;
       if (status < 300) {
         const headers = result.headers ?? {};
-        const stored = route.secretInAnswer
-          ? { status, sealed: await sealerOf(sealer).seal(JSON.stringify(result.data), keptAnswer(claim)), headers }
+        const replay = route.secretInAnswer ? replaySealerOf(sealer) : undefined;
+        const stored: StoredResponse = replay
+          ? {
+              status,
+              data: replay.redact(result.data),
+              sealed: await replay.sealer().seal(JSON.stringify(result.data), keptAnswer(claim)),
+              key_id: request.context.api.caller?.keyId,
+              headers,
+            }
           : { status, data: result.data, headers };
         await completeIdempotencyKey(claim, stored, new Date());
       } else await releaseIdempotencyKey(claim);

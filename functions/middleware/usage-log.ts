@@ -30,6 +30,8 @@ function entryOf(api: RequestState, status: number): UsageEntry | undefined {
     key_id: caller.keyId,
     org_id: caller.orgId,
     request_id: api.requestId,
+    // Decision 44: the callers still using a deprecated feature can be found in their keys' logs.
+    ...(api.deprecations?.length ? { deprecated: true } : {}),
   };
 }
 

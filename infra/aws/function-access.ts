@@ -88,6 +88,8 @@ export interface FunctionAccess {
   readonly queue: readonly QueueAction[];
   /** What it does with the webhook secret key (adapters/kms/secret-sealer.ts); gives it WEBHOOK_KMS_KEY_ID. */
   readonly kms: readonly KmsAction[];
+  /** It verifies or mints API keys: reads the signing secret (adapters/secrets-manager/key-signing-secret.ts); gives it API_KEY_SECRET_ARN. */
+  readonly apiKeySecret?: true;
   /** It verifies the dashboard's tokens: gives it DASHBOARD_TOKEN_ISSUER and DASHBOARD_CLIENT_ID. */
   readonly userPool?: true;
   /** What it asks the user pool: key management re-checks the signed-in user (app/dashboard-users.ts). */
@@ -131,7 +133,7 @@ const REQUEST: readonly ItemGrant[] = [
   { actions: ['UpdateItem'], reach: ['authFailures'], attributes: AUTH_FAILURE_ATTRIBUTES, returnValues: ['UPDATED_NEW'] },
   { actions: ['GetItem'], reach: ['org'] },
 ];
-const KEYED: FunctionAccess = { ...NONE, items: REQUEST };
+const KEYED: FunctionAccess = { ...NONE, items: REQUEST, apiKeySecret: true };
 
 /**
  * The indexes the public lists read (adapters/dynamo/list-query.ts, status-counts.ts): a
@@ -195,6 +197,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // saveKey: one transaction, the organization's item (Update) and the key (Put).
   'dashboard-create-key': {
     ...KEY_MANAGER,
+    apiKeySecret: true,
     items: [
       { actions: ['UpdateItem'], reach: ['org'] },
       { actions: ['PutItem'], reach: ['apiKey'] },
@@ -204,6 +207,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-revoke-key': {
     ...KEY_MANAGER,
     items: [{ actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
+    query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
+  },
+  // findKeyById, then one transaction: the new key's Put and the old key's conditional Update.
+  'dashboard-rotate-key': {
+    ...KEY_MANAGER,
+    apiKeySecret: true,
+    items: [{ actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // The key by its id, then its usage items (the base table, usage-reads.ts).
@@ -218,8 +228,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-key': KEYED,
   'get-deployment': KEYED,
   'get-operation': KEYED,
-  // Decision 36: reads the operation until it changes (a consistent GetItem every 500 ms).
-  'wait-operation': KEYED,
+  // Decision 36: reads the operation until it changes (a consistent GetItem every 500 ms),
+  // holding one of the organization's wait slots meanwhile (wait-slots.ts: Put, Delete).
+  'wait-operation': { ...KEYED, items: [...REQUEST, { actions: ['PutItem', 'DeleteItem'], reach: ['org'] }] },
   'list-deployments': LISTS,
   'list-operations': LISTS,
   'list-events': LISTS,

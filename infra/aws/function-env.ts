@@ -23,6 +23,8 @@ export interface EnvInputs {
   readonly deliveryQueueUrl?: string;
   /** Set for functions that encrypt or decrypt with the webhook key. */
   readonly webhookKeyId?: string;
+  /** Set for functions that verify or mint API keys: the Secrets Manager secret they are signed with. */
+  readonly apiKeySecretArn?: string;
   /** Set for functions that verify the dashboard's tokens: the user pool's issuer and the dashboard's app client. */
   readonly userPool?: { readonly issuer: string; readonly clientId: string };
   /** Variables naming files copied next to the bundle (see RUNTIME_FILES in functions.ts). */
@@ -46,6 +48,7 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
   if (i.stateMachineArn !== undefined) env.STATE_MACHINE_ARN = i.stateMachineArn;
   if (i.deliveryQueueUrl !== undefined) env.DELIVERY_QUEUE_URL = i.deliveryQueueUrl;
   if (i.webhookKeyId !== undefined) env.WEBHOOK_KMS_KEY_ID = i.webhookKeyId;
+  if (i.apiKeySecretArn !== undefined) env.API_KEY_SECRET_ARN = i.apiKeySecretArn;
   if (i.userPool !== undefined) {
     env.DASHBOARD_TOKEN_ISSUER = i.userPool.issuer;
     env.DASHBOARD_CLIENT_ID = i.userPool.clientId;

@@ -15,6 +15,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -118,6 +119,8 @@ export interface AccessTargets {
   readonly deliveryQueue: sqs.IQueue;
   /** The key that seals webhook secrets (FunctionAccess.kms). */
   readonly webhookKey: kms.IKey;
+  /** The secret API keys are signed with (FunctionAccess.apiKeySecret). */
+  readonly apiKeySecret: secretsmanager.ISecret;
   /** The dashboard's user pool (FunctionAccess.userPool and .users). */
   readonly userPool: { readonly issuer: string; readonly clientId: string; readonly arn: string };
 }
@@ -207,6 +210,7 @@ export class FunctionFactory extends Construct {
         stateMachineArn: access.states.length > 0 ? stateMachine?.stateMachineArn : undefined,
         deliveryQueueUrl: access.queue.length > 0 ? deliveryQueue.queueUrl : undefined,
         webhookKeyId: access.kms.length > 0 ? webhookKey.keyArn : undefined,
+        apiKeySecretArn: access.apiKeySecret ? this.props.apiKeySecret.secretArn : undefined,
         userPool: access.userPool ? { issuer: userPool.issuer, clientId: userPool.clientId } : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
       }),
@@ -266,6 +270,7 @@ function grantAccess(role: iam.IRole, access: FunctionAccess, targets: AccessTar
       }),
     );
   }
+  if (access.apiKeySecret) targets.apiKeySecret.grantRead(role);
   if (access.queue.length > 0) {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({

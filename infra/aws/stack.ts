@@ -5,10 +5,11 @@
  * and the alarms.
  */
 import fs from 'node:fs';
-import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
@@ -52,8 +53,26 @@ export class DeploymentApiStack extends Stack {
     const asl = fs.readFileSync(OPERATION_ASL, 'utf8');
     this.webhooks = new WebhookDelivery(this, 'Webhooks', settings);
     this.dashboardUsers = new DashboardUsers(this, 'DashboardUsers', settings);
+    // New API keys are signed with it (functions/core/api-keys.ts): generated here, read once per
+    // process by the functions that verify or mint keys, never in an environment variable.
+    const apiKeySecret = new secretsmanager.Secret(this, 'ApiKeySigningSecret', {
+      description: 'Signs new API keys (HMAC); read by the functions that verify or mint keys.',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      // Replacing it would make every key signed with it invalid: kept as the table that holds the keys is.
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(apiKeySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "The secret signs API keys (docs/decisions.md, decision 121): rotating it would make every key signed with it invalid, so it changes only by an operator's deliberate action, never on a schedule.",
+    });
+    new CfnOutput(this, 'ApiKeySecretArn', {
+      value: apiKeySecret.secretArn,
+      description: 'API_KEY_SECRET_ARN for `npm run keys -- --aws`.',
+    });
     this.functions = new FunctionFactory(this, 'Functions', {
       settings,
+      apiKeySecret,
       table: this.data.table,
       deliveryQueue: this.webhooks.queue,
       webhookKey: this.webhooks.key,

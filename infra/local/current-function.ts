@@ -3,13 +3,16 @@
  * process with its own role; the local host runs them all in one, so what a function's
  * code sends (to DynamoDB, say) is told apart by the async context it runs in. The
  * tests replay those requests against each function's grants (test/helpers/grant-check.ts).
+ * Each run is also one invocation to the logger, so concurrent invocations' log lines
+ * keep their own request ids, routes and organizations, as separate processes would.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { runInvocation } from '../../functions/lib/logger.js';
 
 const running = new AsyncLocalStorage<string>();
 
 /** Runs `work` as the named function: everything it awaits or starts belongs to it. */
-export const runAsFunction = <T>(name: string, work: () => Promise<T>): Promise<T> => running.run(name, work);
+export const runAsFunction = <T>(name: string, work: () => Promise<T>): Promise<T> => running.run(name, () => runInvocation(work));
 
 /**
  * Runs `work` as the local host, outside any function, though a function called it: what

@@ -73,18 +73,22 @@ export function applyLocalEnv(settings: LocalSettings, owned: LocalEnv = {}): vo
     WEBHOOK_ALLOW_INSECURE: 'true',
   };
   for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v;
+  // Keys the keys CLI mints must verify in the stack: both read the secret from the same data folder.
+  process.env.API_KEY_SECRET ??= localSecretKey(settings.dataDir, 'api-key-secret.key', 'API_KEY_SECRET');
   Object.assign(process.env, owned);
 }
 
 /**
- * The key webhook secrets are sealed with locally: WEBHOOK_SECRET_KEY when set, else one
- * kept owner-only under the data folder so secrets stay readable after a restart (in
- * memory: a fresh key each run).
+ * A local secret (32 random bytes, base64): the variable `variable` when set, else one kept
+ * owner-only under the data folder so what it seals or signs stays valid after a restart
+ * (in memory: a fresh one each run). The key webhook secrets are sealed with, the secret
+ * API keys are signed with.
  */
-export function localSecretKey(dataDir: string | null): string {
-  if (process.env.WEBHOOK_SECRET_KEY) return process.env.WEBHOOK_SECRET_KEY;
+export function localSecretKey(dataDir: string | null, name = 'webhook-secret.key', variable = 'WEBHOOK_SECRET_KEY'): string {
+  const set = process.env[variable];
+  if (set) return set;
   if (!dataDir) return randomBytes(32).toString('base64');
-  const file = path.join(dataDir, 'webhook-secret.key');
+  const file = path.join(dataDir, name);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });

@@ -4,8 +4,9 @@ import { UsageError } from '../../client/cli/args.js';
 import { table } from '../../client/cli/format.js';
 import { findKeyById, listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
-import { createApiKey, revokeApiKey } from '../../functions/app/api-keys.js';
-import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
+import { createApiKey, revokeApiKey, rotateApiKey } from '../../functions/app/api-keys.js';
+import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../../functions/core/api-keys.js';
+import { ApiError } from '../../functions/core/errors.js';
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
@@ -51,6 +52,25 @@ function printTable(rows: Record<string, unknown>[], io: Io): void {
   for (const line of table([cols.map((c) => c.toUpperCase()), ...rows.map((r) => cols.map((c) => cell(r[c])))])) io.out(line.trimEnd());
 }
 
+/** A new key as `create` and `rotate` print it: the key itself shown this once. */
+function printNewKey({ key, record }: { key: string; record: ApiKeyRecord }, extra: Record<string, string>, json: boolean, io: Io): void {
+  const { id, org_id, name, scopes, expires_at, created_at } = record;
+  if (json) io.out(JSON.stringify({ id, key, org_id, name, scopes, expires_at, created_at, ...extra }));
+  else {
+    printTable([{ id, org_id, name, scopes, expires_at, ...extra }], io);
+    io.out(`\nKey (shown once, store it now): ${key}`);
+  }
+}
+
+/** --grace: whole seconds within ROTATION_GRACE, the default when absent. */
+function graceOption(value: string | boolean | undefined): number {
+  if (value === undefined) return ROTATION_GRACE.default;
+  const seconds = typeof value === 'string' && /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds >= ROTATION_GRACE.min && seconds <= ROTATION_GRACE.max))
+    throw new UsageError(`--grace must be an integer number of seconds from ${ROTATION_GRACE.min} to ${ROTATION_GRACE.max}`);
+  return seconds;
+}
+
 export async function runKeysCommand(argv: string[], io: Io, now = () => new Date()): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -82,21 +102,29 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
           throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
         expiresAt = new Date(t).toISOString();
       }
-      const { key, record } = await createApiKey({ orgId, name, scopes, expiresAt, now: now() });
-      const out = {
-        id: record.id,
-        key,
-        org_id: record.org_id,
-        name: record.name,
-        scopes: record.scopes,
-        expires_at: record.expires_at,
-        created_at: record.created_at,
+      printNewKey(await createApiKey({ orgId, name, scopes, expiresAt, now: now() }), {}, values.json === true, io);
+      return 0;
+    }
+    case 'rotate': {
+      const { values, positionals } = parse(rest, { grace: { type: 'string' } });
+      const [id, extra] = positionals;
+      if (!id || extra) throw new UsageError('rotate takes exactly one <key_id>');
+      const grace = graceOption(values.grace);
+      const found = await findKeyById(id);
+      const refused = (message: string) => {
+        io.out(values.json ? JSON.stringify({ error: message }) : message);
+        return 1;
       };
-      if (values.json) io.out(JSON.stringify(out));
-      else {
-        printTable([{ id: out.id, org_id: out.org_id, name: out.name, scopes: out.scopes, expires_at: out.expires_at }], io);
-        io.out(`\nKey (shown once, store it now): ${key}`);
+      if (!found) return refused(`No key with id ${id}.`);
+      let rotated: Awaited<ReturnType<typeof rotateApiKey>>;
+      try {
+        rotated = await rotateApiKey(found, grace, now());
+      } catch (e) {
+        if (e instanceof ApiError) return refused(e.message);
+        throw e;
       }
+      printNewKey(rotated, { rotated_from: found.id }, values.json === true, io);
+      if (!values.json) io.out(`${found.id} (${found.hint}) keeps working until ${rotated.old.expires_at}.`);
       return 0;
     }
     case 'revoke': {

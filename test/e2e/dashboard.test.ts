@@ -7,6 +7,7 @@
  * is refused. With UPDATE_SCREENSHOTS=1 it also writes the
  * screenshots in docs/screenshots.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -114,7 +115,7 @@ describe('the dashboard, against npm start', () => {
     for (const scope of ['deployments:read', 'deployments:write', 'operations:read', 'org:read']) await page.getByLabel(scope).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = await page.getByLabel('New API key').inputValue();
-    expect(shown).toMatch(/^svc_sk_live_[0-9A-Za-z]{49}$/);
+    expect(shown).toMatch(/^svc_sk_live_[0-9A-Za-z]{51}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     const key = await page.evaluate(() => navigator.clipboard.readText());
@@ -182,6 +183,61 @@ describe('the dashboard, against npm start', () => {
     await context.close();
   });
 
+  it('lets an admin rotate a key: a grace period chosen, the new key shown once, both working, the old one marked in its usage log', async () => {
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByLabel('Name').fill('deployer');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const oldKey = await page.getByLabel('New API key').inputValue();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const oldId = (await publicApi('GET', '/key', { 'X-API-Key': oldKey })).body.data.id as string;
+
+    // Confirmed like revoke, with the grace period to choose; Cancel changes nothing.
+    await page.getByRole('button', { name: 'Rotate deployer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate “deployer”?' });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Old key keeps working for').inputValue()).toBe('86400');
+    await dialog.getByLabel('Old key keeps working for').selectOption('3600');
+    await shot(page, 'rotate');
+    // The same dialog on a phone (390 px wide).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.getByRole('button', { name: 'Rotate key' }).waitFor();
+    await shot(page, 'rotate-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    const before = Date.now();
+    await dialog.getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByRole('heading', { name: 'Key “deployer” rotated' }).waitFor();
+    const newKey = await page.getByLabel('New API key').inputValue();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newKey);
+    await shot(page, 'key-rotated');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.content()).not.toContain(newKey);
+
+    // Both keys work; the old one until the hour's end, as its row and its usage page say.
+    const [oldMe, newMe] = [
+      await publicApi('GET', '/key', { 'X-API-Key': oldKey }),
+      await publicApi('GET', '/key', { 'X-API-Key': newKey }),
+    ];
+    expect([oldMe.status, newMe.status]).toEqual([200, 200]);
+    expect(Date.parse(oldMe.body.data.expires_at) - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(Date.parse(oldMe.body.data.expires_at) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect(newMe.body.data).toMatchObject({ name: 'deployer', expires_at: null });
+    expect(await page.locator('tbody tr', { hasText: 'deployer' }).count()).toBe(2);
+
+    // The old key's caller still uses a deprecated form: its usage log marks the request.
+    const deprecated = await fetch(`${stack!.baseUrl}/operations?resource_id=dep_${randomUUID()}`, { headers: { 'X-API-Key': oldKey } });
+    expect(deprecated.headers.get('deprecation')).toBe('@1795478400');
+    await page.locator(`tr[data-key-id="${oldId}"]`).getByRole('link', { name: 'deployer' }).click();
+    await page.getByText(/^Works until /).waitFor();
+    const marked = page.locator('tbody tr', { hasText: '/api/v1/operations' });
+    await marked.locator('.badge.deprecated').waitFor({ timeout: 15_000 });
+    expect(await page.locator('tbody tr', { hasText: '/api/v1/key' }).locator('.badge.deprecated').count()).toBe(0);
+    await shot(page, 'key-usage-deprecated');
+    await context.close();
+  });
+
   it('lets a viewer read the keys and their usage but not create or revoke them', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -198,7 +254,7 @@ describe('the dashboard, against npm start', () => {
     await page.locator(`tr[data-key-id="${made.keyId}"]`).waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
-    await page.getByText('an admin creates and revokes them').waitFor();
+    await page.getByText('an admin creates, rotates and revokes them').waitFor();
 
     const viewer = await token;
     expect((await dashboardApi('GET', `/keys/${made.keyId}/usage`, viewer)).status).toBe(200);

@@ -14,6 +14,8 @@ process.env.APP_DOMAIN = 'apps.test.example';
 // Webhooks (decision 38): receivers run on this machine in the tests, as under npm start.
 process.env.WEBHOOK_ALLOW_INSECURE = 'true';
 process.env.WEBHOOK_SECRET_KEY = randomBytes(32).toString('base64');
+// New API keys are signed with it (core/api-keys.ts); the whole worker shares it.
+process.env.API_KEY_SECRET = randomBytes(32).toString('base64');
 // Every test file sends from 127.0.0.1, and the failed-authentication counter is shared by
 // the whole run: only auth-failure-limit.test.ts sets a limit a test can reach.
 process.env.AUTH_FAILURE_LIMIT ??= '1000000';

@@ -1,7 +1,7 @@
 /** Test fixtures: fresh organizations and keys in DynamoDB Local, and handler invocation. */
 import { randomUUID } from 'node:crypto';
 import { saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
-import { type ApiKeyRecord, generateKey } from '../../functions/core/api-keys.js';
+import { type ApiKeyRecord, generateKey, generateLegacyKey } from '../../functions/core/api-keys.js';
 import type { Scope } from '../../functions/core/schemas.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { invokeGateway } from '../../infra/local/gateway.js';
@@ -17,16 +17,21 @@ export interface TestKey {
   record: ApiKeyRecord;
 }
 
+/** The secret this worker's keys are signed with (env.ts sets API_KEY_SECRET). */
+export const signingSecret = (): Buffer => Buffer.from(process.env.API_KEY_SECRET ?? '', 'base64');
+
+/** A stored key: signed, as keys are issued now, or `legacy` (CRC-checked), as keys issued before. */
 export async function createKey(
-  opts: { orgId?: string; scopes?: Scope[]; expiresAt?: string | null; name?: string } = {},
+  opts: { orgId?: string; scopes?: Scope[]; expiresAt?: string | null; name?: string; legacy?: boolean } = {},
 ): Promise<TestKey> {
-  const made = generateKey({
+  const input = {
     orgId: opts.orgId ?? newOrgId(),
     name: opts.name ?? 'test',
     scopes: opts.scopes,
     expiresAt: opts.expiresAt ?? null,
     now: new Date(),
-  });
+  };
+  const made = opts.legacy ? generateLegacyKey(input) : generateKey(input, signingSecret());
   await saveKey(made.record);
   return made;
 }

@@ -151,6 +151,7 @@ function allowed(r: Authorised, access: FunctionAccess): boolean {
   const context = r.encryptionContext ?? {};
   // As the IAM conditions of infra/aws/functions.ts: Encrypt binds every context key, Decrypt is per purpose.
   if (r.action === 'SendMessage') return access.queue.includes('SendMessage');
+  if (r.action === 'GetSecretValue') return access.apiKeySecret === true;
   if (r.action === 'Encrypt') return access.kms.includes('Encrypt') && SEAL_CONTEXT_KEYS.every((k) => k in context);
   if (r.action === 'Decrypt') return access.kms.includes(`Decrypt:${context.purpose}` as never);
   if (r.action !== 'Query') return access.items.some((g) => itemAllowed(r, g));
@@ -199,9 +200,15 @@ export function checkGrants(): void {
   });
 }
 
-/** The stand-ins, each call judged as the SQS or KMS request it stands in for. */
-export function judgedStandIns({ queue, sealer }: StandIns): StandIns {
+/** The stand-ins, each call judged as the SQS, KMS or Secrets Manager request it stands in for. */
+export function judgedStandIns({ queue, sealer, signing }: StandIns): StandIns {
   return {
+    signing: {
+      read() {
+        judge({ command: 'GetSecretValueCommand', input: {} });
+        return signing.read();
+      },
+    },
     queue: {
       enqueue(message, delaySeconds, now) {
         judge({ command: 'SendMessageCommand', input: {} });

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isWellFormedKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
+import { KEY_PREFIX, keyForm, TOKEN_LENGTHS } from '../../functions/core/api-keys.js';
 
 /** What every env secret value a test sets starts with (test/integration/deployment-config.test.ts). */
 export const ENV_SECRET_PREFIX = 'envsecret_';
@@ -25,17 +25,18 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // A key, or anything sent as one: whatever follows the prefix. The hint (`svc_sk_live_…abcd`,
   // decision 35) is meant to be shown, and its ellipsis is not a base62 character.
   { name: 'API key', pattern: new RegExp(`${KEY_PREFIX}[0-9A-Za-z]+`, 'g') },
-  // A key's token without its prefix: 49 base62 characters whose last 6 are the checksum of
-  // the first 43, which a random run of letters and digits matches once in 2^32.
+  // A key's token without its prefix: 49 or 51 base62 characters whose last 6 or 8 are the
+  // checksum of the first 43 (a CRC, or an HMAC under the run's API_KEY_SECRET), which a
+  // random run of letters and digits matches once in 2^32 or more.
   {
     name: 'API key token',
-    pattern: /(?<![0-9A-Za-z])[0-9A-Za-z]{49}(?![0-9A-Za-z])/g,
-    holds: (m) => isWellFormedKey(KEY_PREFIX + m),
+    pattern: new RegExp(`(?<![0-9A-Za-z])(?:${TOKEN_LENGTHS.map((n) => `[0-9A-Za-z]{${n}}`).join('|')})(?![0-9A-Za-z])`, 'g'),
+    holds: (m) => keyForm(KEY_PREFIX + m, Buffer.from(process.env.API_KEY_SECRET ?? '', 'base64')) !== undefined,
   },
   // The stored form of a key (`KEY#<sha256 hex>`); no other 64-digit hex value is logged.
   { name: 'key hash (SHA-256 hex)', pattern: /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g },
   { name: 'webhook secret', pattern: /whsec_[A-Za-z0-9+/]+=*/g },
-  // The part of a webhook secret after `whsec_`, or the local sealing key (WEBHOOK_SECRET_KEY).
+  // The part of a webhook secret after `whsec_`, or a local secret (WEBHOOK_SECRET_KEY, API_KEY_SECRET).
   { name: '32 bytes in base64 (webhook secret or sealing key)', pattern: /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])/g },
   // A sealed webhook secret (core/secret-sealer.ts; every format, the legacy ones too)
   // reveals nothing without its key, but a log that holds one is logging a stored webhook

@@ -12,7 +12,7 @@ const s = stageOf({ stage: 'dev' });
 function statements(): { roles: string[]; statement: Statement }[] {
   return resourcesOfType(s.json, 'AWS::IAM::Policy').flatMap(([, p]) => {
     const roles = ((p.Properties?.Roles ?? []) as { Ref?: string }[]).map((r) => r.Ref ?? '');
-    return (p.Properties?.PolicyDocument.Statement as Statement[]).map((statement) => ({ roles, statement }));
+    return ((p.Properties?.PolicyDocument.Statement ?? []) as Statement[]).map((statement) => ({ roles, statement }));
   });
 }
 

@@ -10,7 +10,7 @@ import { findKeyById, revokeKey, saveKey } from '../../functions/adapters/dynamo
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, newOrgId, signingSecret } from '../helpers/fixtures.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -74,7 +74,7 @@ describe('MISSING_API_KEY', () => {
 
 describe('INVALID_API_KEY', () => {
   it('is 401 for a well-formed key that was never stored', async () => {
-    const { key } = generateKey({ orgId: newOrgId(), name: 'never saved', now: new Date() });
+    const { key } = generateKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }, signingSecret());
     const res = await call('GET', '/environments', { key });
     expectError(res, 401, 'INVALID_API_KEY');
     expectNoRateHeaders(res);
@@ -97,6 +97,22 @@ describe('INVALID_API_KEY', () => {
     expect(send).not.toHaveBeenCalled();
   });
 
+  it('refuses a forged key (its HMAC made under another secret) without any DynamoDB call, even when a row with its hash exists', async () => {
+    const { key, record } = generateKey({ orgId: newOrgId(), name: 'forged', now: new Date() }, Buffer.alloc(32, 1));
+    await saveKey(record);
+    const send = jest.spyOn(ddb, 'send');
+    expectError(await call('GET', '/key', { key }), 401, 'INVALID_API_KEY');
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('still admits a key of the earlier form (CRC-checked), issued before keys were signed', async () => {
+    const { key, record } = await createKey({ legacy: true });
+    expect(key).toMatch(/^svc_sk_live_[0-9A-Za-z]{49}$/);
+    const res = await call('GET', '/key', { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(record.id);
+  });
+
   it('the spy above does see the reads a valid key makes (so its silence means something)', async () => {
     const { key } = await createKey();
     const send = jest.spyOn(ddb, 'send');
@@ -105,7 +121,7 @@ describe('INVALID_API_KEY', () => {
   });
 
   it('refuses a bad-checksum key even when a row with its hash exists in the table', async () => {
-    const { key, record } = generateKey({ orgId: newOrgId(), name: 'planted', now: new Date() });
+    const { key, record } = generateKey({ orgId: newOrgId(), name: 'planted', now: new Date() }, signingSecret());
     const bad = mistype(key);
     // Plant a stored key whose hash is the mistyped key's: only the checksum can refuse it.
     await saveKey({ ...record, hash: hashKey(bad), hint: keyHint(bad) });
@@ -338,6 +354,9 @@ describe('storage and logs hold no secret', () => {
     jest.resetModules();
     const { invokeGateway } = await import('../../infra/local/gateway.js');
     const fresh = await import('../../functions/adapters/dynamo/client.js');
+    // The fresh modules hold ports of their own: plug the local stand-ins into them, as after-env.ts does.
+    const standIns = await import('../../infra/local/stand-ins.js');
+    standIns.useStandIns(standIns.localStandIns(process.env.WEBHOOK_SECRET_KEY!));
     const send = (method: string, path: string, headers: Record<string, string>, body = '') =>
       invokeGateway({ method, url: `/api/v1${path}`, rawHeaders: Object.entries(headers).flat(), body: Buffer.from(body) });
     jest.spyOn(process.stdout, 'write').mockImplementation(capture);

@@ -317,3 +317,17 @@ describe('deployctl events listen (scripted server, virtual time)', () => {
     ]);
   });
 });
+
+it("shows customer text's control characters as \\u escapes, never raw: in a resource, in a table, and as the same value with --json", async () => {
+  const { key } = await createKey();
+  const description = 'ci\u001b[1A\u001b[2K\rfake line\u009b\u202e';
+  const made = await call('POST', '/webhooks', { key, body: { url: 'https://hooks.example.com/esc', description } });
+  expect(made.status).toBe(201);
+  const raw = /(?!\n)[\p{Cc}\u202e]/u;
+  const shown = await deployctl(['webhooks', 'get', made.body.data.id], { key });
+  expect(shown.stdout).not.toMatch(raw);
+  expect(shown.stdout).toMatch(/^description:\s+ci\\u001b\[1A\\u001b\[2K\\u000dfake line\\u009b\\u202e$/m);
+  const asJson = await deployctl(['webhooks', 'get', made.body.data.id, '--json'], { key });
+  expect(asJson.stdout).not.toMatch(raw);
+  expect(JSON.parse(asJson.stdout).description).toBe(description);
+});

@@ -171,6 +171,19 @@ describe('deployctl: arguments and exit codes', () => {
     expect(res.requests).toBe(0);
   });
 
+  it('warns once on stderr when an answer says the request used a deprecated feature, and never otherwise', async () => {
+    const { key } = await createKey({ scopes: ['operations:read'] });
+    const id = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
+    const deprecated = await deployctl(['operations', 'list', '--resource-id', `dep_${id}`, '--json'], { key });
+    expect(deprecated.code).toBe(EXIT.ok);
+    expect(JSON.parse(deprecated.stdout)).toMatchObject({ items: [] });
+    expect(deprecated.stderr).toBe(
+      `deployctl: warning: GET /operations used a feature deprecated since 2026-11-24 that may stop working after 2027-11-24; see ${new URL(local.baseUrl).origin}/api/v1/docs#deprecations\n`,
+    );
+    const plain = await deployctl(['operations', 'list', '--resource-id', id, '--json'], { key });
+    expect(plain).toMatchObject({ code: EXIT.ok, stderr: '' });
+  });
+
   it('needs DEPLOY_API_KEY (exit 2)', async () => {
     const res = await deployctl(['environments', 'list']);
     expect(res).toMatchObject({ code: EXIT.usage, requests: 0 });

@@ -3,7 +3,7 @@
  * against the OpenAPI document). The waiter's tests are in client-wait.test.ts.
  */
 import http from 'node:http';
-import { DeploymentsClient, ErrorResponse, NetworkError } from '../../client/index.js';
+import { DeploymentsClient, type DeprecationNotice, ErrorResponse, NetworkError } from '../../client/index.js';
 import { API_PREFIX, routes } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { createKey } from '../helpers/fixtures.js';
@@ -93,6 +93,44 @@ describe('DeploymentsClient against the local API', () => {
     ] as const) {
       const bad = await api.waitOperation(operation_id, query).catch((e: unknown) => e);
       expect(bad).toMatchObject({ status: 400, code: 'INVALID_REQUEST', details: [expect.objectContaining({ field })] });
+    }
+  });
+
+  it('tells onDeprecation of every answer that carries Deprecation, errors included, and of no other', async () => {
+    const { key } = await createKey({ scopes: ['operations:read'] });
+    const notices: DeprecationNotice[] = [];
+    const api = new DeploymentsClient({ baseUrl, apiKey: key, fetch: conformanceCheckingFetch(), onDeprecation: (n) => notices.push(n) });
+    const id = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
+    await api.listOperations({ resource_id: id });
+    expect(notices).toEqual([]);
+    await api.listOperations({ resource_id: `dep_${id}` });
+    await expect(api.listEvents({ resource_id: `dep_${id}`, per_page: 0 } as never)).rejects.toThrow(ErrorResponse);
+    expect(notices).toEqual([
+      {
+        route: 'GET /operations',
+        deprecatedAt: new Date('2026-11-24T00:00:00Z'),
+        sunset: new Date('2027-11-24T00:00:00Z'),
+        link: `${new URL(baseUrl).origin}/api/v1/docs#deprecations`,
+      },
+      expect.objectContaining({ route: 'GET /events', deprecatedAt: new Date('2026-11-24T00:00:00Z') }),
+    ]);
+  });
+
+  it('warns once per feature per process by default, with process.emitWarning', async () => {
+    const { key } = await createKey({ scopes: ['operations:read'] });
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const api = client(key);
+      for (let i = 0; i < 3; i++) await client(key).listOperations({ resource_id: 'dep_3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10' });
+      await api.listOperations({});
+      expect(warn.mock.calls).toEqual([
+        [
+          `GET /operations used a feature deprecated since 2026-11-24 that may stop working after 2027-11-24; see ${new URL(baseUrl).origin}/api/v1/docs#deprecations`,
+          { type: 'DeprecationWarning', code: 'DEPLOYMENTS_API_DEPRECATION' },
+        ],
+      ]);
+    } finally {
+      warn.mockRestore();
     }
   });
 

@@ -10,6 +10,7 @@ import { createApiKey } from '../../functions/app/api-keys.js';
 import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../infra/local/user-pool.js';
 import { runUsersCommand } from '../../infra/local/users-cli.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
+import { call } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 
 let session: DashboardSession;
@@ -215,6 +216,56 @@ describe('the dashboard API', () => {
     expect(first.body.data.revoked_at).toMatch(/Z$/);
     const again = await dash('DELETE', `/keys/${record.id}`, as('admin'));
     expect(again.body.data.revoked_at).toBe(first.body.data.revoked_at);
+  });
+
+  it('lets only an admin of the organization rotate: a new key shown once, the old one working until the grace ends', async () => {
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const { record, key: oldKey } = await createApiKey({
+      orgId: org,
+      name: 'to-rotate',
+      scopes: ['org:read'],
+      expiresAt: soon,
+      now: new Date(),
+    });
+    const path = `/keys/${record.id}/rotate`;
+    const viewer = await dash('POST', path, as('viewer'), { grace_seconds: 60 });
+    expect({ status: viewer.status, code: viewer.body.error.code }).toEqual({ status: 403, code: 'INSUFFICIENT_ROLE' });
+    const other = await dash('POST', path, as('other'), { grace_seconds: 60 });
+    expect({ status: other.status, code: other.body.error.code }).toEqual({ status: 404, code: 'API_KEY_NOT_FOUND' });
+    for (const bad of [{ grace_seconds: 604_801 }, { grace_seconds: -1 }, { grace_seconds: 1.5 }, { grace_seconds: '60' }, { grace: 60 }]) {
+      const r = await dash('POST', path, as('admin'), bad);
+      expect({ bad, status: r.status, code: r.body.error.code }).toEqual({ bad, status: 400, code: 'INVALID_REQUEST' });
+    }
+
+    const before = Date.now();
+    const rotated = await dash('POST', path, as('admin'), { grace_seconds: 120 });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.data).toMatchObject({
+      name: 'to-rotate',
+      scopes: ['org:read'],
+      expires_at: soon,
+      revoked_at: null,
+      rotated_from: record.id,
+    });
+    expect(rotated.body.data.key).toMatch(/^svc_sk_live_/);
+    const listed = (await dash('GET', '/keys', as('admin'))).body.data.items as { id: string; expires_at: string }[];
+    expect(listed.filter((k) => k.id === rotated.body.data.id)).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(rotated.body.data.key);
+    const oldExpiry = Date.parse(listed.find((k) => k.id === record.id)!.expires_at);
+    expect(oldExpiry).toBeGreaterThanOrEqual(before + 120_000);
+    expect(oldExpiry).toBeLessThanOrEqual(Date.now() + 120_000);
+    for (const key of [oldKey, rotated.body.data.key]) expect((await call('GET', '/key', { key })).status).toBe(200);
+
+    // The new key may be rotated again (the default grace, a day, ends after its own expiry, which it keeps).
+    const again = await dash('POST', `/keys/${rotated.body.data.id}/rotate`, as('admin'), {});
+    expect(again.body.data).toMatchObject({ expires_at: soon, rotated_from: rotated.body.data.id });
+    expect(
+      (await dash('GET', '/keys', as('admin'))).body.data.items.find((k: { id: string }) => k.id === rotated.body.data.id).expires_at,
+    ).toBe(soon);
+
+    await dash('DELETE', `/keys/${again.body.data.id}`, as('admin'));
+    const revoked = await dash('POST', `/keys/${again.body.data.id}/rotate`, as('admin'), { grace_seconds: 0 });
+    expect({ status: revoked.status, code: revoked.body.error.code }).toEqual({ status: 409, code: 'API_KEY_NOT_ROTATABLE' });
   });
 
   it('tells the app who is signed in, and answers other methods with 405 and unknown paths with 404', async () => {

@@ -23,7 +23,7 @@ import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { invokeGateway } from '../../infra/local/gateway.js';
 import { answerProblems, readAnswer } from '../helpers/answer-checks.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';
-import { call, createKey, newOrgId } from '../helpers/fixtures.js';
+import { call, createKey, newOrgId, signingSecret } from '../helpers/fixtures.js';
 import { type HostileRequest, hostileRequest, nasty, type World } from '../helpers/hostile-input.js';
 import { fingerprintChanges, tableFingerprint } from '../helpers/table-fingerprint.js';
 import { createStreamlessTable } from '../helpers/test-dynamo.js';
@@ -98,7 +98,7 @@ describe('generated hostile requests', () => {
     await revokeKey(revoked.record, new Date());
     const expired = await createKey({ orgId: orgA, expiresAt: '2020-01-01T00:00:00.000Z' });
     const narrow = await createKey({ orgId: orgA, scopes: ['org:read'] });
-    const unknown = generateKey({ orgId: orgA, name: 'never stored', now: new Date() }).key;
+    const unknown = generateKey({ orgId: orgA, name: 'never stored', now: new Date() }, signingSecret()).key;
     const mistyped = `${main.key.slice(0, -1)}${main.key.endsWith('a') ? 'b' : 'a'}`;
 
     const ours = await createAndDestroy(mainKey);
@@ -211,7 +211,8 @@ describe('generated hostile requests', () => {
           /^(localhost|127\.|10\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[(::1?|::ffff:|f[cd]|fe80))/i,
         );
         expect(ev === undefined || ev.every((e) => (EVENT_TYPES as readonly string[]).includes(e))).toBe(true);
-        expect(res.body.data).toMatchObject({ url: u, events: ev ? [...new Set(ev)] : [...EVENT_TYPES] });
+        // Stored as parsed (decision 127), so what is shown is where deliveries go.
+        expect(res.body.data).toMatchObject({ url: parsed.href, events: ev ? [...new Set(ev)] : [...EVENT_TYPES] });
         expect((await call('DELETE', `/webhooks/${res.body.data.id}`, { key })).status).toBe(200);
       }),
       300,

@@ -128,6 +128,7 @@ describe('the grant check', () => {
     const standIns = judgedStandIns({
       queue: { enqueue: async () => void done.push('enqueue') },
       sealer: { seal: async () => 'sealed', open: async () => 'opened' },
+      signing: { read: async () => Buffer.alloc(32) },
     });
     const message: DeliveryMessage = { orgId: 'org-x', webhookId: 'wh_1', eventSequence: 1, attempt: 1 };
     const sealedFor = { purpose: 'delivery', orgId: 'org-x', recordId: 'wh_1' } as const;

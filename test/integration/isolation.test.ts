@@ -97,6 +97,7 @@ const BODIES: Record<string, unknown> = {
   'cancel-operation': {},
   'update-deployment': { config: { size: 'large' } },
   'rollback-deployment': { revision: 1 },
+  'dashboard-rotate-key': { grace_seconds: 0 },
 };
 
 const paramsOf = (route: MatrixRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

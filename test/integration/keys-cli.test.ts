@@ -3,12 +3,14 @@
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
 import { UsageError } from '../../client/cli/args.js';
-import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
-import { isWellFormedKey } from '../../functions/core/api-keys.js';
+import { findKeyById, saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
+import { generateKey, keyForm } from '../../functions/core/api-keys.js';
 import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';
-import { call, newOrgId } from '../helpers/fixtures.js';
+import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
+import { eventually } from '../helpers/wait.js';
 
 const NOW = new Date('2026-11-22T06:40:00.000Z');
 
@@ -32,14 +34,14 @@ describe('keys create', () => {
     expect(Object.keys(json)).toEqual(['id', 'key', 'org_id', 'name', 'scopes', 'expires_at', 'created_at']);
     expect(json).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{20}$/),
-      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{49}$/),
+      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{51}$/),
       org_id: org,
       name: 'ci pipeline',
       scopes: [...SCOPES],
       expires_at: null,
       created_at: NOW.toISOString(),
     });
-    expect(isWellFormedKey(json.key)).toBe(true);
+    expect(keyForm(json.key, signingSecret())).toBe('signed');
     const res = await call('GET', '/key', { key: json.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: json.id, org_id: org, scopes: [...SCOPES] });
@@ -70,7 +72,7 @@ describe('keys create', () => {
     const { code, lines } = await keys('create', '--org', newOrgId(), '--name', 'human');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^ID\s+ORG_ID\s+NAME\s+SCOPES\s+EXPIRES_AT$/);
-    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toEqual([
+    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{51}/.test(l))).toEqual([
       expect.stringMatching(/^\n?Key \(shown once, store it now\): svc_sk_live_/),
     ]);
   });
@@ -173,6 +175,131 @@ describe('keys revoke', () => {
   });
 });
 
+describe('keys rotate', () => {
+  /** Rotation against the real clock: the grace it grants is measured from now. */
+  async function rotate(...argv: string[]) {
+    const lines: string[] = [];
+    const code = await runKeysCommand(['rotate', ...argv], { out: (l) => lines.push(l) });
+    return { code, lines, json: lines.length === 1 && lines[0]!.startsWith('{') ? JSON.parse(lines[0]!) : undefined };
+  }
+  const createNow = (...argv: string[]) => runKeysCommand(argv, { out: () => {} });
+  async function made(...extra: string[]) {
+    const lines: string[] = [];
+    await runKeysCommand(['create', '--org', newOrgId(), '--name', 'deployer', ...extra, '--json'], { out: (l) => lines.push(l) });
+    return JSON.parse(lines[0]!) as { id: string; key: string; org_id: string; scopes: string[]; expires_at: string | null };
+  }
+
+  it('--json prints the new key as create does, plus rotated_from; both keys work, the old one until now + grace', async () => {
+    const old = await made('--scopes', 'org:read,operations:read');
+    const before = Date.now();
+    const { code, json } = await rotate(old.id, '--grace', '3600', '--json');
+    expect(code).toBe(0);
+    expect(Object.keys(json)).toEqual(['id', 'key', 'org_id', 'name', 'scopes', 'expires_at', 'created_at', 'rotated_from']);
+    expect(json).toMatchObject({
+      org_id: old.org_id,
+      name: 'deployer',
+      scopes: ['org:read', 'operations:read'],
+      expires_at: null,
+      rotated_from: old.id,
+    });
+    expect(json.id).not.toBe(old.id);
+    expect(keyForm(json.key, signingSecret())).toBe('signed');
+    const oldExpiry = Date.parse((await findKeyById(old.id))!.expires_at!);
+    expect(oldExpiry).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(oldExpiry).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect((await call('GET', '/key', { key: old.key })).body.data).toMatchObject({
+      id: old.id,
+      expires_at: new Date(oldExpiry).toISOString(),
+    });
+    expect((await call('GET', '/key', { key: json.key })).body.data).toMatchObject({ id: json.id, expires_at: null });
+  });
+
+  it('grants a day by default, and never lengthens the old key: it keeps its own earlier expiry', async () => {
+    const soon = new Date(Date.now() + 600_000).toISOString();
+    const old = await made('--expires-at', soon);
+    const { json } = await rotate(old.id, '--json');
+    expect(json.expires_at).toBe(soon);
+    expect((await findKeyById(old.id))!.expires_at).toBe(soon);
+    const plain = await made();
+    const before = Date.now();
+    await rotate(plain.id, '--json');
+    const expiry = Date.parse((await findKeyById(plain.id))!.expires_at!);
+    expect(expiry).toBeGreaterThanOrEqual(before + 86_400_000);
+    expect(expiry).toBeLessThanOrEqual(Date.now() + 86_400_000);
+  });
+
+  it('refuses the old key with API_KEY_EXPIRED once its grace is over (grace 0), and the new key can be rotated again', async () => {
+    const old = await made();
+    const first = await rotate(old.id, '--grace', '0', '--json');
+    expect(first.code).toBe(0);
+    await eventually(
+      async () => (await call('GET', '/key', { key: old.key })).body.error?.code === 'API_KEY_EXPIRED',
+      'the old key to expire',
+      5_000,
+    );
+    expect((await call('GET', '/key', { key: first.json.key })).status).toBe(200);
+    const second = await rotate(first.json.id, '--grace', '1', '--json');
+    expect(second).toMatchObject({ code: 0, json: { rotated_from: first.json.id } });
+    const third = await call('GET', '/key', { key: second.json.key });
+    expect(third.status).toBe(200);
+    await eventually(
+      async () => (await call('GET', '/key', { key: first.json.key })).body.error?.code === 'API_KEY_EXPIRED',
+      'the grace of 1 s to end',
+      5_000,
+    );
+  });
+
+  it('prints the new key once, and until when the old one works, without --json', async () => {
+    const old = await made();
+    const { code, lines } = await rotate(old.id, '--grace', '60');
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/^ID\s+ORG_ID\s+NAME\s+SCOPES\s+EXPIRES_AT\s+ROTATED_FROM$/);
+    expect(lines.filter((l) => /svc_sk_live_[0-9A-Za-z]{49}/.test(l))).toHaveLength(1);
+    expect(lines.at(-1)).toBe(
+      `${old.id} (svc_sk_live_…${old.key.slice(-4)}) keeps working until ${(await findKeyById(old.id))!.expires_at}.`,
+    );
+  });
+
+  it('exits 1 with one line for a revoked, an expired or an unknown key, and makes no key', async () => {
+    const revoked = await made();
+    await createNow('revoke', revoked.id);
+    const expired = await made();
+    await rotate(expired.id, '--grace', '0');
+    await eventually(async () => (await call('GET', '/key', { key: expired.key })).status === 401, 'the key to expire', 5_000);
+    const cases = [
+      [revoked, `API key ${revoked.id} is revoked, so it cannot be rotated; create a new key instead.`],
+      [expired, `API key ${expired.id} is expired, so it cannot be rotated; create a new key instead.`],
+    ] as const;
+    for (const [key, message] of cases) {
+      const count = (await keys('list', '--org', key.org_id, '--json')).json.length;
+      expect(await rotate(key.id)).toEqual({ code: 1, lines: [message], json: undefined });
+      expect(await rotate(key.id, '--json')).toMatchObject({ code: 1, json: { error: message } });
+      expect((await keys('list', '--org', key.org_id, '--json')).json).toHaveLength(count);
+    }
+    expect(await rotate('key_00000000000000000000')).toEqual({
+      code: 1,
+      lines: ['No key with id key_00000000000000000000.'],
+      json: undefined,
+    });
+  });
+
+  it.each(
+    [['--grace', '604801'], ['--grace', '-1'], ['--grace', '1.5'], ['--grace', 'day'], ['--grace', ''], []].map((a) => [
+      a.join(' ') || 'no key id',
+      a,
+    ]),
+  )('is a usage error (exit 2) with %s', async (_name, argv) => {
+    const id = argv.length ? (await made()).id : undefined;
+    await expect(rotate(...(id ? [id] : []), ...argv)).rejects.toThrow(UsageError);
+    if (id) expect((await findKeyById(id))!.expires_at).toBeNull();
+  });
+
+  it('takes the largest grace, a week', async () => {
+    const old = await made();
+    expect((await rotate(old.id, '--grace', '604800', '--json')).code).toBe(0);
+  });
+});
+
 describe('keys usage', () => {
   it('shows the newest entries first, at most --limit', async () => {
     const made = (await keys('create', '--org', newOrgId(), '--name', 'used', '--scopes', 'operations:read', '--json')).json;
@@ -215,16 +342,33 @@ describe('bin/keys.ts as a process', () => {
   });
 
   it('exits 2 with the usage text on bad arguments', async () => {
-    const [badScope, noCommand] = await Promise.all([
+    const [badScope, noCommand, badGrace] = await Promise.all([
       cli('create', '--org', newOrgId(), '--name', 'x', '--scopes', 'everything', '--json'),
       cli(),
+      cli('rotate', 'key_00000000000000000000', '--grace', '604801'),
     ]);
-    for (const r of [badScope, noCommand]) {
+    for (const r of [badScope, noCommand, badGrace]) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('Usage:');
     }
     expect(badScope.stderr).toContain('--scopes must be a comma-separated subset of');
+    expect(badGrace.stderr).toContain('--grace must be an integer number of seconds from 0 to 604800');
+    expect(badGrace.stderr).toContain('keys rotate <key_id>');
+  });
+
+  it('rotates with --json and exits 1 for a revoked key', async () => {
+    const org = newOrgId();
+    const made = JSON.parse((await cli('create', '--org', org, '--name', 'rotating', '--json')).stdout) as { id: string; key: string };
+    const rotated = await cli('rotate', made.id, '--grace', '30', '--json');
+    expect(rotated.code).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toMatchObject({ org_id: org, name: 'rotating', rotated_from: made.id });
+    await cli('revoke', made.id);
+    const refused = await cli('rotate', made.id);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.trim().split('\n')).toEqual([
+      `API key ${made.id} is revoked, so it cannot be rotated; create a new key instead.`,
+    ]);
   });
 
   it('prints its usage with --help or -h, before any command or after one (exit 0)', async () => {
@@ -237,9 +381,35 @@ describe('bin/keys.ts as a process', () => {
   });
 
   it('answers an unknown command with a one-line error and the usage on stderr (exit 2)', async () => {
-    const r = await cli('rotate', 'key_1');
+    const r = await cli('rename', 'key_1');
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toMatch(/^unknown command: rotate\n\nUsage:\n/m);
+    expect(r.stderr).toMatch(/^unknown command: rename\n\nUsage:\n/m);
     expect(r.stderr).toContain('keys revoke <key_id>');
+  });
+});
+
+describe('control characters in key names', () => {
+  const hostile = 'ci\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\\r\u001b[2Kroot \u202e';
+
+  it('are refused when a key is made, by the CLI and the one path the dashboard shares (400 INVALID_REQUEST, field name)', async () => {
+    const org = newOrgId();
+    await expect(createApiKey({ orgId: org, name: hostile, now: NOW })).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      options: { details: [{ field: 'name', issue: 'must not contain control characters' }] },
+    });
+    await expect(keys('create', '--org', org, '--name', 'a\u0007b')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('never reach the terminal raw from a name stored before: list shows each as its \\u escape', async () => {
+    const org = newOrgId();
+    const { record } = generateKey({ orgId: org, name: 'plain', now: NOW }, signingSecret());
+    await saveKey({ ...record, name: hostile });
+    const { code, lines } = await keys('list', '--org', org);
+    expect(code).toBe(0);
+    const text = lines.join('\n');
+    expect(text).not.toMatch(/(?!\n)[\p{Cc}\u202e]/u);
+    expect(text).toContain('ci\\u001b]8;;https://evil.example\\u001b\\click');
+    expect(text).toContain('\\u000d\\u001b[2Kroot \\u202e');
   });
 });

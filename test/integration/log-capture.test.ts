@@ -62,3 +62,33 @@ it('logs each workflow step a deployment runs', async () => {
     expect(s).toEqual(expect.objectContaining({ level: 'INFO', step: expect.any(String), duration_ms: expect.any(Number) }));
   expect(lines.flatMap(scanLine)).toEqual([]);
 });
+
+it("keeps each concurrent invocation's log keys its own: every line carries its own request id, route, function and organization", async () => {
+  const keys = await Promise.all([createKey(), createKey(), createKey()]);
+  const sent = keys.flatMap(({ key, record }, i) =>
+    Array.from({ length: 3 }, (_, n) => ({
+      id: `req-concurrent-${i}-${n}`,
+      key,
+      orgId: record.org_id,
+      route: n % 2 ? 'GET /api/v1/key' : 'GET /api/v1/environments',
+    })),
+  );
+  const lines = await linesOf(async () => {
+    const answers = await Promise.all(
+      sent.map((s) => call('GET', s.route.slice('GET /api/v1'.length), { key: s.key, headers: { 'X-Request-Id': s.id } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(sent.map(() => 200));
+  });
+  const access = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.message === 'request');
+  expect(access).toHaveLength(sent.length);
+  for (const line of access) {
+    const s = sent.find((x) => x.id === line.request_id);
+    expect(s).toBeDefined();
+    expect([line.route, line.org_id, line.function_name]).toEqual([
+      s!.route,
+      s!.orgId,
+      s!.route.endsWith('/key') ? 'get-key' : 'list-environments',
+    ]);
+  }
+  expect(new Set(access.map((l) => l.request_id)).size).toBe(sent.length);
+});

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { ERROR_CODES, type ErrorCode, errorMeaning, errorStatus, exampleMessage } from '../../functions/core/errors.js';
 import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
@@ -226,6 +227,39 @@ describe('the OpenAPI document', () => {
       data: expect.objectContaining({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) }),
     });
     expect(Object.keys(created.headers!)).toEqual(expect.arrayContaining(['X-Request-Id', 'Idempotent-Replayed']));
+  });
+
+  it('describes resource_id as a oneOf of the forms each route accepts, the dep_ form deprecated, with patterns real ids match', async () => {
+    // Ids as the service makes them (core/deployments.ts, core/operations.ts: randomUUID).
+    const { key } = await createKey();
+    const id = randomUUID();
+    const opId = `op_${randomUUID()}`;
+    const formsOf = (route: Route) => {
+      const p = opOf(route)!.parameters!.find((x) => 'name' in x && x.name === 'resource_id') as unknown as {
+        schema: { oneOf: { pattern: string; deprecated?: true }[] };
+      };
+      return p.schema.oneOf;
+    };
+    const matching = (route: Route, value: string) => formsOf(route).filter((f) => new RegExp(f.pattern).test(value));
+    for (const route of [routes.listOperations, routes.listEvents]) {
+      expect(matching(route, id)).toEqual([expect.not.objectContaining({ deprecated: true })]);
+      expect(matching(route, `dep_${id}`)).toEqual([expect.objectContaining({ deprecated: true })]);
+      expect(matching(route, 'nothing-here')).toEqual([]);
+      for (const f of formsOf(route)) expect(f.pattern).not.toMatch(/\/i?$/);
+    }
+    // GET /operations takes deployment ids only (its schema refuses op_<uuid>); GET /events takes operation ids too.
+    expect(matching(routes.listOperations, opId)).toEqual([]);
+    expect((await call('GET', `/operations?resource_id=${opId}`, { key })).status).toBe(400);
+    expect(matching(routes.listEvents, opId)).toEqual([expect.not.objectContaining({ deprecated: true })]);
+    expect(formsOf(routes.listEvents).filter((f) => f.deprecated)).toHaveLength(1);
+  });
+
+  it('documents Deprecation, Sunset and Link on every answer of the routes with a deprecated feature, and only there', () => {
+    const names = (route: Route, status: string) => Object.keys(opOf(route)!.responses[status]!.headers ?? {});
+    for (const route of [routes.listOperations, routes.listEvents])
+      for (const status of Object.keys(opOf(route)!.responses))
+        expect(names(route, status)).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
+    expect(names(routes.listDeployments, '200')).not.toContain('Deprecation');
   });
 
   it('is built once per process', () => {

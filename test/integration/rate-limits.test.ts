@@ -15,7 +15,7 @@ import { generateKey } from '../../functions/core/api-keys.js';
 import { ApiError } from '../../functions/core/errors.js';
 import { type Limits, rateLimitHeaders, type Usage, windowFull } from '../../functions/core/rate-limits.js';
 import { config } from '../../functions/lib/config.js';
-import { type CallResult, call, createKey } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, signingSecret } from '../helpers/fixtures.js';
 
 // The middleware tests check the documented defaults; config() reads the env on first use.
 for (const name of ['RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR']) delete process.env[name];
@@ -26,7 +26,7 @@ const epoch = (iso: string) => Date.parse(iso) / 1000;
 
 /** A stored key; the limiter addresses it by its hash, as the middleware does. */
 async function newKeyId(): Promise<string> {
-  const { record } = generateKey({ orgId: 'org_rate_limits', name: 'limits', now: new Date() });
+  const { record } = generateKey({ orgId: 'org_rate_limits', name: 'limits', now: new Date() }, signingSecret());
   await saveKey(record);
   return record.hash;
 }
@@ -206,9 +206,12 @@ describe('admitRequest: the key itself', () => {
     const l = limits(10, 100);
     expect(await admitRequest('0'.repeat(64), l, new Date())).toEqual({ outcome: 'unknown' });
     const now = at('2031-03-04T10:15:30.000Z');
-    const revoked = generateKey({ orgId: 'org_rate_limits', name: 'revoked', now: new Date() }).record;
+    const revoked = generateKey({ orgId: 'org_rate_limits', name: 'revoked', now: new Date() }, signingSecret()).record;
     await saveKey({ ...revoked, revoked_at: '2031-01-01T00:00:00.000Z' });
-    const expired = generateKey({ orgId: 'org_rate_limits', name: 'expired', now: new Date(), expiresAt: now.toISOString() }).record;
+    const expired = generateKey(
+      { orgId: 'org_rate_limits', name: 'expired', now: new Date(), expiresAt: now.toISOString() },
+      signingSecret(),
+    ).record;
     await saveKey(expired);
     for (const record of [revoked, expired]) {
       expect(await admitRequest(record.hash, l, now)).toMatchObject({ outcome: 'unusable', record: { id: record.id } });

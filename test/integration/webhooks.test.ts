@@ -131,6 +131,28 @@ describe('webhooks', () => {
     expect((await call('GET', `/webhooks/${made.body.data.id}`, { key })).status).toBe(404);
   });
 
+  it('refuses a URL holding control characters (400 with details), and stores the URL as parsed and delivered to, not as sent', async () => {
+    const { key } = await createKey();
+    for (const url of [
+      'https://8.8.8.8/a\r\nX-Injected: 1',
+      'https://example.com/a\tb',
+      'https://example.com/\u0000',
+      'https://example.com/\u007f',
+    ]) {
+      const res = await call('POST', '/webhooks', { key, body: { url } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        details: [{ field: 'url', issue: 'must not contain control characters' }],
+      });
+    }
+    const made = await call('POST', '/webhooks', { key, body: { url: 'HTTPS://Example.COM:443/a/../hook path?q=ü' } });
+    expect(made.status).toBe(201);
+    const normalized = 'https://example.com/hook%20path?q=%C3%BC';
+    expect(made.body.data.url).toBe(normalized);
+    expect((await call('GET', `/webhooks/${made.body.data.id}`, { key })).body.data.url).toBe(normalized);
+  });
+
   it('allows 10 webhooks per organization: the 11th is 409 WEBHOOK_LIMIT_REACHED, even when they come at once', async () => {
     const { key } = await createKey();
     const answers = await Promise.all(
@@ -184,5 +206,30 @@ describe('webhooks', () => {
     );
     expect(Items.map((i) => i.sk)).toEqual(expect.arrayContaining([`IDEM#hook-1`, `WH#${first.body.data.id}`]));
     expect(JSON.stringify(Items)).not.toContain(secretBytes);
+  });
+
+  it('repeats the secret on a replay only to the key that created it, and never once the webhook is gone', async () => {
+    const { key, record } = await createKey();
+    const writer = await createKey({ orgId: record.org_id, scopes: ['deployments:write'] });
+    const send = (k: string) =>
+      call('POST', '/webhooks', { key: k, body: { url: 'https://example.com/mine' }, headers: { 'Idempotency-Key': 'hook-owner' } });
+    const first = await send(key);
+    expect(first.status).toBe(201);
+    const { secret, ...shown } = first.body.data;
+    expect(secret).toMatch(/^whsec_/);
+
+    const other = await send(writer.key);
+    expect([other.status, other.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(other.body.data).toEqual(shown);
+    expect(JSON.stringify(other.body)).not.toContain('whsec_');
+    expect((await send(key)).body.data).toEqual(first.body.data);
+
+    expect((await call('DELETE', `/webhooks/${shown.id}`, { key })).status).toBe(200);
+    for (const k of [key, writer.key]) {
+      const after = await send(k);
+      expect([after.status, after.headers['idempotent-replayed']]).toEqual([201, 'true']);
+      expect(after.body.data).toEqual(shown);
+      expect(JSON.stringify(after.body)).not.toContain('whsec_');
+    }
   });
 });

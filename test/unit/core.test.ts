@@ -1,7 +1,20 @@
 /** The pure core: no DynamoDB, no HTTP. */
 
 import { keyUsagePk, operation, orgKey } from '../../functions/adapters/dynamo/entities.js';
-import { generateKey, hashKey, isWellFormedKey, KEY_PREFIX, ORG_ID_RULE, sameHash } from '../../functions/core/api-keys.js';
+import {
+  generateKey,
+  generateLegacyKey,
+  hashKey,
+  isLegacyKey,
+  KEY_PREFIX,
+  keyForm,
+  ORG_ID_RULE,
+  sameHash,
+} from '../../functions/core/api-keys.js';
+
+const SECRET = Buffer.alloc(32, 7);
+const newKey = (orgId = 'o') => generateKey({ orgId, name: 'n', now: new Date() }, SECRET);
+
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
@@ -54,33 +67,47 @@ describe('deployment status machine (decision 10)', () => {
 });
 
 describe('API keys', () => {
-  it('are svc_sk_live_ + 43 random base62 + 6 checksum characters, all different', () => {
-    const keys = Array.from({ length: 200 }, () => generateKey({ orgId: 'o', name: 'n', now: new Date() }).key);
+  it('are svc_sk_live_ + 43 random base62 + 8 characters of HMAC, all different', () => {
+    const keys = Array.from({ length: 200 }, () => newKey().key);
     for (const k of keys) {
-      expect(k).toMatch(new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{49}$`));
-      expect(isWellFormedKey(k)).toBe(true);
+      expect(k).toMatch(new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{51}$`));
+      expect(keyForm(k, SECRET)).toBe('signed');
     }
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('refuses a key with one character changed (checksum), without any lookup', () => {
-    const { key } = generateKey({ orgId: 'o', name: 'n', now: new Date() });
-    const i = KEY_PREFIX.length + 10;
-    const typo = key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
-    expect(isWellFormedKey(typo)).toBe(false);
-    expect(isWellFormedKey(key.slice(0, -1))).toBe(false);
-    expect(isWellFormedKey(`svc_sk_test_${key.slice(KEY_PREFIX.length)}`)).toBe(false);
+    for (const { key } of [newKey(), generateLegacyKey({ orgId: 'o', name: 'n', now: new Date() })]) {
+      const i = KEY_PREFIX.length + 10;
+      const typo = key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
+      expect(keyForm(typo, SECRET)).toBeUndefined();
+      expect(keyForm(key.slice(0, -1), SECRET)).toBeUndefined();
+      expect(keyForm(`svc_sk_test_${key.slice(KEY_PREFIX.length)}`, SECRET)).toBeUndefined();
+    }
+  });
+
+  it('proves a signed key only under the secret it was signed with: a key signed under another is forged', () => {
+    const { key } = newKey();
+    expect(keyForm(key, Buffer.alloc(32, 8))).toBeUndefined();
+    expect(isLegacyKey(key)).toBe(false);
+  });
+
+  it('still recognises keys of the earlier form (43 random + 6 CRC32 characters) as legacy, never as signed', () => {
+    const { key } = generateLegacyKey({ orgId: 'o', name: 'n', now: new Date() });
+    expect(key).toMatch(new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{49}$`));
+    expect(keyForm(key, SECRET)).toBe('legacy');
+    expect(isLegacyKey(key)).toBe(true);
   });
 
   it('stores the SHA-256 and a masked hint, never the key', () => {
-    const { key, record } = generateKey({ orgId: 'o', name: 'n', now: new Date() });
+    const { key, record } = newKey();
     expect(record.hash).toBe(hashKey(key));
     expect(record.hint).toBe(`svc_sk_live_…${key.slice(-4)}`);
     expect(JSON.stringify(record)).not.toContain(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 20));
   });
 
   it('compares hashes whole: one digit off, a prefix or a non-hex value is different, and none throws', () => {
-    const hash = hashKey(generateKey({ orgId: 'o', name: 'n', now: new Date() }).key);
+    const hash = hashKey(newKey().key);
     const last = hash.at(-1) === '0' ? '1' : '0';
     expect(sameHash(hash, hash)).toBe(true);
     expect(sameHash(hash, hash.slice(0, -1) + last)).toBe(false);
@@ -129,13 +156,13 @@ describe('clock windows', () => {
 
 describe('ids that become table keys (security review)', () => {
   it.each(['acme', 'Org_1', 'a-b-c', 'x'.repeat(64)])('issues keys for the organization id %s', (orgId) => {
-    expect(generateKey({ orgId, name: 'k', now: new Date() }).record.org_id).toBe(orgId);
+    expect(newKey(orgId).record.org_id).toBe(orgId);
   });
 
   it.each(['', 'a#KEYS', 'org one', '-lead', 'x'.repeat(65), 'ünï', 'a/b', 'a*'])(
     'refuses to issue a key for the organization id %j with 400 INVALID_REQUEST on org_id',
     (orgId) => {
-      expect(() => generateKey({ orgId, name: 'k', now: new Date() })).toThrow(
+      expect(() => newKey(orgId)).toThrow(
         expect.objectContaining({ code: 'INVALID_REQUEST', options: { details: [{ field: 'org_id', issue: ORG_ID_RULE }] } }),
       );
     },

@@ -14,7 +14,10 @@ import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
 import { aesSealer } from '../../infra/local/aes-sealer.js';
 import { ENV_SECRET_PREFIX, isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '../helpers/log-scan.js';
 
-const made = generateKey({ orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') });
+const made = generateKey(
+  { orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') },
+  Buffer.from(process.env.API_KEY_SECRET ?? '', 'base64'),
+);
 const { key, record } = made;
 
 /** A log line as functions/lib/logger.ts writes it, with the request's keys and one extra field. */
@@ -135,8 +138,8 @@ describe('a run directory', () => {
     ]);
     const { problems, summary } = verdict(result, false);
     expect(problems).toEqual([
-      `${path.join(dir, 'jest-integration~auth.log')}:2  API key  svc_…(61 characters)`,
-      `${path.join(dir, 'jest-integration~auth.log')}:2  API key token  ${key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 4)}…(49 characters)`,
+      `${path.join(dir, 'jest-integration~auth.log')}:2  API key  svc_…(63 characters)`,
+      `${path.join(dir, 'jest-integration~auth.log')}:2  API key token  ${key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 4)}…(51 characters)`,
     ]);
     expect(summary).toContain('6 lines in 2 files');
     expect(problems.join('\n')).not.toContain(key.slice(KEY_PREFIX.length + 4));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { build } from 'esbuild';
-import { Logger } from '../../functions/lib/logger.js';
+import { Logger, runInvocation } from '../../functions/lib/logger.js';
 import { sourceStack } from '../../functions/lib/source-stack.js';
 
 /** Runs `fn` with stdout and stderr captured, one parsed object per line. */
@@ -116,5 +116,32 @@ describe('sourceStack', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('invocations', () => {
+  it('keep their keys and context apart when they interleave in one process, and outside any the process holds them', async () => {
+    const log = new Logger('svc', 'INFO');
+    const out: string[] = [];
+    const o = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    try {
+      const one = (id: string, fn: string) =>
+        runInvocation(async () => {
+          log.addContext({ ...context, functionName: fn, awsRequestId: `aws-${id}` });
+          log.appendKeys({ request_id: id });
+          await new Promise((r) => setImmediate(r));
+          log.info('line', { expect_id: id, expect_fn: fn });
+        });
+      await Promise.all([one('a', 'get-key'), one('b', 'wait-operation'), one('c', 'list-events')]);
+      log.appendKeys({ request_id: 'outside' });
+      log.info('line', { expect_id: 'outside' });
+    } finally {
+      o.mockRestore();
+    }
+    const lines = out.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(4);
+    for (const l of lines) expect(l.request_id).toBe(l.expect_id);
+    for (const l of lines.slice(0, 3)) expect([l.function_name, l.function_request_id]).toEqual([l.expect_fn, `aws-${l.expect_id}`]);
+    expect(lines[3]).not.toHaveProperty('function_name');
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { CreatedKey, KeySummary } from '../../../functions/core/dashboard-schemas.js';
+import type { CreatedKey, KeySummary, RotatedKey } from '../../../functions/core/dashboard-schemas.js';
 import { SCOPES } from '../../../functions/core/scopes.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
@@ -61,7 +61,9 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }
   };
   return (
     <section class="panel new-key" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">Key “{created.name}” created</h2>
+      <h2 id="new-key-title">
+        Key “{created.name}” {'rotated_from' in created ? 'rotated' : 'created'}
+      </h2>
       <p>Copy it now: it is shown this once, and only its hash is stored.</p>
       <div class="copy-row">
         <input aria-label="New API key" readOnly value={created.key} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
@@ -115,14 +117,70 @@ function RevokeDialog({ target, onClose }: { target: KeySummary | null; onClose:
   );
 }
 
+/** Decision 47's grace periods to choose from (seconds): how long the old key keeps working. */
+const GRACE_CHOICES = [
+  [0, 'No grace: the old key stops now'],
+  [3_600, '1 hour'],
+  [86_400, '1 day'],
+  [604_800, '7 days'],
+] as const;
+
+function RotateDialog({ target, onClose }: { target: KeySummary | null; onClose: (rotated: RotatedKey | null) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState('');
+  const [grace, setGrace] = useState(86_400);
+  useEffect(() => {
+    if (target && !ref.current?.open) ref.current?.showModal();
+  }, [target]);
+  const close = (rotated: RotatedKey | null) => {
+    ref.current?.close();
+    setError('');
+    onClose(rotated);
+  };
+  const rotate = async () => {
+    try {
+      close(await api<RotatedKey>('POST', `/keys/${encodeURIComponent(target!.id)}/rotate`, { grace_seconds: grace }));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <dialog ref={ref} aria-labelledby="rotate-title" onCancel={() => close(null)}>
+      <h2 id="rotate-title">Rotate “{target?.name}”?</h2>
+      <p>
+        A new key with the same name, scopes and expiry replaces this one ({target?.hint}). Both work until the grace period ends; then
+        requests with the old key are refused.
+      </p>
+      <label for="rotate-grace">Old key keeps working for</label>
+      <select id="rotate-grace" value={grace} onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>
+        {GRACE_CHOICES.map(([seconds, label]) => (
+          <option key={seconds} value={seconds}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <Alert message={error} />
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => close(null)}>
+          Cancel
+        </button>
+        <button type="button" onClick={rotate}>
+          Rotate key
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
 export function KeysPage({ canManage }: { canManage: boolean }) {
   const keys = useLoad(() => api<{ items: KeySummary[] }>('GET', '/keys'), []);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeySummary | null>(null);
+  const [rotating, setRotating] = useState<KeySummary | null>(null);
   return (
     <>
       <h1>API keys</h1>
-      {!canManage && <p class="note">You can see the organization's keys; an admin creates and revokes them.</p>}
+      {!canManage && <p class="note">You can see the organization's keys; an admin creates, rotates and revokes them.</p>}
       {canManage &&
         (created ? (
           <NewKey created={created} onDone={() => setCreated(null)} />
@@ -172,7 +230,12 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
                   <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
                 </td>
                 {canManage && (
-                  <td>
+                  <td class="row-actions">
+                    {keyState(k) === 'active' && (
+                      <button type="button" class="secondary small" onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
+                        Rotate
+                      </button>
+                    )}
                     {keyState(k) !== 'revoked' && (
                       <button type="button" class="danger small" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke
@@ -185,6 +248,16 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
           </tbody>
         </table>
       </div>
+      <RotateDialog
+        target={rotating}
+        onClose={(rotated) => {
+          setRotating(null);
+          if (rotated) {
+            setCreated(rotated);
+            keys.reload();
+          }
+        }}
+      />
       <RevokeDialog
         target={revoking}
         onClose={(revoked) => {

@@ -30,6 +30,12 @@ export function UsagePage({ keyId }: { keyId: string }) {
       <h1>
         Usage of {key?.name ?? keyId} {key && <code>{key.hint}</code>}
       </h1>
+      {key?.expires_at && (
+        <p class="note">
+          {Date.parse(key.expires_at) > Date.now() ? 'Works until' : 'Expired'} {formatTime(key.expires_at)}
+          {key.revoked_at ? `; revoked ${formatTime(key.revoked_at)}` : ''}.
+        </p>
+      )}
       <form class="filter" onSubmit={filter}>
         <label for="status-filter">Status code</label>
         <input id="status-filter" name="status" inputMode="numeric" pattern="[1-5][0-9]{2}" placeholder="e.g. 401" size={6} />
@@ -63,6 +69,11 @@ export function UsagePage({ keyId }: { keyId: string }) {
                 <td>{u.method}</td>
                 <td>
                   <code>{u.route}</code>
+                  {u.deprecated && (
+                    <span class="badge deprecated" title="This request used a deprecated feature: see the API's changelog">
+                      deprecated
+                    </span>
+                  )}
                 </td>
                 <td>
                   <span class={`badge ${u.status < 400 ? 'ok' : 'bad'}`}>{u.status}</span>

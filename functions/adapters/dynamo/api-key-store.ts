@@ -1,6 +1,6 @@
 /** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
@@ -36,16 +36,57 @@ export async function saveKey(record: ApiKeyRecord): Promise<void> {
             ExpressionAttributeValues: { ':org': record.org_id, ':now': record.created_at },
           },
         },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: apiKeyItem(record),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
+        newKeyPut(record),
       ],
     }),
   );
+}
+
+function newKeyPut(record: ApiKeyRecord) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: apiKeyItem(record),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
+ * A rotation in one transaction: the new key is stored and the old key's expiry moved,
+ * only if the old key is still as it was read (not revoked, its expiry unchanged), so
+ * a rotation racing a revocation or another rotation of the same key fails instead of
+ * undoing it. Returns false when the old key changed meanwhile.
+ */
+export async function saveRotation(next: ApiKeyRecord, old: ApiKeyRecord, oldExpiresAt: string): Promise<boolean> {
+  const absent = (name: string) => `(attribute_not_exists(${name}) OR attribute_type(${name}, :null))`;
+  const unchangedExpiry = old.expires_at === null ? absent('expires_at') : 'expires_at = :was';
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          newKeyPut(next),
+          {
+            Update: {
+              TableName: tableName(),
+              Key: apiKeyKey(old.hash),
+              UpdateExpression: 'SET expires_at = :exp',
+              ConditionExpression: `attribute_exists(pk) AND ${absent('revoked_at')} AND ${unchangedExpiry}`,
+              ExpressionAttributeValues: {
+                ':exp': oldExpiresAt,
+                ':null': 'NULL',
+                ...(old.expires_at === null ? {} : { ':was': old.expires_at }),
+              },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionCanceledException && e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
+    throw e;
+  }
 }
 
 export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined> {

@@ -136,6 +136,13 @@ export const nameReservation = entity('nameReservation', {
   attributes: { deployment_id: 'who holds it', name: 'the name, exact and case-sensitive' },
 });
 
+export const waitSlot = entity('waitSlot', {
+  description: 'one of the organization’s slots for a concurrent operation wait: a lease that lapses by itself',
+  pk: ORG,
+  sk: 'WAIT#{slot}',
+  attributes: { holder: 'the wait that holds it', lease_until: 'when it lapses (epoch seconds)', ttl: 'the same' },
+});
+
 export const idempotencyRecord = entity('idempotencyRecord', {
   description: 'an Idempotency-Key’s claim and answer',
   pk: ORG,
@@ -214,7 +221,11 @@ export const usageEntry = entity('usageEntry', {
   description: 'one request in a key’s usage log',
   pk: `${PARTITIONS.usage}{key_id}`,
   sk: '{at}#{id}',
-  attributes: { 'at, method, route, status, key_id, org_id, request_id': 'the entry', ttl: '90 days' },
+  attributes: {
+    'at, method, route, status, key_id, org_id, request_id': 'the entry',
+    deprecated: 'true when the request used a deprecated feature (decision 44)',
+    ttl: '90 days',
+  },
 });
 
 export const authFailures = entity('authFailures', {
@@ -231,6 +242,7 @@ export const ENTITIES = [
   operation,
   statusCounts,
   nameReservation,
+  waitSlot,
   idempotencyRecord,
   event,
   webhook,
@@ -252,6 +264,7 @@ export const orgKey = (orgId: string) => organization.key({ org_id: orgId });
 export const deploymentKey = (orgId: string, id: string) => deployment.key({ org_id: orgId, id });
 export const operationKey = (orgId: string, id: string) => operation.key({ org_id: orgId, id });
 export const nameKey = (orgId: string, name: string) => nameReservation.key({ org_id: orgId, name });
+export const waitSlotKey = (orgId: string, slot: number) => waitSlot.key({ org_id: orgId, slot });
 export const idempotencyKey = (orgId: string, key: string) => idempotencyRecord.key({ org_id: orgId, key });
 export const webhookKey = (orgId: string, id: string) => webhook.key({ org_id: orgId, id });
 export const eventKey = (orgId: string, sequence: number) => event.key({ org_id: orgId, sequence });

@@ -16,9 +16,11 @@ export const CLAIM_LEASE_SECONDS = 60;
 
 export interface StoredResponse {
   status: number;
-  /** The answer's data, or, for an answer that shows a secret, `sealed` instead (core/secret-sealer.ts, purpose `replay`). */
+  /** The answer's data; for an answer that shows a secret, without it, and the whole answer `sealed` (core/secret-sealer.ts, purpose `replay`). */
   data?: unknown;
   sealed?: string;
+  /** For a sealed answer: the key whose request made it, the only one a replay shows the secret to. */
+  key_id?: string;
   headers: Record<string, string>;
 }
 

@@ -63,6 +63,7 @@ export async function readUsagePage(keyId: string, q: UsageQuery): Promise<Usage
         route: String(item.route),
         status: Number(item.status),
         request_id: String(item.request_id),
+        ...(item.deprecated === true ? { deprecated: true } : {}),
       });
       lastSk = String(item.sk);
     }

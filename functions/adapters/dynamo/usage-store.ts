@@ -19,6 +19,8 @@ export interface UsageEntry {
   key_id: string;
   org_id: string;
   request_id: string;
+  /** Present (true) when the request used a deprecated feature (decision 44). */
+  deprecated?: true;
 }
 
 /** Where one entry is stored: its time and a server-made id. */
@@ -75,5 +77,6 @@ export async function listUsage(keyId: string, limit: number): Promise<UsageEntr
     key_id: String(item.key_id),
     org_id: String(item.org_id),
     request_id: String(item.request_id),
+    ...(item.deprecated === true ? { deprecated: true as const } : {}),
   }));
 }

@@ -23,6 +23,8 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** Why `url` cannot be a webhook URL, as a short phrase for a 400 message; undefined when it can. */
 export function webhookUrlProblem(url: string, allowInsecure: boolean): string | undefined {
   if (url.length > MAX_WEBHOOK_URL_LENGTH) return `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  // URL parsing drops tabs and line breaks silently: a URL that holds one is not what it reads as.
+  if (/\p{Cc}/u.test(url)) return 'must not contain control characters';
   const parsed = parseAbsolute(url);
   if (!parsed || !allowedSchemes(allowInsecure).includes(parsed.protocol)) {
     return allowInsecure ? 'must be an absolute http or https URL' : 'must be an absolute https URL';

@@ -3,7 +3,7 @@ import middy from '@middy/core';
 import { generateKey } from '../../../functions/core/api-keys.js';
 import type { ApiContext } from '../../../functions/middleware/api-request.js';
 import { authenticate } from '../../../functions/middleware/authenticate.js';
-import { createKey, newOrgId } from '../../helpers/fixtures.js';
+import { createKey, newOrgId, signingSecret } from '../../helpers/fixtures.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 
 const handler = middy(async (_e: unknown, c: ApiContext) => c.api).use(authenticate());
@@ -39,7 +39,7 @@ it('refuses no key with 401 MISSING_API_KEY (saying so when a bearer token came 
 });
 
 it('refuses a mistyped key and a well-formed unknown one alike (401 INVALID_API_KEY), with no caller', async () => {
-  const unknown = generateKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }).key;
+  const unknown = generateKey({ orgId: newOrgId(), name: 'never saved', now: new Date() }, signingSecret()).key;
   for (const key of ['svc_sk_live_typo', unknown]) {
     const { context, run } = withKey({ 'x-api-key': key });
     await expect(run()).rejects.toMatchObject({ code: 'INVALID_API_KEY', status: 401 });

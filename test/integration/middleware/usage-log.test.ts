@@ -2,11 +2,14 @@
 
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
+import { ddb } from '../../../functions/adapters/dynamo/client.js';
 import { listUsage } from '../../../functions/adapters/dynamo/usage-store.js';
 import type { ApiResponse, Caller } from '../../../functions/middleware/api-request.js';
 import { usageLog, usageLogAhead } from '../../../functions/middleware/usage-log.js';
 import { routes } from '../../../functions/routes.js';
-import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
+import { dynamoCallsOf } from '../../helpers/dynamo-calls.js';
+import { injectFaults } from '../../helpers/inject-faults.js';
+import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';
 
 const caller = (): Caller => ({ keyId: `key_${randomUUID().slice(0, 8)}`, orgId: 'org-usage', scopes: [], record: {} as never });
 const answering = (statusCode: number) => async (): Promise<ApiResponse> => ({ statusCode, headers: {}, body: '' });
@@ -45,6 +48,31 @@ it('logs a request refused before the intent once, with its status (usageLog alo
 });
 
 it('writes nothing for a request without a recognised key, and changes no answer', async () => {
-  const response = await stack(answering(401))(apiEvent(), apiContext({}));
+  const { result: response, calls } = await dynamoCallsOf(() => stack(answering(401))(apiEvent(), apiContext({})));
   expect(response).toEqual({ statusCode: 401, headers: {}, body: '' });
+  expect(calls).toEqual([]);
+});
+
+it('never turns an answer into a failure: an entry that cannot be written is logged instead', async () => {
+  const who = caller();
+  const injection = injectFaults(ddb, {
+    commands: ['PutItemCommand'],
+    share: 1,
+    seed: 1,
+    attempts: 1,
+    surfaceEvery: 1,
+    kinds: ['InternalServerError'],
+  });
+  try {
+    const { result, lines } = await logged(() => stack(answering(200))(apiEvent(), apiContext({ caller: who })));
+    expect(result).toEqual({ statusCode: 200, headers: {}, body: '' });
+    // The early write failed, and so did the way out's second try with the answered status.
+    expect(lines.map((l) => [l.level, l.message])).toEqual([
+      ['ERROR', 'usage log write failed'],
+      ['ERROR', 'usage log write failed'],
+    ]);
+  } finally {
+    injection.off();
+  }
+  expect(await listUsage(who.keyId, 10)).toEqual([]);
 });
