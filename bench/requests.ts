@@ -38,7 +38,7 @@ export interface Goal {
 
 export interface Row {
   label: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Below the API prefix; `i` numbers the request (rows that consume a resource take the i-th). */
   path: (f: Fixture, i: number) => string;
   body?: unknown;
@@ -84,6 +84,7 @@ export const ROWS: readonly Row[] = [
   list('GET /operations?status=succeeded', '/operations?status=succeeded'),
   { ...list('GET /operations?resource_id={id}', ''), path: (f) => `/operations?resource_id=${f.deploymentId}` },
   list('GET /events', '/events'),
+  { ...list('GET /deployments/{id}/revisions', ''), path: (f) => `/deployments/${f.deploymentId}/revisions` },
   list('GET /events?type=operation.updated', '/events?type=operation.updated'),
   {
     label: 'POST /deployments',
@@ -92,6 +93,25 @@ export const ROWS: readonly Row[] = [
     body: { app_type: 'superset' },
     status: 202,
     goal: { calls: 4, starts: 1 },
+    load: false,
+  },
+  // Decision 42: admission, usage, one consistent read of the organization and deployment, one transaction.
+  {
+    label: 'PATCH /deployments/{id}',
+    method: 'PATCH',
+    path: (f, i) => `/deployments/${f.spare[i]}`,
+    body: { config: { size: 'large' } },
+    status: 202,
+    goal: { calls: 4, starts: 1 },
+    load: false,
+  },
+  {
+    label: 'PATCH /deployments/{id}?dry_run=true',
+    method: 'PATCH',
+    path: (f) => `/deployments/${f.deploymentId}?dry_run=true`,
+    body: { config: { size: 'medium' } },
+    status: 200,
+    goal: { calls: 3 },
     load: false,
   },
   {

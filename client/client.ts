@@ -278,6 +278,18 @@ export class DeploymentsClient {
   deleteDeployment(deploymentId: string, opts?: RequestOptions) {
     return this.data('deleteDeployment', { ...opts, params: { deployment_id: deploymentId } });
   }
+  updateDeployment(deploymentId: string, body: BodyOf<'updateDeployment'>, query?: QueryOf<'updateDeployment'>, opts?: RequestOptions) {
+    return this.data('updateDeployment', { ...opts, params: { deployment_id: deploymentId }, query, body });
+  }
+  listRevisions(deploymentId: string, query?: QueryOf<'listRevisions'>, opts?: RequestOptions) {
+    return this.data('listRevisions', { ...opts, params: { deployment_id: deploymentId }, query });
+  }
+  getRevision(deploymentId: string, revision: number, opts?: RequestOptions) {
+    return this.data('getRevision', { ...opts, params: { deployment_id: deploymentId, revision: String(revision) } });
+  }
+  rollbackDeployment(deploymentId: string, revision: number, query?: QueryOf<'rollbackDeployment'>, opts?: RequestOptions) {
+    return this.data('rollbackDeployment', { ...opts, params: { deployment_id: deploymentId }, query, body: { revision } });
+  }
   createDagSync(deploymentId: string, opts?: RequestOptions) {
     return this.data('createDagSync', { ...opts, params: { deployment_id: deploymentId }, body: {} });
   }

@@ -15,7 +15,7 @@ import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route: `public` needs no key, `key` any valid key, or a list of
@@ -36,8 +36,18 @@ export interface Route {
   readonly query?: z.ZodMiniType;
   /** JSON body schema; absent for routes that take no body. */
   readonly body?: z.ZodMiniType;
+  /** The media types the body may be sent as, when not only application/json (decision 8). */
+  readonly bodyMediaTypes?: readonly [string, ...string[]];
   /** The success response: status and the schema of `data` (absent for non-JSON responses). */
-  readonly success: { readonly status: 200 | 201 | 202; readonly data?: z.ZodMiniType; readonly contentType?: string };
+  readonly success: {
+    readonly status: 200 | 201 | 202;
+    readonly data?: z.ZodMiniType;
+    readonly contentType?: string;
+    /** Another success the route may answer instead (a PATCH that changes nothing, a dry run): `data` is one of these. */
+    readonly or?: { readonly status: 200; readonly data: z.ZodMiniType; readonly description: string };
+    /** The answer carries `ETag: "<revision>"` (decision 42). */
+    readonly etag?: true;
+  };
   /** The success shows a secret once (a new webhook's): the copy kept for Idempotency-Key replays is sealed. */
   readonly secretInAnswer?: true;
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
@@ -126,7 +136,7 @@ export const getDeployment = {
   summary: 'Get a deployment',
   tag: 'Deployments',
   params: s.DeploymentIdParams,
-  success: { status: 200, data: s.Deployment },
+  success: { status: 200, data: s.Deployment, etag: true },
   errors: ['DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -142,6 +152,81 @@ export const deleteDeployment = {
   errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
 } as const satisfies Route;
 
+/** The error codes of a request that starts a configuration update (decisions 42-43), besides its own. */
+const UPDATE_ERRORS = [
+  'INVALID_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'DEPLOYMENT_NOT_FOUND',
+  'PRECONDITION_FAILED',
+  'DEPLOYMENT_NOT_READY',
+  'OPERATION_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'ORGANIZATION_BUSY',
+] as const;
+
+/** The 200 of an update: the deployment when nothing changes, what would change on a dry run. */
+const UPDATE_OR = {
+  status: 200,
+  data: /* @__PURE__ */ s.dryRunOrDeployment(),
+  description: 'Nothing to change: the deployment as it is. With dry_run=true: `{deployment, changes}`, nothing written.',
+} as const;
+
+export const updateDeployment = {
+  method: 'PATCH',
+  path: '/deployments/{deployment_id}',
+  handler: 'update-deployment',
+  access: ['deployments:write'],
+  summary: "Update a deployment's configuration (JSON merge patch; dry_run=true shows what would change)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  query: s.DryRunQuery,
+  body: s.PatchDeploymentBody,
+  bodyMediaTypes: ['application/merge-patch+json', 'application/json'],
+  success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
+  errors: UPDATE_ERRORS,
+} as const satisfies Route;
+
+export const listRevisions = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/revisions',
+  handler: 'list-revisions',
+  access: ['deployments:read'],
+  summary: "List a deployment's configuration revisions, newest first",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Revision) },
+  errors: ['INVALID_REQUEST', 'DEPLOYMENT_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getRevision = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/revisions/{revision}',
+  handler: 'get-revision',
+  access: ['deployments:read'],
+  summary: 'Get one configuration revision',
+  tag: 'Deployments',
+  params: s.RevisionParams,
+  success: { status: 200, data: s.Revision },
+  errors: ['DEPLOYMENT_NOT_FOUND', 'REVISION_NOT_FOUND'],
+} as const satisfies Route;
+
+export const rollbackDeployment = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/rollback',
+  handler: 'rollback-deployment',
+  access: ['deployments:write'],
+  summary: "Restore a revision's configuration (dry_run=true shows what would change)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  query: s.DryRunQuery,
+  body: s.RollbackBody,
+  success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
+  errors: [...UPDATE_ERRORS, 'REVISION_NOT_FOUND'],
+} as const satisfies Route;
+
 export const createDagSync = {
   method: 'POST',
   path: '/deployments/{deployment_id}/dag-syncs',
@@ -152,7 +237,7 @@ export const createDagSync = {
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', ...IDEMPOTENT_POST_ERRORS],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const createAppUser = {
@@ -165,7 +250,7 @@ export const createAppUser = {
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', ...IDEMPOTENT_POST_ERRORS],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
 } as const satisfies Route;
 
 export const listOperations = {
@@ -332,7 +417,11 @@ export const routes = {
   createDeployment,
   listDeployments,
   getDeployment,
+  updateDeployment,
   deleteDeployment,
+  listRevisions,
+  getRevision,
+  rollbackDeployment,
   createDagSync,
   createAppUser,
   listOperations,

@@ -4,6 +4,7 @@
  * started, the operation ends `failed` at once, never stuck in `queued`, and the
  * client gets a 500 naming the operation.
  */
+import { randomUUID } from 'node:crypto';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
@@ -11,9 +12,16 @@ import { insertOperation } from '../adapters/dynamo/insert-operation.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
-import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
+import { hostingPlatform, restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { autoName, type DeploymentRecord, deploymentMoveAfter, newDeploymentWithOperation } from '../core/deployments.js';
+import { applyConfigPatch, defaultConfig } from '../core/deployment-config.js';
+import {
+  autoName,
+  blockingOperation,
+  type DeploymentRecord,
+  deploymentMoveAfter,
+  newDeploymentWithOperation,
+} from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
 import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
@@ -25,8 +33,10 @@ import {
   type Operation,
   type OperationType,
 } from '../core/schemas.js';
+import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import { changeEvents } from './change-events.js';
+import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
 
 /** What an asynchronous request started: the deployment and the operation to watch. */
@@ -36,7 +46,7 @@ export interface Started {
 }
 
 /** Starts the workflow of a freshly written operation, or ends it `failed` if that is impossible. */
-async function launch(op: OperationRecord, deployment: DeploymentRecord): Promise<Started> {
+export async function launch(op: OperationRecord, deployment: DeploymentRecord): Promise<Started> {
   try {
     await startExecution(workflowInput(op));
     return { deploymentId: deployment.id, operationId: op.id };
@@ -75,6 +85,17 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
       { field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` },
     ]);
   }
+  // Decision 41: the configuration asked for, over the defaults, its secrets sealed for the new deployment's id.
+  const id = randomUUID();
+  const versions = config().appVersions;
+  const planned = applyConfigPatch(
+    defaultConfig(req.body.app_type, versions),
+    req.body.config ?? {},
+    { appType: req.body.app_type, versions, digest: await envDigester(req.orgId, id) },
+    { allowDowngrade: true },
+  );
+  if (planned.problems.length) throw invalidRequest('The configuration is invalid.', planned.problems);
+  const firstConfig = await sealEnv(planned.config, req.orgId, id);
   const { deployment, operation } = await withWriteState(
     req.orgId,
     undefined,
@@ -88,7 +109,11 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
           now: req.now,
           events: changeEvents,
           build: (at) =>
-            newDeploymentWithOperation({ org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId }, at),
+            newDeploymentWithOperation(
+              { org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId, config: firstConfig },
+              at,
+              id,
+            ),
         });
       } catch (e) {
         // A generated name that happens to be taken is simply generated again.
@@ -144,7 +169,18 @@ export interface DeploymentOperationRequest {
   now: Date;
 }
 
-/** Decision 20: DAG syncs and app users need a ready deployment. */
+/** Inserts an operation on a ready deployment, in the write that read it. */
+export async function startOperation(
+  state: WriteState,
+  d: DeploymentRecord,
+  build: (at: string) => OperationRecord,
+  now: Date,
+): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
+  const operation = await insertOperation({ deployment: d, org: state.org, build, now, events: changeEvents });
+  return { deployment: d, operation };
+}
+
+/** Decision 20: DAG syncs and app users need a ready deployment, and wait for a configuration update (decision 42). */
 async function startOnReadyDeployment(
   req: DeploymentOperationRequest,
   type: OperationType,
@@ -158,14 +194,14 @@ async function startOnReadyDeployment(
       const d = foundDeployment(state, req.deploymentId);
       check(d);
       if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
-      const operation = await insertOperation({
-        deployment: d,
-        org: state.org,
-        build: (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
-        now: req.now,
-        events: changeEvents,
-      });
-      return { deployment: d, operation };
+      const blocking = blockingOperation(d, 'other');
+      if (blocking) throw apiError('OPERATION_IN_PROGRESS', { id: d.id, operationId: blocking }, { operationId: blocking });
+      return startOperation(
+        state,
+        d,
+        (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
+        req.now,
+      );
     },
     requestRetries(req.now),
   );
@@ -220,6 +256,8 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
 async function stopQuietly(op: OperationRecord, cause: string): Promise<void> {
   const stops: [string, Promise<void>][] = [['workflow', stopExecution(op.id, cause)]];
   if (op.job) stops.push(['platform job', hostingPlatform().cancel(op.job.handle)]);
+  // A stopped update leaves the deployment on its previous configuration: the platform puts that back.
+  if (op.type === 'deployment.update' && op.started_at) stops.push(['configuration restore', restoreConfig(op)]);
   const results = await Promise.allSettled(stops.map(([, p]) => p));
   results.forEach((r, i) => {
     if (r.status === 'rejected')

@@ -8,6 +8,7 @@ import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
+import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
 import { type OperationError, phaseFailed } from '../core/errors.js';
@@ -22,6 +23,7 @@ import {
 } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
 import { changeEvents } from './change-events.js';
+import { openEnv } from './env-secrets.js';
 
 export interface StepInput {
   org_id: string;
@@ -98,7 +100,15 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     return { ...loaded, op: { ...op, ...change } };
   }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
-  const handle = await platform.start({ operationId: op.id, phase: input.phase, target, input: op.params });
+  // An update's configuration goes to the driver with its secrets opened: only this step can open them.
+  const config = op.update && (await openEnv(op.update.config, op.org_id, deployment.id));
+  const handle = await platform.start({
+    operationId: op.id,
+    phase: input.phase,
+    target,
+    ...(op.params ? { input: op.params } : {}),
+    ...(config ? { config } : {}),
+  });
   if (op.job?.phase !== input.phase || op.job.handle !== handle) {
     const deadline = new Date(now().getTime() + timing.timeoutSeconds * 1000).toISOString();
     const job = { phase: input.phase, handle, deadline, limit_seconds: timing.timeoutSeconds };
@@ -152,6 +162,19 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     if (isTerminal(op.status)) return;
     const at = now().toISOString();
     const done = PHASES[op.type].done;
+    // Decision 42: a succeeded update is the deployment's next revision, in the same transaction.
+    const applied = op.update && {
+      record: deployment,
+      revision: {
+        org_id: op.org_id,
+        deployment_id: deployment.id,
+        revision: deployment.revision + 1,
+        config: op.update.config,
+        created_at: at,
+        operation_id: op.id,
+        rollback_of: op.update.rollback_of,
+      },
+    };
     const change = {
       status: 'succeeded' as const,
       phase: done,
@@ -159,12 +182,14 @@ export async function completeOperation(input: StepInput, appDomain: string, now
       ended_at: at,
       started_at: op.started_at ?? at,
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
+      ...(applied ? { result: { revision: applied.revision.revision } } : {}),
     };
     if (
       !(await applyTransition({
         operation: op,
         change,
         deployment: deploymentMoveAfter('succeeded', op.type, deployment),
+        ...(applied ? { applied } : {}),
         at,
         retries: STEP_RETRIES,
         events: changeEvents,
@@ -230,6 +255,8 @@ async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => Op
       }))
     )
       throw new Retry();
+    // A failed update leaves the deployment on its configuration: the platform is asked to put it back.
+    if (op.type === 'deployment.update' && op.started_at) await restoreConfig(op);
     return true;
   }, STEP_RETRIES);
 }

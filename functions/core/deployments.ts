@@ -1,5 +1,6 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { configView, DEFAULT_APP_VERSIONS, defaultConfig, type StoredConfig } from './deployment-config.js';
 import { type OperationRecord, queuedOperation } from './operations.js';
 import { deploymentPath, operationPath } from './paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
@@ -12,7 +13,14 @@ export interface DeploymentRecord {
   status: DeploymentStatus;
   environment_id: string;
   created_at: string;
+  /** When the item last changed (any write); never shown. */
   updated_at: string;
+  /** Decision 41: what it runs, the revision that is, and when that revision was applied. */
+  config: StoredConfig;
+  revision: number;
+  applied_at: string;
+  /** Its operations queued or running, as `<type> <id>` (decision 42's 409s without another read). */
+  in_flight: readonly string[];
   last_operation_id: string | null;
   /** How many operations this deployment has had: the dense sequence behind the resource_id filter. */
   op_count: number;
@@ -22,20 +30,37 @@ export interface DeploymentRecord {
   seq?: number;
 }
 
-/** What a new deployment is created with; the rest follows from its creation. */
-export type NewDeploymentFields = Pick<DeploymentRecord, 'org_id' | 'name' | 'app_type' | 'environment_id'>;
+/** What a new deployment is created with (its configuration: the default unless given); the rest follows from its creation. */
+export type NewDeploymentFields = Pick<DeploymentRecord, 'org_id' | 'name' | 'app_type' | 'environment_id'> & { config?: StoredConfig };
 
-/** A new deployment, provisioning, its create operation (`operationId`) its first and last. */
-export function newDeploymentRecord(fields: NewDeploymentFields, at: string, operationId: string, id = randomUUID()): DeploymentRecord {
-  return { id, ...fields, status: 'provisioning', created_at: at, updated_at: at, last_operation_id: operationId, op_count: 1 };
+/** A new deployment, provisioning, its create operation (`operationId`) its first, last and only one in flight; revision 1. */
+export function newDeploymentRecord(
+  { config, ...fields }: NewDeploymentFields,
+  at: string,
+  operationId: string,
+  id: string = randomUUID(),
+): DeploymentRecord {
+  return {
+    id,
+    ...fields,
+    status: 'provisioning',
+    created_at: at,
+    updated_at: at,
+    config: config ?? defaultConfig(fields.app_type, DEFAULT_APP_VERSIONS),
+    revision: 1,
+    applied_at: at,
+    in_flight: [inFlightEntry({ type: 'deployment.create', id: operationId })],
+    last_operation_id: operationId,
+    op_count: 1,
+  };
 }
 
 /** A new deployment and its create operation, queued: the two records a create writes together. */
 export function newDeploymentWithOperation(
   fields: NewDeploymentFields,
   at: string,
+  id: string = randomUUID(),
 ): { deployment: DeploymentRecord; operation: OperationRecord } {
-  const id = randomUUID();
   const operation = queuedOperation({ org_id: fields.org_id, type: 'deployment.create', resource_id: id, requested_at: at });
   return { deployment: newDeploymentRecord(fields, at, operation.id, id), operation };
 }
@@ -67,6 +92,9 @@ export function deploymentView(d: DeploymentRecord, appDomain: string): Deployme
     ...(d.status === 'ready' ? { url: deploymentUrl(d, appDomain) } : {}),
     environment_id: d.environment_id,
     created_at: d.created_at,
+    config: configView(d.config),
+    revision: d.revision,
+    updated_at: d.applied_at,
     links: { self: deploymentPath(d.id), operation: d.last_operation_id ? operationPath(d.last_operation_id) : null },
   };
 }
@@ -83,4 +111,16 @@ const AFTER: Record<'succeeded' | 'failed', Partial<Record<OperationType, [Deplo
 export function deploymentMoveAfter(outcome: 'succeeded' | 'failed', type: OperationType, d: DeploymentRecord) {
   const rule = AFTER[outcome][type];
   return rule && d.status === rule[0] ? { record: d, to: rule[1] } : undefined;
+}
+
+/** An entry of `in_flight`: the operation's type and id. */
+export const inFlightEntry = (op: { type: OperationType; id: string }): string => `${op.type} ${op.id}`;
+
+/**
+ * Decision 42: the operation in flight that a request on the deployment must wait for:
+ * any, for a configuration update; a `deployment.update`, for the others.
+ */
+export function blockingOperation(d: DeploymentRecord, by: 'update' | 'other'): string | undefined {
+  const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);
+  return entries.find(([type]) => by === 'update' || type === 'deployment.update')?.[1];
 }

@@ -133,6 +133,12 @@ export const ERRORS = {
     message: ({ id }) => `Webhook ${id} was not found.`,
     example: { id: 'wh_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c' },
   }),
+  REVISION_NOT_FOUND: code<{ id: string; revision: string }>({
+    status: 404,
+    meaning: 'The deployment has no such revision.',
+    message: ({ id, revision }) => `Deployment ${id} has no revision ${revision}.`,
+    example: { id: EXAMPLE_DEPLOYMENT, revision: '7' },
+  }),
   ENVIRONMENT_NOT_FOUND: code<{ id: string }>({
     status: 404,
     meaning: 'The environment does not exist.',
@@ -162,6 +168,13 @@ export const ERRORS = {
     meaning: 'The deployment is not ready.',
     message: ({ id, status }) => `Deployment ${id} is ${status}; this needs it ready.`,
     example: { id: EXAMPLE_DEPLOYMENT, status: 'provisioning' },
+  }),
+  OPERATION_IN_PROGRESS: code<{ id: string; operationId: string }>({
+    status: 409,
+    meaning:
+      'An operation on the deployment is queued or running (for a dag sync, an app user or a rollback: a configuration update); `operation_id` names it. Wait for it, then retry.',
+    message: ({ id, operationId }) => `Deployment ${id} has operation ${operationId} in progress; retry when it has ended.`,
+    example: { id: EXAMPLE_DEPLOYMENT, operationId: EXAMPLE_OPERATION },
   }),
   OPERATION_NOT_CANCELABLE: code<{ id: string; type: string; status: string; cancelableType: boolean }>({
     status: 409,
@@ -193,6 +206,12 @@ export const ERRORS = {
     message: () => 'A request with this Idempotency-Key is still in progress; retry shortly to receive its response.',
     example: undefined,
   }),
+  PRECONDITION_FAILED: code<{ ifMatch: string; revision: number }>({
+    status: 412,
+    meaning: 'If-Match is not `"<revision>"` of the current revision, nor `*`: read the deployment again.',
+    message: ({ ifMatch, revision }) => `If-Match ${ifMatch} does not match the current revision "${revision}".`,
+    example: { ifMatch: '"2"', revision: 3 },
+  }),
   PAYLOAD_TOO_LARGE: code({
     status: 413,
     // Not toLocaleString: formatting a number loads ICU's locale data, some 20 ms of every cold start.
@@ -202,7 +221,7 @@ export const ERRORS = {
   }),
   UNSUPPORTED_MEDIA_TYPE: code({
     status: 415,
-    meaning: 'The request body is not sent as Content-Type: application/json.',
+    meaning: 'The request body is not sent as Content-Type: application/json (or, for PATCH, application/merge-patch+json).',
     message: () => 'Send the request body as JSON with Content-Type: application/json.',
     example: undefined,
   }),

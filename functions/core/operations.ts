@@ -3,6 +3,7 @@
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';
+import type { ConfigChange, StoredConfig } from './deployment-config.js';
 import type { OperationError } from './errors.js';
 import { deploymentPath, operationPath } from './paths.js';
 import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
@@ -13,6 +14,7 @@ export const PHASES: Record<OperationType, { work: readonly Phase[]; done: Phase
   'deployment.destroy': { work: ['destroying_infrastructure', 'destroying_db'], done: 'destroyed' },
   'dag_sync.trigger': { work: ['syncing_dags'], done: 'synced' },
   'app_user.provision': { work: ['provisioning_user'], done: 'provisioned' },
+  'deployment.update': { work: ['applying_config', 'restarting_services'], done: 'updated' },
 };
 
 export const PHASE_MESSAGES: Record<Phase, string> = {
@@ -27,12 +29,20 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
   synced: 'DAGs are synchronised.',
   provisioning_user: 'Provisioning the application user.',
   provisioned: 'The application user is provisioned.',
+  applying_config: 'Applying the new configuration.',
+  restarting_services: 'Restarting the services with the new configuration.',
+  updated: 'The configuration is updated.',
 };
 
 export const isTerminal = (s: OperationStatus): boolean => (TERMINAL_OPERATION_STATUSES as readonly OperationStatus[]).includes(s);
 
 /** Decision 22: a destroy cannot be canceled (it would strand half-deleted resources). */
-export const CANCELABLE_TYPES: readonly OperationType[] = ['deployment.create', 'dag_sync.trigger', 'app_user.provision'];
+export const CANCELABLE_TYPES: readonly OperationType[] = [
+  'deployment.create',
+  'dag_sync.trigger',
+  'app_user.provision',
+  'deployment.update',
+];
 
 export const newOperationId = (): string => `op_${randomUUID()}`;
 export const OPERATION_ID = /^op_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -53,6 +63,8 @@ export interface OperationRecord {
   result?: Record<string, unknown>;
   /** Inputs the workflow needs beyond the deployment (e.g. the user to provision). */
   params?: Record<string, unknown>;
+  /** deployment.update: the configuration to apply (secrets sealed), what it changes, and the revision a rollback restores. */
+  update?: { config: StoredConfig; changes: ConfigChange[]; rollback_of: number | null };
   /** The current phase's job on the platform, and when the phase must be done by. */
   job?: { phase: Phase; handle: string; deadline: string; limit_seconds: number };
   /** Where it sits in each dense list it belongs to (set by the store; never shown). */
@@ -79,6 +91,7 @@ export function operationView(op: OperationRecord): Operation {
     ...(op.ended_at ? { ended_at: op.ended_at } : {}),
     ...(op.status === 'failed' && op.error ? { error: op.error } : {}),
     ...(op.status === 'succeeded' && op.result ? { result: op.result } : {}),
+    ...(op.update ? { changes: op.update.changes } : {}),
     links: { self: operationPath(op.id), resource: deploymentPath(op.resource_id) },
   };
 }
@@ -106,7 +119,7 @@ export const workflowInput = (op: OperationRecord): WorkflowInput => {
 
 /** A fresh operation, queued. */
 export function queuedOperation(
-  fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params'>,
+  fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params' | 'update'>,
 ): OperationRecord {
   return { id: newOperationId(), status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!, ...fields };
 }

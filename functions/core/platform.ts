@@ -15,6 +15,8 @@ export const WORK_PHASES = [
   'syncing_dags',
   'destroying_infrastructure',
   'destroying_db',
+  'applying_config',
+  'restarting_services',
 ] as const satisfies readonly Phase[];
 export type WorkPhase = (typeof WORK_PHASES)[number];
 
@@ -34,6 +36,18 @@ export interface PhaseJob {
   target: DeploymentTarget;
   /** What the operation was asked for beyond the deployment (the user of app_user.provision). */
   input?: Record<string, unknown>;
+  /**
+   * deployment.update (and a restore after one failed): the configuration to run, secret
+   * values opened. Only the workflow's start-phase step can open them.
+   */
+  config?: PlatformConfig;
+}
+
+/** A configuration as a driver receives it: every env value in the clear. */
+export interface PlatformConfig {
+  app_version: string;
+  size: string;
+  env: Record<string, { value: string; secret: boolean }>;
 }
 
 /** A job as the driver knows it: opaque to the service, stored on the operation, JSON-safe. */
@@ -52,6 +66,19 @@ export interface HostingPlatform {
   check(handle: JobHandle): Promise<JobStatus>;
   /** Stops the job where the platform can; a job already finished or stopped is left as it is. */
   cancel(handle: JobHandle): Promise<void>;
+  /**
+   * After a configuration update failed or was canceled: puts back the configuration the
+   * deployment ran before it (the platform has it; nothing secret is sent again). Started,
+   * not waited on; idempotent. A driver without it leaves the platform as the update left it.
+   */
+  restore?(job: RestoreJob): Promise<void>;
+}
+
+/** The update whose configuration is to be undone. */
+export interface RestoreJob {
+  operationId: string;
+  orgId: string;
+  deploymentId: string;
 }
 
 /** A failure the workflow retries with backoff (ASL Retry on this error name). */

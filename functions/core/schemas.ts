@@ -27,6 +27,7 @@ function schema<S>(build: () => S): S {
   return build();
 }
 
+import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from './deployment-config.js';
 import { SCOPES } from './scopes.js';
 
 export { SCOPES };
@@ -51,7 +52,13 @@ export const TERMINAL_OPERATION_STATUSES = [
 export const OperationStatus = schema(() => z.enum(OPERATION_STATUSES));
 export type OperationStatus = z.infer<typeof OperationStatus>;
 
-export const OPERATION_TYPES = ['deployment.create', 'deployment.destroy', 'dag_sync.trigger', 'app_user.provision'] as const;
+export const OPERATION_TYPES = [
+  'deployment.create',
+  'deployment.destroy',
+  'dag_sync.trigger',
+  'app_user.provision',
+  'deployment.update',
+] as const;
 export const OperationType = schema(() => z.enum(OPERATION_TYPES));
 export type OperationType = z.infer<typeof OperationType>;
 
@@ -68,6 +75,9 @@ export const PHASE_NAMES = [
   'synced',
   'provisioning_user',
   'provisioned',
+  'applying_config',
+  'restarting_services',
+  'updated',
 ] as const;
 export const Phase = schema(() => z.enum(PHASE_NAMES));
 export type Phase = z.infer<typeof Phase>;
@@ -91,11 +101,57 @@ export const DeploymentName = schema(() =>
     .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit')),
 );
 
+// ---- configuration (decisions 41-43) ----------------------------------------------
+
+export const Size = schema(() => z.enum(SIZES));
+const EnvName = schema(() => z.string().check(z.regex(ENV_NAME, 'must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$')));
+const EnvEntryInput = schema(() =>
+  z.strictObject({
+    value: z.optional(z.string().check(z.maxLength(MAX_ENV_VALUE_LENGTH))).check(z.describe('Required for a new name.')),
+    secret: z.optional(z.boolean()).check(z.describe('A secret value is never shown again (default false).')),
+  }),
+);
+
+/** `config` at creation: any of its fields; the others take their defaults. */
+export const ConfigInput = schema(() =>
+  z.strictObject({
+    app_version: z.optional(z.string()).check(z.describe('A supported release of the app type; default the newest.')),
+    size: z.optional(Size),
+    env: z.optional(z.record(EnvName, EnvEntryInput)).check(z.describe('At most 50 entries.')),
+  }),
+);
+
+/** `config` in a merge patch (RFC 7396): in `env`, null removes a name, an object merges into its entry. */
+export const ConfigPatch = schema(() =>
+  z.strictObject({
+    app_version: z.optional(z.string()),
+    size: z.optional(Size),
+    env: z.optional(z.nullable(z.record(EnvName, z.nullable(EnvEntryInput)))),
+  }),
+);
+
+export const PatchDeploymentBody = schema(() => z.strictObject({ config: z.optional(ConfigPatch) }));
+export type PatchDeploymentBody = z.infer<typeof PatchDeploymentBody>;
+
+export const RollbackBody = schema(() => z.strictObject({ revision: z.int().check(z.gte(1)) }));
+
+export const DryRunQuery = schema(() =>
+  z.object({
+    dry_run: z
+      .pipe(
+        z.optional(z.enum(['true', 'false'])),
+        z.transform((v: 'true' | 'false' | undefined) => v === 'true'),
+      )
+      .check(z.describe('true: answer what the update would do, and do nothing.')),
+  }),
+);
+
 export const CreateDeploymentBody = schema(() =>
   z.strictObject({
     app_type: AppType,
     name: z.optional(DeploymentName),
     environment_id: z.optional(z.string()).check(z.describe('An id from GET /environments; default env_default.')),
+    config: z.optional(ConfigInput),
   }),
 );
 export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
@@ -224,6 +280,7 @@ export const EnvironmentIdParams = schema(() => z.object({ environment_id: z.str
 export const DocsAssetParams = schema(() => z.object({ asset: z.string() }));
 export const DeploymentIdParams = schema(() => z.object({ deployment_id: z.string() }));
 export const OperationIdParams = schema(() => z.object({ operation_id: z.string() }));
+export const RevisionParams = schema(() => z.object({ deployment_id: z.string(), revision: z.string() }));
 
 // ---- responses ---------------------------------------------------------------
 
@@ -248,6 +305,24 @@ export const ListLinks = schema(() =>
 );
 export type ListLinks = z.infer<typeof ListLinks>;
 
+const EnvEntryView = schema(() =>
+  z.union([
+    z.object({ value: z.string(), secret: z.literal(false) }),
+    z.object({ secret: z.literal(true) }).check(z.describe('A secret: its value is never shown.')),
+  ]),
+);
+
+export const Config = schema(() => z.object({ app_version: z.string(), size: Size, env: z.record(z.string(), EnvEntryView) }));
+
+/** One changed leaf: `config.app_version`, `config.size` or `config.env.<NAME>`, as shown; null when absent. */
+export const ConfigChange = schema(() =>
+  z.object({
+    field: z.string(),
+    from: z.nullable(z.union([z.string(), EnvEntryView])),
+    to: z.nullable(z.union([z.string(), EnvEntryView])),
+  }),
+);
+
 export const Deployment = schema(() =>
   z.object({
     id: z.uuid(),
@@ -257,10 +332,32 @@ export const Deployment = schema(() =>
     url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
     environment_id: z.string(),
     created_at: Timestamp,
+    config: Config,
+    revision: z.int().check(z.describe('1 at creation; each applied update adds one. Also the ETag.')),
+    updated_at: Timestamp.check(z.describe('When the current revision was applied.')),
     links: z.object({ self: z.string(), operation: z.nullable(z.string()) }),
   }),
 );
 export type Deployment = z.infer<typeof Deployment>;
+
+/** What a dry run answers: the record as it would be after the update, and what would change. */
+export const DryRun = schema(() => z.object({ deployment: Deployment, changes: z.array(ConfigChange) }));
+
+/* @__NO_SIDE_EFFECTS__ */
+export function dryRunOrDeployment() {
+  return z.union([Deployment, DryRun]);
+}
+
+export const Revision = schema(() =>
+  z.object({
+    revision: z.int(),
+    config: Config,
+    created_at: Timestamp.check(z.describe('When it was applied.')),
+    operation_id: z.string(),
+    rollback_of: z.nullable(z.int()).check(z.describe('The revision a rollback restored, else null.')),
+  }),
+);
+export type Revision = z.infer<typeof Revision>;
 
 export const Operation = schema(() =>
   z.object({
@@ -274,6 +371,7 @@ export const Operation = schema(() =>
     ended_at: z.optional(Timestamp),
     error: z.optional(z.object({ code: z.string(), message: z.string() })),
     result: z.optional(z.record(z.string(), z.unknown())),
+    changes: z.optional(z.array(ConfigChange)).check(z.describe('deployment.update: what it changes.')),
     links: z.object({ self: z.string(), resource: z.string() }),
   }),
 );

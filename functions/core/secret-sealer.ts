@@ -1,18 +1,19 @@
 /**
- * Webhook secrets at rest, so the table alone (a backup, an export, a read-only role)
+ * Secrets at rest (webhook secrets, deployments' env secrets), so the table alone (a backup, an export, a read-only role)
  * never shows one. A sealed text opens only for what it was sealed for: its purpose,
  * `delivery` (the webhook's own copy, which only the deliverer may open) or `replay` (the
  * creating answer kept for an Idempotency-Key replay, which only the creating function
- * may open), and the organization and record it belongs to, so a sealed text copied to
+ * may open) or `deployment-env` (a deployment's env secret, which only the workflow's
+ * start-phase step may open, to hand it to the platform driver), and the organization and record it belongs to, so a sealed text copied to
  * another record, or another organization's, does not open there.
  */
 
-export type SealPurpose = 'delivery' | 'replay';
+export type SealPurpose = 'delivery' | 'replay' | 'deployment-env';
 
 export interface SealedFor {
   purpose: SealPurpose;
   orgId: string;
-  /** The record the sealed text is stored on: the webhook's id, or the Idempotency-Key of the kept answer. */
+  /** The record the sealed text is stored on: the webhook's id, the Idempotency-Key of the kept answer, or the deployment's id (its env secrets, decision 41). */
   recordId: string;
 }
 

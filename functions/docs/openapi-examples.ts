@@ -27,6 +27,13 @@ const DEPLOYMENT_EXAMPLE = {
   url: `https://airflow.${DEP_ID}.apps.example.com`,
   environment_id: s.DEFAULT_ENVIRONMENT_ID,
   created_at: AT,
+  config: {
+    app_version: '3.1.3',
+    size: 'small',
+    env: { LOG_LEVEL: { value: 'info', secret: false }, DATABASE_PASSWORD: { secret: true } },
+  },
+  revision: 1,
+  updated_at: AT,
   links: { self: deploymentPath(DEP_ID), operation: operationPath(OP_ID) },
 } satisfies s.Deployment;
 

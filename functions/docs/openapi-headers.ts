@@ -65,6 +65,12 @@ const HEADERS = {
     schema: { type: 'string', enum: ['true'] },
     description: 'Present when this is a replay of the first response to the same Idempotency-Key.',
   },
+  ETag: {
+    name: 'ETag',
+    required: true,
+    schema: { type: 'string' },
+    description: 'The deployment\'s current revision, quoted (e.g. "3"): send it as If-Match to update only that revision.',
+  },
   Deprecation: {
     name: 'Deprecation',
     required: false,

@@ -44,14 +44,23 @@ const SUCCESS_DESCRIPTIONS: Record<number, string> = {
 };
 
 function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
-  const { status } = route.success;
+  const { status, or } = route.success;
   const names: HeaderName[] = ['XRequestId'];
   if (route.access !== 'public') names.push(...RATE_LIMIT_HEADERS);
-  if (status === 202) names.push('Location', 'RetryAfter');
-  if (route.method === 'POST') names.push('IdempotentReplayed');
+  if (route.success.etag) names.push('ETag');
+  if (route.method === 'POST' || route.method === 'PATCH') names.push('IdempotentReplayed');
   if (route.access === 'public') names.push('CacheControl');
   names.push(...deprecationHeadersOf(route));
+  const also = or && {
+    [or.status]: {
+      description: or.description,
+      headers: headerRefs(names),
+      content: { 'application/json': { schema: z.object({ data: classic(or.data) }) } },
+    },
+  };
+  if (status === 202) names.push('Location', 'RetryAfter');
   return {
+    ...also,
     [status]: {
       description: SUCCESS_DESCRIPTIONS[status] ?? STATUS_CODES[status] ?? 'Success',
       headers: headerRefs(names),
@@ -60,19 +69,24 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   };
 }
 
-function requestBody(body: core.$ZodType): NonNullable<RouteConfig['request']>['body'] {
+function requestBody(body: core.$ZodType, mediaTypes: readonly string[]): NonNullable<RouteConfig['request']>['body'] {
   const example = exampleOf(body);
   return {
     required: !(body instanceof ZodMiniObject && Object.keys(body.shape).length === 0),
-    content: { 'application/json': { schema: classic(body), ...(example !== undefined ? { example } : {}) } },
+    content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: classic(body), ...(example !== undefined ? { example } : {}) }])),
   };
 }
+
+/** Decision 42: the revision an update applies to. */
+const IF_MATCH = z.object({
+  'If-Match': z.optional(z.string()).describe('`"<revision>"` (the ETag of GET /deployments/{id}) or `*`; otherwise 412.'),
+});
 
 /** The operation of a route, for `OpenAPIRegistry.registerPath`. */
 export function operationOf(id: RouteId, route: Route): RouteConfig {
   const scopes = scopesOf(route.access);
   return {
-    method: route.method.toLowerCase() as 'get' | 'post' | 'delete',
+    method: route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete',
     path: API_PREFIX + route.path,
     operationId: id,
     summary: route.summary,
@@ -83,7 +97,8 @@ export function operationOf(id: RouteId, route: Route): RouteConfig {
     request: {
       ...(route.params ? { params: classic(route.params) as z.ZodObject } : {}),
       ...(route.query instanceof ZodMiniObject ? { query: classic(route.query) as z.ZodObject } : {}),
-      ...(route.body ? { body: requestBody(route.body) } : {}),
+      ...(route.body ? { body: requestBody(route.body, route.bodyMediaTypes ?? ['application/json']) } : {}),
+      ...(route.success.etag && route.method !== 'GET' ? { headers: IF_MATCH } : {}),
     },
     responses: { ...successResponse(id, route), ...errorResponses(route) },
   };

@@ -4,6 +4,7 @@
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
 import * as z from 'zod/mini';
+import { type AppVersions, DEFAULT_APP_VERSIONS } from '../core/deployment-config.js';
 
 /** A phase may last 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
@@ -30,8 +31,29 @@ export const CONFIG_DEFAULTS = {
   PHASE_CHECK_SECONDS: 60,
   WEBHOOK_ALLOW_INSECURE: 'false',
   WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000',
+  APP_VERSIONS: JSON.stringify(DEFAULT_APP_VERSIONS),
 } as const;
 const d = CONFIG_DEFAULTS;
+
+const VERSION = /^\d+(\.\d+)*$/;
+/** APP_VERSIONS: JSON, each app type's releases (decision 41). */
+const appVersions = z.pipe(
+  z.pipe(
+    z._default(z.string(), d.APP_VERSIONS),
+    z.transform((raw: string, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'must be JSON', input: raw });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z.strictObject({
+    airflow: z.array(z.string().check(z.regex(VERSION))).check(z.minLength(1)),
+    superset: z.array(z.string().check(z.regex(VERSION))).check(z.minLength(1)),
+  }),
+);
 
 const intFrom = (fallback: number) => z._default(z.pipe(z.coerce.number(), z.int().check(z.positive())), fallback);
 
@@ -54,6 +76,8 @@ const schema = z.object({
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(d.PHASE_CHECK_SECONDS),
+  /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
+  APP_VERSIONS: appVersions,
   /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
   WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), d.WEBHOOK_ALLOW_INSECURE),
   /** Seconds before each retry of a failed delivery, comma-separated. */
@@ -91,6 +115,7 @@ export type Config = Readonly<{
   apiKeys: Readonly<{ secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
+  appVersions: AppVersions;
   webhooks: Readonly<{
     allowInsecure: boolean;
     retrySchedule: readonly number[];
@@ -124,6 +149,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys: Object.freeze({ secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
+    appVersions: e.APP_VERSIONS,
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),

@@ -6,10 +6,12 @@
 import { apiError, invalidRequest, MAX_BODY_BYTES } from '../core/errors.js';
 import type { ApiMiddleware } from './api-request.js';
 
-const isJson = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();
+const isJson = (contentType: string | undefined) => mediaTypeOf(contentType) === 'application/json';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export const bodyGuard = (takesNoBody: boolean): ApiMiddleware => ({
+/** `mediaTypes`: what the route takes besides application/json (a merge patch, decision 42). */
+export const bodyGuard = (takesNoBody: boolean, mediaTypes: readonly string[] = ['application/json']): ApiMiddleware => ({
   before(request) {
     const { event } = request;
     const bytes = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
@@ -20,7 +22,7 @@ export const bodyGuard = (takesNoBody: boolean): ApiMiddleware => ({
       event.isBase64Encoded = false;
       return;
     }
-    if (!isJson(contentType)) throw apiError('UNSUPPORTED_MEDIA_TYPE');
+    if (!mediaTypes.includes(mediaTypeOf(contentType) ?? '')) throw apiError('UNSUPPORTED_MEDIA_TYPE');
     try {
       utf8.decode(bytes);
     } catch {

@@ -59,7 +59,8 @@ export function baseStack(pathTemplate?: string) {
 export function httpRoute<R extends Route>(route: R, intent: Intent<R>, sealer?: ReplaySealer): LambdaHandler {
   let stack = baseStack(API_PREFIX + route.path).use(envelope());
   if (route.access !== 'public') stack = stack.use(authFailureLimit()).use(authenticate()).use(requireScope(route.access));
-  if (route.body) stack = stack.use(bodyGuard(takesNoBody(route))).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (route.body)
+    stack = stack.use(bodyGuard(takesNoBody(route), route.bodyMediaTypes)).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const handler = stack
     .use(validateInput(route))
     .use(idempotency(route, sealer))

@@ -39,6 +39,9 @@ export interface ReplaySealer {
 /** A kept answer is bound to its organization and Idempotency-Key. */
 const keptAnswer = (claim: IdempotencyClaim): SealedFor => ({ purpose: 'replay', orgId: claim.orgId, recordId: claim.key });
 
+/** The methods whose requests an Idempotency-Key makes safe to repeat. */
+const IDEMPOTENT_METHODS = ['POST', 'PATCH'];
+
 /** How long a request waits for a concurrent one holding its key, polling this often. */
 const WAIT_FOR_HOLDER_MS = 5000;
 const POLL_MS = 100;
@@ -101,14 +104,18 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
     async before(request) {
       const { api } = request.context;
       const key = request.event.headers['idempotency-key'];
-      if (key === undefined || request.event.httpMethod !== 'POST' || !api.caller) return;
+      // Decision 16, and decision 42 for PATCH.
+      if (key === undefined || !IDEMPOTENT_METHODS.includes(request.event.httpMethod) || !api.caller) return;
       if (key.length < 1 || key.length > 255) {
         throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [
           { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
         ]);
       }
       const fingerprint = createHash('sha256')
-        .update(`${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}`)
+        // The query too, where the route takes one: a dry run and the update itself are different requests.
+        .update(
+          `${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}${route.query ? ` ${canonical(api.input.query)}` : ''}`,
+        )
         .digest('hex');
       await claimOrReplay(request, { orgId: api.caller.orgId, key, fingerprint, claimId: randomUUID() }, sealer);
     },

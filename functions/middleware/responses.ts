@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { UpdateAnswer } from '../app/deployment-updates.js';
 import { ApiError, internalError } from '../core/errors.js';
 import { deploymentPath, operationPath } from '../core/paths.js';
 import type { JsonResult } from './api-request.js';
@@ -70,4 +71,14 @@ export function accepted({ deploymentId, operationId }: { deploymentId: string; 
     },
     headers: { Location: operationPath(operationId), 'Retry-After': '2' },
   };
+}
+
+/** Decision 42: a PATCH or rollback answers 202 (an update started), or 200 (nothing to change, or a dry run), each with ETag. */
+export function updateAnswer(answer: UpdateAnswer): JsonResult {
+  const etag = { ETag: answer.etag };
+  if ('started' in answer) {
+    const result = accepted(answer.started);
+    return { ...result, headers: { ...result.headers, ...etag } };
+  }
+  return { status: 200, data: 'unchanged' in answer ? answer.unchanged : answer.dryRun, headers: etag };
 }

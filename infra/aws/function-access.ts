@@ -244,9 +244,16 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-webhook': KEYED,
   'delete-webhook': writer([]),
   'list-webhook-deliveries': { ...KEYED, query: { table: true, indexes: [], reach: ['deliveries'] } },
-  'create-deployment': writer(['StartExecution']),
+  'create-deployment': { ...writer(['StartExecution']), kms: ['Encrypt'] },
   // A destroy stops the create still provisioning (decision 11), then starts its own execution.
   'delete-deployment': writer(['StartExecution', 'StopExecution']),
+  // A configuration's new secret values are sealed (KMS Encrypt) and never opened here.
+  'update-deployment': { ...writer(['StartExecution']), kms: ['Encrypt'] },
+  // The revision restored is read (GetItem), its secrets already sealed.
+  'rollback-deployment': writer(['StartExecution']),
+  // Revision items of the deployment: a page is a key range of the base table.
+  'list-revisions': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
+  'get-revision': KEYED,
   'create-dag-sync': writer(['StartExecution']),
   'create-app-user': writer(['StartExecution']),
   'cancel-operation': writer(['StopExecution']),
@@ -256,7 +263,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'route-not-found': NONE,
   // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
   // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
-  'start-phase': STEP,
+  // The one function that opens a deployment's env secrets: to hand them to the platform driver.
+  'start-phase': { ...STEP, kms: ['Decrypt:deployment-env'] },
   'check-phase': STEP,
   'complete-operation': STEP,
   'fail-operation': STEP,

@@ -10,6 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KEY_PREFIX, keyForm, TOKEN_LENGTHS } from '../../functions/core/api-keys.js';
 
+/** What every env secret value a test sets starts with (test/integration/deployment-config.test.ts). */
+export const ENV_SECRET_PREFIX = 'envsecret_';
+
 export interface SecretPattern {
   name: string;
   /** Global, so every occurrence on a line is found. */
@@ -39,6 +42,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // reveals nothing without its key, but a log that holds one is logging a stored webhook
   // or replay record, which it never should.
   { name: 'sealed secret', pattern: /\b(?:v[12]|kms2?):[A-Za-z0-9+/]{32,}={0,2}/g },
+  // A deployment's env secret value (decision 41): the tests send theirs with this prefix
+  // (ENV_SECRET_PREFIX), so one that reached a log line is found; the sealed form is the line above.
+  { name: 'env secret value', pattern: new RegExp(`${ENV_SECRET_PREFIX}\\w*`, 'g') },
   { name: 'Authorization value', pattern: /\b(?:Bearer|Basic)\s+[^\s"',;]+/gi },
   // The dashboard's ID and access tokens (the user pool's, emulated locally with jose).
   { name: 'JWT', pattern: /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g },

@@ -112,8 +112,8 @@ describe('IAM, per function', () => {
       if (kmsActions.includes('kms:Decrypt')) decrypters.push(f.name);
     }
     expect(senders.sort()).toEqual(['deliver-webhooks', 'dispatch-events']);
-    expect(encrypters).toEqual(['create-webhook']);
-    expect(decrypters.sort()).toEqual(['create-webhook', 'deliver-webhooks']);
+    expect(encrypters.sort()).toEqual(['create-deployment', 'create-webhook', 'update-deployment']);
+    expect(decrypters.sort()).toEqual(['create-webhook', 'deliver-webhooks', 'start-phase']);
     // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
     const allSends = resourcesOfType(s.json, 'AWS::IAM::Policy')
       .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[])

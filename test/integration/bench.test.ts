@@ -139,11 +139,13 @@ describe('the cold-start floor', () => {
       '@aws-sdk/lib-dynamodb',
       '@aws-sdk/client-secrets-manager',
     ]);
+    // A create seals the env secrets it is given (decision 41): the KMS client too.
     expect(declaredClients(FUNCTION_ACCESS['create-deployment']!)).toEqual([
       '@aws-sdk/client-dynamodb',
       '@aws-sdk/lib-dynamodb',
       '@aws-sdk/client-sfn',
       '@aws-sdk/client-secrets-manager',
+      '@aws-sdk/client-kms',
     ]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
     try {

@@ -22,6 +22,8 @@ process.env.RATE_LIMIT_PER_MINUTE = '10000';
 /** One organization's records: what the matrix fills path parameters with. */
 interface Records {
   deployment_id: string;
+  /** A revision of the owner's deployment: another organization gets the deployment's 404. */
+  revision: string;
   operation_id: string;
   webhook_id: string;
   key_id: string;
@@ -30,6 +32,7 @@ interface Records {
 /** What each parameter names, by the code another organization must get for it. */
 const NOT_FOUND: Record<keyof Records, string> = {
   deployment_id: 'DEPLOYMENT_NOT_FOUND',
+  revision: 'DEPLOYMENT_NOT_FOUND',
   operation_id: 'OPERATION_NOT_FOUND',
   webhook_id: 'WEBHOOK_NOT_FOUND',
   key_id: 'API_KEY_NOT_FOUND',
@@ -92,6 +95,8 @@ const BODIES: Record<string, unknown> = {
   'create-dag-sync': {},
   'create-app-user': { username: 'mallory', email: 'm@example.com', role: 'admin' },
   'cancel-operation': {},
+  'update-deployment': { config: { size: 'large' } },
+  'rollback-deployment': { revision: 1 },
   'dashboard-rotate-key': { grace_seconds: 0 },
 };
 
@@ -121,6 +126,7 @@ describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
     // Every workflow of the owner is over, so nothing but a crossed request could change its records.
     records = {
       deployment_id: d.id,
+      revision: '1',
       operation_id: d.links.operation.split('/').pop(),
       webhook_id: hook.body.data.id,
       key_id: record.id,

@@ -52,7 +52,8 @@ describe('the OpenAPI document', () => {
     for (const [id, route] of Object.entries(routes) as [string, Route][]) {
       const op = opOf(route);
       expect({ id, op: op?.operationId }).toEqual({ id, op: id });
-      const statuses = [String(route.success.status), ...new Set(errorCodesOf(route).map((c) => String(errorStatus(c))))];
+      const successes = [route.success.status, ...(route.success.or ? [route.success.or.status] : [])].map(String);
+      const statuses = [...successes, ...new Set(errorCodesOf(route).map((c) => String(errorStatus(c))))];
       expect(Object.keys(op!.responses).sort()).toEqual([...new Set(statuses)].sort());
       if (route.access === 'public') expect(op!.security).toEqual([]);
       else if (route.access === 'key') expect(op!.security).toEqual([{ ApiKeyAuth: [] }]);

@@ -302,7 +302,7 @@ describe('GET /operations', () => {
     expect(unknownRes.body.data).toMatchObject({ items: [], pagination: { total: 0, pages: 0 } });
   });
 
-  it.each(['status=done', 'type=deployment.update', 'page=0', 'per_page=101', 'resource_id=nothing-here', 'resource_id=x%23KEYS'])(
+  it.each(['status=done', 'type=deployment.upgrade', 'page=0', 'per_page=101', 'resource_id=nothing-here', 'resource_id=x%23KEYS'])(
     'refuses %s with 400 INVALID_REQUEST and details',
     async (q) => {
       const { key } = await createKey();

@@ -48,7 +48,7 @@ describe('known paths, other methods', () => {
     ['POST', '/environments/env_default', 'GET'],
     ['POST', '/key', 'GET'],
     ['PUT', '/deployments', 'GET, POST'],
-    ['PATCH', '/deployments/7d4f6f0e-1111-4222-8333-944444444444', 'GET, DELETE'],
+    ['PUT', '/deployments/7d4f6f0e-1111-4222-8333-944444444444', 'GET, PATCH, DELETE'],
     ['GET', '/deployments/7d4f6f0e-1111-4222-8333-944444444444/dag-syncs', 'POST'],
     ['DELETE', '/operations', 'GET'],
     ['GET', '/operations/op_x/cancel', 'POST'],

@@ -46,12 +46,14 @@ const FINAL: Record<OperationType, DeploymentStatus> = {
   'deployment.destroy': 'destroyed',
   'dag_sync.trigger': 'ready',
   'app_user.provision': 'ready',
+  'deployment.update': 'ready',
 };
 const ON_FAILURE: Record<OperationType, DeploymentStatus> = {
   'deployment.create': 'failed',
   'deployment.destroy': 'failed',
   'dag_sync.trigger': 'ready',
   'app_user.provision': 'ready',
+  'deployment.update': 'ready',
 };
 
 describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) => {

@@ -99,12 +99,17 @@ describe('the item builders', () => {
       last_operation_id: 'op_1',
       op_count: 3,
       op_counts: { 'deployment.create': 1, 'dag_sync.trigger': 2 },
+      config: { app_version: '3.1.3', size: 'small', env: {} },
+      revision: 2,
+      applied_at: 't1',
+      in_flight: ['dag_sync.trigger op_1'],
     };
-    const { op_counts: _, ...record } = d;
+    const { op_counts: _, in_flight: __, ...record } = d;
     expect(deploymentItem(d, 7)).toEqual({
       pk: 'ORG#acme',
       sk: 'DEP#dep-1',
       ...record,
+      in_flight: new Set(['dag_sync.trigger op_1']),
       seq: 7,
       'op_count_deployment.create': 1,
       'op_count_dag_sync.trigger': 2,

@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
 import { aesSealer } from '../../infra/local/aes-sealer.js';
-import { isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '../helpers/log-scan.js';
+import { ENV_SECRET_PREFIX, isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '../helpers/log-scan.js';
 
 const made = generateKey(
   { orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') },
@@ -63,6 +63,14 @@ describe('each kind of secret planted in a log line is found', () => {
     // The KMS forms, and the ones sealed before the record was bound (still in tables).
     for (const legacy of ['v1:', 'kms:', 'kms2:'])
       expect(patternsIn(line({ secret_sealed: sealed.replace('v2:', legacy) }))).toEqual(['sealed secret']);
+  });
+
+  it("deployments' env secret values the tests set, and their sealed form", () => {
+    expect(scanLine(line({ env: { DB_PASSWORD: { value: `${ENV_SECRET_PREFIX}hunter2` } } })).map((f) => f.pattern)).toEqual([
+      'env secret value',
+    ]);
+    expect(scanLine(line({ sealed: `v2:${'A'.repeat(40)}` })).map((f) => f.pattern)).toContain('sealed secret');
+    expect(scanLine(line({ env: { DB_PASSWORD: { secret: true } } }))).toEqual([]);
   });
 
   it('Authorization values, the dashboard tokens and refresh tokens, and credential headers logged whole', async () => {

@@ -3,16 +3,26 @@
  * deployment's move, their status counts, a destroyed deployment's name freed, and, when a
  * client can see the change, the organization's lock and the events.
  */
-import type { DeploymentRecord } from '../../core/deployments.js';
-import type { OperationRecord } from '../../core/operations.js';
+import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import { isTerminal, type OperationRecord } from '../../core/operations.js';
+import type { RevisionRecord } from '../../core/revisions.js';
 import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
-import { deployment, deploymentCountedIn, deploymentKey, nameKey, operationCountedIn } from './entities.js';
+import { deployment, deploymentCountedIn, deploymentKey, nameKey, operationCountedIn, revisionItem } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
 import { type OperationChange, operationUpdate } from './operation-update.js';
-import { orgAfter, orgUpdate, remember, snapshotOf, withWriteState } from './org-lock.js';
+import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
-import { Retry, type RetryPolicy, type TransactItem, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
+import {
+  Retry,
+  type RetryPolicy,
+  setClause,
+  type TransactItem,
+  TransactionRefused,
+  transact,
+  updateParts,
+  withCondition,
+} from './transact.js';
 
 export type { OperationChange };
 
@@ -21,10 +31,50 @@ export interface Transition {
   change: OperationChange;
   /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
   deployment?: { record: DeploymentRecord; to: DeploymentStatus };
+  /** A configuration update's success: the deployment takes it as its next revision (decision 42). */
+  applied?: { record: DeploymentRecord; revision: RevisionRecord };
   at: string;
   /** How long to keep retrying the organization's lock. */
   retries: RetryPolicy;
   events: ChangeEvents;
+}
+
+/**
+ * The deployment item's part of a transition: its status move, a configuration applied
+ * (only onto the revision it follows), and, when the operation ends, its leaving
+ * `in_flight`. Returns the item's update and the record before and after.
+ */
+function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem; change?: [DeploymentRecord, DeploymentRecord] } {
+  const op = t.operation;
+  let set: Item = {};
+  let condition = 'attribute_exists(pk)';
+  let names: Record<string, string> = {};
+  let values: Record<string, unknown> = {};
+  let change: [DeploymentRecord, DeploymentRecord] | undefined;
+  if (t.deployment) {
+    const { record: d, to } = t.deployment;
+    set = { status: to, ...deployment.statusIndexKeys({ ...d }, to), updated_at: t.at };
+    condition = '#st = :from';
+    names = { '#st': 'status' };
+    values = { ':from': d.status };
+    change = [d, { ...d, status: to, updated_at: t.at }];
+  }
+  if (t.applied) {
+    const { record: d, revision: r } = t.applied;
+    set = { config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at };
+    condition = '(attribute_not_exists(#rev) AND :prev = :one) OR #rev = :prev';
+    names = { '#rev': 'revision' };
+    values = { ':prev': r.revision - 1, ':one': 1 };
+    change = [d, { ...d, config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at }];
+  }
+  if (!change && !ending) return {};
+  const entry = inFlightEntry(op);
+  if (change && ending) change[1] = { ...change[1], in_flight: change[1].in_flight.filter((e) => e !== entry) };
+  const parts = ending ? setClause(updateParts(set), 'DELETE', 'in_flight', entry) : updateParts(set);
+  const item = {
+    Update: { TableName: tableName(), Key: deploymentKey(op.org_id, op.resource_id), ...withCondition(parts, condition, names, values) },
+  };
+  return { item, change };
 }
 
 /**
@@ -34,25 +84,17 @@ export interface Transition {
 export async function applyTransition(t: Transition): Promise<boolean> {
   const op = t.operation;
   const counts = new StatusCountChanges();
+  const ending = t.change.status !== undefined && isTerminal(t.change.status) && !isTerminal(op.status);
   if (t.change.status && t.change.status !== op.status) counts.moveIn(operationCountedIn(op), op.status, t.change.status);
   const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
   const changes = [t.events.operation(op, { ...op, ...t.change })];
+  const depWrite = deploymentWrite(t, ending);
+  if (depWrite.item) items.deployment = depWrite.item;
+  if (depWrite.change) changes.push(t.events.deployment(...depWrite.change));
+  if (t.applied) items.revision = putNew(revisionItem(t.applied.revision));
   if (t.deployment) {
     const { record: d, to } = t.deployment;
     counts.moveIn(deploymentCountedIn(d), d.status, to);
-    items.deployment = {
-      Update: {
-        TableName: tableName(),
-        Key: deploymentKey(d.org_id, d.id),
-        ...withCondition(
-          updateParts({ status: to, ...deployment.statusIndexKeys({ ...d }, to), updated_at: t.at }),
-          '#st = :from',
-          { '#st': 'status' },
-          { ':from': d.status },
-        ),
-      },
-    };
-    changes.push(t.events.deployment(d, { ...d, status: to, updated_at: t.at }));
     // A destroyed deployment frees its name (decision 6).
     if (to === 'destroyed') {
       items.name = {
@@ -77,12 +119,7 @@ export async function applyTransition(t: Transition): Promise<boolean> {
       const snap = snapshotOf(org, new Date(t.at));
       const events = eventWrites(op.org_id, snap, changes);
       const committed = await commitTransition({ ...items, org: orgUpdate(op.org_id, snap, events.set), ...events.items });
-      if (committed)
-        remember(
-          op.org_id,
-          orgAfter(op.org_id, snap, events.set),
-          t.deployment && { ...t.deployment.record, status: t.deployment.to, updated_at: t.at },
-        );
+      if (committed) remember(op.org_id, orgAfter(op.org_id, snap, events.set), depWrite.change?.[1]);
       return committed;
     },
     t.retries,

@@ -1,25 +1,36 @@
 /** Reading deployments (written by the commands in this folder: insert-deployment.ts, insert-operation.ts, apply-transition.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
 import { type DeploymentStatus, OPERATION_TYPES, type Pagination } from '../../core/schemas.js';
+import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
 import { deployment, deploymentKey, opCountAttr } from './entities.js';
 import { byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 import { byStatus } from './status-counts.js';
 
-/** A stored item as the record it holds (the item also carries keys and index attributes). */
+/**
+ * A stored item as the record it holds (the item also carries keys and index attributes).
+ * An item stored before configurations (decision 41) reads as revision 1 with the default
+ * one, and with no operation in flight that it knows of.
+ */
 export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
+  const appType = item.app_type as DeploymentRecord['app_type'];
   return {
     id: String(item.id),
     org_id: String(item.org_id),
     name: String(item.name),
-    app_type: item.app_type as DeploymentRecord['app_type'],
+    app_type: appType,
     status: item.status as DeploymentRecord['status'],
     environment_id: String(item.environment_id),
     created_at: String(item.created_at),
     updated_at: String(item.updated_at),
+    config: (item.config as StoredConfig | undefined) ?? defaultConfig(appType, config().appVersions),
+    revision: Number(item.revision ?? 1),
+    applied_at: String(item.applied_at ?? item.created_at),
+    in_flight: item.in_flight instanceof Set ? [...(item.in_flight as Set<string>)] : [],
     last_operation_id: typeof item.last_operation_id === 'string' ? item.last_operation_id : null,
     op_count: Number(item.op_count ?? 0),
     op_counts: Object.fromEntries(

@@ -8,6 +8,7 @@
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { isTerminal, type OperationPositions, type OperationRecord } from '../../core/operations.js';
+import type { RevisionRecord } from '../../core/revisions.js';
 import type { OperationStatus } from '../../core/schemas.js';
 import { entity, seqKey } from './entity.js';
 
@@ -72,6 +73,9 @@ export const deployment = entity('deployment', {
   sk: 'DEP#{id}',
   attributes: {
     'id, org_id, name, app_type, status, environment_id, created_at, updated_at, last_operation_id': 'the record',
+    'config, revision, applied_at':
+      'its configuration (secrets sealed, with their digests) and revision (decision 41); absent on items stored before: revision 1, the default',
+    in_flight: 'a string set of `<type> <id>` of its operations queued or running (decision 42)',
     seq: 'its position among the organization’s deployments',
     op_count: 'its operations, 1..n',
     'op_count_<type>': 'its operations of one type, 1..n',
@@ -93,6 +97,7 @@ export const operation = entity('operation', {
   sk: 'OP#{id}',
   attributes: {
     'id, org_id, type, status, phase, message, resource_id, requested_at, started_at, ended_at, error, result, params, job': 'the record',
+    update: 'deployment.update: the configuration to apply (secrets sealed), its changes, the revision a rollback restores',
     'seq, type_seq, res_seq, res_type_seq': 'its positions in its four dense lists',
   },
   indexes: {
@@ -184,6 +189,13 @@ export const queuedDelivery = entity('queuedDelivery', {
   attributes: { body: 'the message', claimed_until: 'while a deliverer holds it' },
 });
 
+export const revision = entity('revision', {
+  description: 'a deployment’s revision n (decision 43): its revisions are one key range, so a page reads what it returns',
+  pk: ORG,
+  sk: 'REV#{deployment_id}#{revision}',
+  attributes: { 'deployment_id, revision, config, created_at, operation_id, rollback_of': 'the revision (secrets sealed)' },
+});
+
 export const simulatedJob = entity('simulatedJob', {
   description: 'a job of the simulated platform (only the simulated driver writes these)',
   pk: ORG,
@@ -236,6 +248,7 @@ export const ENTITIES = [
   idempotencyRecord,
   event,
   webhook,
+  revision,
   deliveryAttempt,
   queuedDelivery,
   simulatedJob,
@@ -261,6 +274,8 @@ export const apiKeyKey = (hash: string) => apiKey.key({ hash });
 export const keyUsagePk = (keyId: string) => usageEntry.pk.build({ key_id: keyId });
 export const deliveryPk = (webhookId: string) => deliveryAttempt.pk.build({ webhook_id: webhookId });
 export const authFailureKey = (address: string, windowStart: number) => authFailures.key({ address, window_start: String(windowStart) });
+export const revisionKey = (orgId: string, deploymentId: string, n: number) =>
+  revision.key({ org_id: orgId, deployment_id: deploymentId, revision: n });
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) =>
   simulatedJob.key({ org_id: orgId, operation_id: operationId, phase });
 
@@ -268,8 +283,9 @@ export const simulatedJobKey = (orgId: string, operationId: string, phase: strin
 type Item = Record<string, unknown>;
 
 export function deploymentItem(d: DeploymentRecord, seq: number): Item {
-  const { op_counts = {}, ...record } = d;
-  const values = { ...record, seq };
+  const { op_counts = {}, in_flight, ...record } = d;
+  // A string set: operations join and leave it in their own writes (ADD, DELETE) without reading it.
+  const values = { ...record, ...(in_flight.length ? { in_flight: new Set(in_flight) } : {}), seq };
   const counts = Object.fromEntries(Object.entries(op_counts).map(([t, n]) => [opCountAttr(t), n]));
   return { ...deployment.key(values), ...values, ...counts, ...deployment.indexKeys(values) };
 }
@@ -305,6 +321,8 @@ export function eventItem(
   const keys = { ...values, org_id: orgId, type_sequence: e.typeSequence };
   return { ...event.key(keys), ...values, ...event.indexKeys(keys) };
 }
+
+export const revisionItem = (r: RevisionRecord): Item => ({ ...revisionKey(r.org_id, r.deployment_id, r.revision), ...r });
 
 export const nameItem = (orgId: string, name: string, deploymentId: string): Item => ({
   ...nameKey(orgId, name),

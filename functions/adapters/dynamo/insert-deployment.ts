@@ -8,7 +8,7 @@ import type { DeploymentRecord } from '../../core/deployments.js';
 import { apiError } from '../../core/errors.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
-import { deploymentCountedIn, deploymentItem, nameItem, operationCountedIn, operationItem, typeSeqAttr } from './entities.js';
+import { deploymentCountedIn, deploymentItem, nameItem, operationCountedIn, operationItem, revisionItem, typeSeqAttr } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
@@ -64,6 +64,18 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     ...counts.items(),
     // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
     name: putNew(nameItem(req.orgId, deployment.name, deployment.id)),
+    // Decision 43: revision 1 is the configuration it is created with.
+    revision: putNew(
+      revisionItem({
+        org_id: req.orgId,
+        deployment_id: deployment.id,
+        revision: 1,
+        config: deployment.config,
+        created_at: deployment.created_at,
+        operation_id: operation.id,
+        rollback_of: null,
+      }),
+    ),
     ...events.items,
   };
   try {

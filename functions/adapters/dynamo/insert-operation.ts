@@ -4,7 +4,7 @@
  * the operation, an operation in flight it supersedes (canceled), their status counts and
  * their events.
  */
-import type { DeploymentRecord } from '../../core/deployments.js';
+import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
@@ -13,7 +13,7 @@ import { type ChangeEvents, eventWrites } from './event-log.js';
 import { operationUpdate } from './operation-update.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
-import { Retry, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
+import { Retry, setClause, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
 
 export interface NewOperation {
   /** The deployment as read; the write holds only if it is unchanged. */
@@ -52,8 +52,15 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     last_operation_id: operation.id,
     updated_at: snap.at,
   };
+  const entry = inFlightEntry(operation);
+  // A destroy supersedes what was in flight; another operation joins it.
+  const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
   if (req.deploymentStatus)
-    Object.assign(depSet, { status: req.deploymentStatus, ...deployment.statusIndexKeys({ ...d }, req.deploymentStatus) });
+    Object.assign(depSet, {
+      status: req.deploymentStatus,
+      ...deployment.statusIndexKeys({ ...d }, req.deploymentStatus),
+      in_flight: new Set(inFlight),
+    });
   const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
   const moved: DeploymentRecord = {
     ...d,
@@ -62,6 +69,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     last_operation_id: operation.id,
     updated_at: snap.at,
     status: req.deploymentStatus ?? d.status,
+    in_flight: inFlight,
   };
   const events = eventWrites(d.org_id, snap, [
     req.cancel && canceled && req.events.operation(req.cancel.operation, { ...req.cancel.operation, ...canceled }),
@@ -76,7 +84,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
         ...withCondition(
-          updateParts(depSet),
+          req.deploymentStatus ? updateParts(depSet) : setClause(updateParts(depSet), 'ADD', 'in_flight', entry),
           '#st = :expected AND #oc = :count',
           { '#st': 'status', '#oc': 'op_count' },
           { ':expected': d.status, ':count': d.op_count },

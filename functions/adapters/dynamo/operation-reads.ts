@@ -28,6 +28,7 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     error: optional(item.error),
     result: optional(item.result),
     params: optional(item.params),
+    update: optional(item.update),
     job: optional(item.job),
     positions:
       item.res_type_seq === undefined

@@ -142,3 +142,12 @@ export function withCondition(
     ExpressionAttributeValues: nonEmpty({ ...parts.ExpressionAttributeValues, ...values }),
   };
 }
+
+/** A string set's ADD or DELETE of one element, after the SET and REMOVE clauses of `parts`: no read of the set needed. */
+export function setClause(parts: ReturnType<typeof updateParts>, verb: 'ADD' | 'DELETE', attr: string, element: string) {
+  return {
+    UpdateExpression: `${parts.UpdateExpression} ${verb} #set :element`.trim(),
+    ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#set': attr },
+    ExpressionAttributeValues: { ...parts.ExpressionAttributeValues, ':element': new Set([element]) },
+  };
+}

@@ -9,7 +9,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { HostingPlatform, JobHandle, JobStatus, PhaseJob } from '../../core/platform.js';
+import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, RestoreJob } from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
 import { simulatedJobKey } from '../dynamo/entities.js';
 
@@ -70,6 +70,22 @@ export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: Simulation
       if (Item.outcome === 'succeeded') return { state: 'succeeded' };
       const message = `Simulated failure in phase ${Item.phase} (SIMULATED_FAILURE=${simulatedFailure}).`;
       return { state: 'failed', transient: Item.outcome === 'transient', message };
+    },
+
+    async restore(job: RestoreJob) {
+      // Nothing runs here; the restore is recorded as a job of its own, as a real platform would track it.
+      await ddb.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...simulatedJobKey(job.orgId, job.operationId, 'restore'),
+            phase: 'restore',
+            state: 'succeeded',
+            deployment_id: job.deploymentId,
+            ttl: Math.floor(now() / 1000) + JOB_TTL_SECONDS,
+          },
+        }),
+      );
     },
 
     async cancel(handle) {

@@ -1,0 +1,234 @@
+/**
+ * A deployment's configuration (decisions 41-43): what it runs (`app_version`, `size`,
+ * `env`), how it is stored, how it is shown, and how a JSON merge patch (RFC 7396) of it
+ * is applied. A secret env value is stored sealed (by the SecretSealer, outside the core)
+ * beside a keyed digest, so "set to the value it already has" is found without opening
+ * it; it is shown as `{"secret": true}` and nothing else, everywhere.
+ */
+import { createHmac } from 'node:crypto';
+import type { AppType } from './schemas.js';
+
+export const SIZES = ['small', 'medium', 'large'] as const;
+export type Size = (typeof SIZES)[number];
+export const DEFAULT_SIZE: Size = 'small';
+
+/** Decision 41: env names, and how many a deployment may have. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+export const MAX_ENV_ENTRIES = 50;
+export const MAX_ENV_VALUE_LENGTH = 4096;
+
+/** The supported releases of each app type (configuration APP_VERSIONS). */
+export type AppVersions = Readonly<Record<AppType, readonly string[]>>;
+
+/** Decision 41: the releases offered when APP_VERSIONS does not say (lib/config.ts reads it). */
+export const DEFAULT_APP_VERSIONS: AppVersions = {
+  airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
+  superset: ['4.1.2', '5.0.0'],
+};
+
+/** A secret as stored: sealed for `deployment-env` on its deployment, and its keyed digest. */
+export interface StoredSecret {
+  secret: true;
+  sealed: string;
+  digest: string;
+}
+export type StoredEnvEntry = { value: string; secret: false } | StoredSecret;
+
+export interface StoredConfig {
+  app_version: string;
+  size: Size;
+  env: Record<string, StoredEnvEntry>;
+}
+
+/** A secret set by a request, before it is sealed: its value never leaves the request that sent it. */
+export interface FreshSecret {
+  secret: true;
+  value: string;
+  digest: string;
+}
+export type PendingEnvEntry = StoredEnvEntry | FreshSecret;
+export interface PendingConfig extends Omit<StoredConfig, 'env'> {
+  env: Record<string, PendingEnvEntry>;
+}
+
+export type EnvEntryView = { value: string; secret: false } | { secret: true };
+export interface ConfigView {
+  app_version: string;
+  size: Size;
+  env: Record<string, EnvEntryView>;
+}
+
+/** One changed leaf, as a dry run and an update operation show it (decision 42). */
+export interface ConfigChange {
+  field: string;
+  from: string | EnvEntryView | null;
+  to: string | EnvEntryView | null;
+}
+
+// ---- versions ------------------------------------------------------------------
+
+/** Version numbers compared part by part as numbers: 2.10.5 > 2.9.0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+export const newestVersion = (versions: readonly string[]): string => [...versions].sort(compareVersions).at(-1)!;
+
+export const defaultConfig = (appType: AppType, versions: AppVersions): StoredConfig => ({
+  app_version: newestVersion(versions[appType]),
+  size: DEFAULT_SIZE,
+  env: {},
+});
+
+// ---- showing -------------------------------------------------------------------
+
+export const envEntryView = (e: PendingEnvEntry): EnvEntryView => (e.secret ? { secret: true } : { value: e.value, secret: false });
+
+export function configView(c: StoredConfig | PendingConfig): ConfigView {
+  return {
+    app_version: c.app_version,
+    size: c.size,
+    env: Object.fromEntries(Object.entries(c.env).map(([name, e]) => [name, envEntryView(e)])),
+  };
+}
+
+// ---- digests -------------------------------------------------------------------
+
+/** Where a secret lives: its digest is bound to it, so equal values elsewhere do not show as equal. */
+export interface SecretPlace {
+  orgId: string;
+  deploymentId: string;
+  name: string;
+}
+
+/** The keyed digest of a secret value (HMAC-SHA256 under the service's digest key). */
+export function secretDigest(key: Buffer, place: SecretPlace, value: string): string {
+  return createHmac('sha256', key)
+    .update(JSON.stringify([place.orgId, place.deploymentId, place.name, value]))
+    .digest('base64url');
+}
+
+// ---- patching ------------------------------------------------------------------
+
+/** An env entry in a request: `null` removes it (in a patch); an object sets or merges into it. */
+export interface EnvEntryInput {
+  value?: string;
+  secret?: boolean;
+}
+export interface ConfigInput {
+  app_version?: string;
+  size?: Size;
+  env?: Record<string, EnvEntryInput | null> | null;
+}
+
+/** A check against the configuration the request applies to: `field` as `details` names it. */
+export interface ConfigProblem {
+  field: string;
+  issue: string;
+}
+
+export interface PatchContext {
+  appType: AppType;
+  versions: AppVersions;
+  /** Digests a secret value where it would be stored. */
+  digest: (name: string, value: string) => string;
+}
+
+/** The version a configuration moves to must be supported, and (but at creation) not lower. */
+export function versionProblems(
+  from: string,
+  to: string,
+  ctx: Pick<PatchContext, 'appType' | 'versions'>,
+  allowDowngrade = false,
+): ConfigProblem[] {
+  // Staying on a release that is no longer offered is not a change of it.
+  if (to === from && !allowDowngrade) return [];
+  const supported = ctx.versions[ctx.appType];
+  if (!supported.includes(to)) {
+    const list = [...supported].sort(compareVersions).join(', ');
+    return [{ field: 'config.app_version', issue: `must be a supported ${ctx.appType} release: ${list}` }];
+  }
+  if (!allowDowngrade && compareVersions(to, from) < 0)
+    return [{ field: 'config.app_version', issue: `must not be lower than the current ${from} (no downgrades)` }];
+  return [];
+}
+
+/**
+ * Applies a merge patch of `config` to the current one (decision 42): in `env`, null
+ * removes a name and an object merges into its entry; a new name needs `value`; a
+ * secret becomes non-secret only with a new value; the version never goes down.
+ * `POST /deployments` applies its `config` to the default the same way.
+ */
+export function applyConfigPatch(
+  current: StoredConfig,
+  patch: ConfigInput,
+  ctx: PatchContext,
+  { allowDowngrade = false } = {},
+): { config: PendingConfig; problems: ConfigProblem[] } {
+  const app_version = patch.app_version ?? current.app_version;
+  const problems = versionProblems(current.app_version, app_version, ctx, allowDowngrade);
+  const env: Record<string, PendingEnvEntry> = patch.env === null ? {} : { ...current.env };
+  for (const [name, entry] of Object.entries(patch.env ?? {})) {
+    const field = `config.env.${name}`;
+    if (entry === null) {
+      delete env[name];
+      continue;
+    }
+    const was = current.env[name];
+    const secret = entry.secret ?? was?.secret ?? false;
+    const value = entry.value ?? (was && !was.secret ? was.value : undefined);
+    if (value === undefined) {
+      if (!was) problems.push({ field: `${field}.value`, issue: 'is required for a new name' });
+      else if (!secret) problems.push({ field: `${field}.value`, issue: 'is required to make a secret entry non-secret' });
+      else env[name] = was; // a secret kept as it is
+      continue;
+    }
+    if (!secret) {
+      env[name] = { value, secret: false };
+      continue;
+    }
+    const digest = ctx.digest(name, value);
+    // The same secret value again is no change: the stored entry stays as it is.
+    env[name] = was?.secret && was.digest === digest ? was : { secret: true, value, digest };
+  }
+  if (Object.keys(env).length > MAX_ENV_ENTRIES) {
+    problems.push({ field: 'config.env', issue: `must have at most ${MAX_ENV_ENTRIES} entries` });
+  }
+  return { config: { app_version, size: patch.size ?? current.size, env }, problems };
+}
+
+/** What tells two entries apart: a secret by its digest, a plain value by itself. */
+const entryIdentity = (e: PendingEnvEntry | undefined): string | undefined =>
+  e === undefined ? undefined : e.secret ? `secret:${e.digest}` : `value:${e.value}`;
+
+/** One change per changed leaf, `from`/`to` as shown (null when absent), sorted by field. */
+export function configChanges(before: StoredConfig | PendingConfig, after: StoredConfig | PendingConfig): ConfigChange[] {
+  const changes: ConfigChange[] = [];
+  if (before.app_version !== after.app_version)
+    changes.push({ field: 'config.app_version', from: before.app_version, to: after.app_version });
+  if (before.size !== after.size) changes.push({ field: 'config.size', from: before.size, to: after.size });
+  for (const name of new Set([...Object.keys(before.env), ...Object.keys(after.env)])) {
+    const b = before.env[name];
+    const a = after.env[name];
+    if (entryIdentity(b) === entryIdentity(a)) continue;
+    changes.push({ field: `config.env.${name}`, from: b ? envEntryView(b) : null, to: a ? envEntryView(a) : null });
+  }
+  return changes.sort((x, y) => (x.field < y.field ? -1 : x.field > y.field ? 1 : 0));
+}
+
+/** Seals every fresh secret of a pending configuration: what is stored, and given to the workflow. */
+export async function sealPending(config: PendingConfig, seal: (name: string, value: string) => Promise<string>): Promise<StoredConfig> {
+  const env = await Promise.all(
+    Object.entries(config.env).map(
+      async ([name, e]): Promise<[string, StoredEnvEntry]> =>
+        'value' in e && e.secret ? [name, { secret: true, sealed: await seal(name, e.value), digest: e.digest }] : [name, e],
+    ),
+  );
+  return { ...config, env: Object.fromEntries(env) };
+}

@@ -1,0 +1,17 @@
+import { rollbackDeployment } from '../app/deployment-updates.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { updateAnswer } from '../middleware/responses.js';
+import * as routes from '../routes.js';
+
+export const handler = httpRoute(routes.rollbackDeployment, async ({ caller, params, query, body, event, now }) =>
+  updateAnswer(
+    await rollbackDeployment({
+      orgId: caller.orgId,
+      deploymentId: params.deployment_id,
+      ifMatch: event.headers['if-match'],
+      dryRun: query.dry_run,
+      revision: body.revision,
+      now,
+    }),
+  ),
+);

@@ -1,0 +1,17 @@
+import { updateDeployment } from '../app/deployment-updates.js';
+import { httpRoute } from '../middleware/http-route.js';
+import { updateAnswer } from '../middleware/responses.js';
+import * as routes from '../routes.js';
+
+export const handler = httpRoute(routes.updateDeployment, async ({ caller, params, query, body, event, now }) =>
+  updateAnswer(
+    await updateDeployment({
+      orgId: caller.orgId,
+      deploymentId: params.deployment_id,
+      ifMatch: event.headers['if-match'],
+      dryRun: query.dry_run,
+      patch: body.config,
+      now,
+    }),
+  ),
+);

@@ -1,0 +1,42 @@
+/**
+ * A deployment's env secrets (decision 41) are sealed with KMS for the purpose
+ * `deployment-env`: of every role in the stack, only the workflow's start-phase step may
+ * decrypt for it (to hand the configuration to the platform driver), and nothing may
+ * decrypt without naming a purpose.
+ */
+import { actionsOf, logicalId, resourcesOfType, type Statement, stageOf } from './synth.js';
+
+const s = stageOf({ stage: 'dev' });
+
+/** Every policy statement of the template, with the logical id of the policy's roles. */
+function statements(): { roles: string[]; statement: Statement }[] {
+  return resourcesOfType(s.json, 'AWS::IAM::Policy').flatMap(([, p]) => {
+    const roles = ((p.Properties?.Roles ?? []) as { Ref?: string }[]).map((r) => r.Ref ?? '');
+    return ((p.Properties?.PolicyDocument.Statement ?? []) as Statement[]).map((statement) => ({ roles, statement }));
+  });
+}
+
+const decrypts = () => statements().filter(({ statement }) => actionsOf(statement).some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
+
+describe('deployment-env secrets', () => {
+  it('every kms:Decrypt is bound to one purpose', () => {
+    expect(decrypts().length).toBeGreaterThan(0);
+    for (const { statement } of decrypts()) {
+      const purpose = (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.[
+        'kms:EncryptionContext:purpose'
+      ];
+      expect(typeof purpose).toBe('string');
+    }
+  });
+
+  it('only the start-phase step may decrypt the deployment-env purpose', () => {
+    const roleId = logicalId(s.stack.functions.get('start-phase').fn.role!);
+    const forEnv = decrypts().filter(
+      ({ statement }) =>
+        (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.[
+          'kms:EncryptionContext:purpose'
+        ] === 'deployment-env',
+    );
+    expect(forEnv.map((d) => d.roles)).toEqual([[roleId]]);
+  });
+});
