@@ -14,15 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { eventKey } from '../functions/adapters/dynamo/entities.js';
-import { insertDeployment } from '../functions/adapters/dynamo/insert-deployment.js';
-import { withWriteState } from '../functions/adapters/dynamo/org-lock.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
-import { STEP_RETRIES } from '../functions/adapters/dynamo/transact.js';
-import { changeEvents } from '../functions/app/change-events.js';
 import { createWebhook } from '../functions/app/webhooks.js';
-import { newDeploymentWithOperation } from '../functions/core/deployments.js';
-import { DEFAULT_ENVIRONMENT_ID } from '../functions/core/schemas.js';
 import { startEventPipeline } from '../infra/local/event-pipeline.js';
+import { seedDeployment } from '../test/helpers/seed-deployment.js';
 
 export const DELIVERY_GOAL_MS = 5_000;
 
@@ -80,33 +75,9 @@ async function receiver() {
   };
 }
 
-const LIMITS = { perHour: 1_000_000, perMinute: 1_000_000, createsPerHour: 1_000_000 };
-
 /** One change through the write path: a deployment created, with its create operation (2 events). */
 async function createOne(orgId: string, i: number): Promise<void> {
-  await withWriteState(
-    orgId,
-    undefined,
-    ({ org }) =>
-      insertDeployment({
-        orgId,
-        org,
-        limits: LIMITS,
-        now: new Date(),
-        events: changeEvents,
-        build: (at) =>
-          newDeploymentWithOperation(
-            {
-              org_id: orgId,
-              name: `bench-hook-${String(i).padStart(4, '0')}`,
-              app_type: i % 2 ? 'superset' : 'airflow',
-              environment_id: DEFAULT_ENVIRONMENT_ID,
-            },
-            at,
-          ),
-      }),
-    STEP_RETRIES,
-  );
+  await seedDeployment(orgId, { name: `bench-hook-${String(i).padStart(4, '0')}`, app_type: i % 2 ? 'superset' : 'airflow' });
 }
 
 export async function measureDelivery(

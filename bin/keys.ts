@@ -10,10 +10,10 @@
  *   npm run --silent keys -- list --org <org_id> [--json]
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
-import { UsageError, wantsHelp } from '../client/cli/args.js';
 import { printable } from '../client/cli/context.js';
 import { applyLocalEnv, localSecretKey, localSettings } from '../infra/local/env.js';
 import { runKeysCommand } from '../infra/local/keys-cli.js';
+import { exitWhenDone, operatorArgs } from '../infra/local/operator-cli.js';
 import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
 const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
@@ -23,16 +23,7 @@ const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instea
   keys list --org <org_id> [--json]
   keys usage <key_id> [--limit N] [--json]`;
 
-const args = process.argv.slice(2);
-if (wantsHelp(args)) {
-  process.stdout.write(`Usage:\n${USAGE}\n`);
-  process.exit(0);
-}
-const onAws = args.includes('--aws');
-if (onAws && !process.env.TABLE_NAME) {
-  process.stderr.write('--aws needs TABLE_NAME (the stack output TableName).\n');
-  process.exit(2);
-}
+const { args, onAws } = operatorArgs(USAGE, { variable: 'TABLE_NAME', output: 'TableName' });
 if (!onAws) {
   const settings = localSettings();
   applyLocalEnv(settings);
@@ -40,21 +31,7 @@ if (!onAws) {
   useStandIns(localStandIns(localSecretKey(settings.dataDir)));
 }
 
-runKeysCommand(
-  args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(`${printable(s)}\n`) },
-)
-  .then((code) => process.exit(code))
-  .catch((e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\nUsage:\n${USAGE}\n`);
-      process.exit(2);
-    }
-    const refused = e instanceof Error && /ECONNREFUSED|connect/i.test(`${e.message} ${String((e as { cause?: unknown }).cause ?? '')}`);
-    process.stderr.write(
-      refused
-        ? `Cannot reach DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}. Start the local stack first (npm start), with the same DYNAMODB_PORT.\n`
-        : `Error: ${e instanceof Error ? e.message : String(e)}\n`,
-    );
-    process.exit(1);
-  });
+exitWhenDone(runKeysCommand(args, { out: (s) => process.stdout.write(`${printable(s)}\n`) }), USAGE, {
+  test: (text) => /ECONNREFUSED|connect/i.test(text),
+  hint: `Cannot reach DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}. Start the local stack first (npm start), with the same DYNAMODB_PORT.`,
+});

@@ -8,9 +8,9 @@
  *   npm run --silent users -- delete <email>
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { UsageError, wantsHelp } from '../client/cli/args.js';
 import { printable } from '../client/cli/context.js';
 import { localSettings } from '../infra/local/env.js';
+import { exitWhenDone, operatorArgs } from '../infra/local/operator-cli.js';
 import { LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../infra/local/user-pool.js';
 import { runUsersCommand } from '../infra/local/users-cli.js';
 
@@ -19,16 +19,7 @@ const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID 
   users list [--org <org_id>] [--json]
   users delete <email>`;
 
-const args = process.argv.slice(2);
-if (wantsHelp(args)) {
-  process.stdout.write(`Usage:\n${USAGE}\n`);
-  process.exit(0);
-}
-const onAws = args.includes('--aws');
-if (onAws && !process.env.USER_POOL_ID) {
-  process.stderr.write('--aws needs USER_POOL_ID (the stack output UserPoolId).\n');
-  process.exit(2);
-}
+const { args, onAws } = operatorArgs(USAGE, { variable: 'USER_POOL_ID', output: 'UserPoolId' });
 const local = `http://127.0.0.1:${localSettings().port}${USER_POOL_PATH}/`;
 const client = onAws
   ? new CognitoIdentityProviderClient({})
@@ -38,23 +29,16 @@ const client = onAws
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
 
-runUsersCommand(
-  args.filter((a) => a !== '--aws'),
-  { out: (s) => process.stdout.write(`${printable(s)}\n`) },
-  client,
-  onAws ? process.env.USER_POOL_ID! : LOCAL_USER_POOL_ID,
-)
-  .then((code) => process.exit(code))
-  .catch((e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\nUsage:\n${USAGE}\n`);
-      process.exit(2);
-    }
-    const refused = !onAws && e instanceof Error && /ECONNREFUSED/.test(`${e.message} ${String((e as { cause?: unknown }).cause ?? '')}`);
-    process.stderr.write(
-      refused
-        ? `Cannot reach the local user pool at ${local}. Start the local stack first (npm start), with the same PORT.\n`
-        : `Error: ${e instanceof Error ? e.message : String(e)}\n`,
-    );
-    process.exit(1);
-  });
+exitWhenDone(
+  runUsersCommand(
+    args,
+    { out: (s) => process.stdout.write(`${printable(s)}\n`) },
+    client,
+    onAws ? process.env.USER_POOL_ID! : LOCAL_USER_POOL_ID,
+  ),
+  USAGE,
+  {
+    test: (text) => !onAws && /ECONNREFUSED/.test(text),
+    hint: `Cannot reach the local user pool at ${local}. Start the local stack first (npm start), with the same PORT.`,
+  },
+);

@@ -3,8 +3,8 @@
  * from the route table and the zod schemas the service itself uses, so they cannot
  * drift; one method per route, named like the route. Uses the global fetch.
  */
-import type * as z from 'zod/mini';
 import type * as s from '../functions/core/schemas.js';
+import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../functions/route-io.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
 import { type DeprecationNotice, deprecationNoticeOf, warnOncePerProcess } from './deprecation.js';
 import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js';
@@ -12,20 +12,15 @@ import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js
 export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 
 type Routes = typeof routes;
-type Schema<K extends RouteId, F extends string> = Routes[K] extends { readonly [P in F]: infer S extends z.ZodMiniType } ? S : never;
 
 /** `data` of a route's success response. */
-export type DataOf<K extends RouteId> = Routes[K]['success'] extends { readonly data: infer D extends z.ZodMiniType }
-  ? z.output<D>
-  : unknown;
+export type DataOf<K extends RouteId> = RouteData<Routes[K]>;
 /** A route's path parameters. */
-export type ParamsOf<K extends RouteId> = [Schema<K, 'params'>] extends [never] ? undefined : z.input<Schema<K, 'params'>>;
+export type ParamsOf<K extends RouteId> = RouteParams<Routes[K]>;
 /** A route's query parameters (numbers or strings; the API parses them). */
-export type QueryOf<K extends RouteId> = [Schema<K, 'query'>] extends [never]
-  ? undefined
-  : { [F in keyof z.input<Schema<K, 'query'>>]?: string | number };
+export type QueryOf<K extends RouteId> = RouteQuery<Routes[K]>;
 /** A route's JSON body. */
-export type BodyOf<K extends RouteId> = [Schema<K, 'body'>] extends [never] ? undefined : z.input<Schema<K, 'body'>>;
+export type BodyOf<K extends RouteId> = RouteBody<Routes[K]>;
 
 export type Deployment = s.Deployment;
 export type Operation = s.Operation;
@@ -130,18 +125,8 @@ export class DeploymentsClient {
 
   /** The URL of a route, with its path parameters and query filled in. */
   urlOf<K extends RouteId>(id: K, params?: ParamsOf<K>, query?: QueryOf<K>): string {
-    const route: Route = routes[id];
-    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = (params as Record<string, unknown> | undefined)?.[name];
-      if (value === undefined || value === '') throw new TypeError(`${id}: path parameter ${name} is required`);
-      return encodeURIComponent(String(value));
-    });
-    const search = new URLSearchParams();
-    for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>))
-      if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
-    const qs = search.toString();
     // The base URL ends with the API prefix; route paths are below it.
-    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+    return `${this.baseUrl}${routeTarget(id, routes[id].path, params, query)}`;
   }
 
   /** Sends one request for a route; resolves with the success, throws ErrorResponse or NetworkError. */

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { dashboardRoutes } from '../functions/dashboard-routes.js';
 
 const ROOT = import.meta.dirname;
 
@@ -43,6 +44,9 @@ export function securityHeaders(connect: readonly string[] = []): Record<string,
   };
 }
 
+/** What the app needs of the route table (dashboard/src/api.ts): each route's method and path, without its schemas. */
+const routeTargets = Object.fromEntries(Object.entries(dashboardRoutes).map(([id, r]) => [id, { method: r.method, path: r.path }]));
+
 const page = (script: string, style: string) => `<!doctype html>
 <html lang="en">
 <head>
@@ -76,6 +80,7 @@ export function buildDashboard(): Map<string, SiteFile> {
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
+    define: { DASHBOARD_ROUTES: JSON.stringify(routeTargets) },
   });
   const files = new Map<string, SiteFile>();
   for (const out of result.outputFiles) {

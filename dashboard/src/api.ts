@@ -1,11 +1,28 @@
 /**
- * The dashboard API, typed by the same route and error types as the server: the user's
- * token on every call, the `{data}` / `{error}` envelope unwrapped, and one retry after a
- * refresh when the token turned out to be expired.
+ * The dashboard API, typed by the same route table and error types as the server: each
+ * call names its route, its params, query and body and its answer typed from the route's
+ * schemas; the user's token on every call, the `{data}` / `{error}` envelope unwrapped,
+ * and one retry after a refresh when the token turned out to be expired.
  */
 import type { ErrorCode } from '../../functions/core/errors.js';
+import type { DashboardRoute, DashboardRouteId, dashboardRoutes } from '../../functions/dashboard-routes.js';
+import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../../functions/route-io.js';
 import { currentToken, refresh } from './auth.js';
 import type { DashboardConfig } from './config.js';
+
+/**
+ * Each route's method and path, put in by dashboard/build.ts from the route table: the
+ * table itself holds zod schemas, which the browser does not need.
+ */
+declare const DASHBOARD_ROUTES: { readonly [K in DashboardRouteId]: Pick<DashboardRoute, 'method' | 'path'> };
+
+type Route<K extends DashboardRouteId> = (typeof dashboardRoutes)[K];
+
+/** A call's input: the path parameters and body a route declares are required, and then so is the input. */
+export type CallInput<K extends DashboardRouteId> = { query?: RouteQuery<Route<K>> } & (RouteParams<Route<K>> extends undefined
+  ? { params?: undefined }
+  : { params: RouteParams<Route<K>> }) &
+  (RouteBody<Route<K>> extends undefined ? { body?: undefined } : { body: RouteBody<Route<K>> });
 
 export class ApiFailure extends Error {
   constructor(
@@ -22,19 +39,24 @@ export function configureApi(c: DashboardConfig): void {
   base = c.apiBase;
 }
 
-async function send(method: string, path: string, token: string, body?: unknown): Promise<Response> {
-  return fetch(`${base}${path}`, {
+async function send(method: string, target: string, token: string, body?: unknown): Promise<Response> {
+  return fetch(`${base}${target}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let res = await send(method, path, await currentToken(), body);
-  if (res.status === 401) res = await send(method, path, await refresh(), body);
-  const parsed = (await res.json().catch(() => null)) as { data?: T; error?: { code: ErrorCode; message: string } } | null;
-  if (res.ok && parsed && 'data' in parsed) return parsed.data as T;
+export async function api<K extends DashboardRouteId>(
+  id: K,
+  ...[input]: Partial<CallInput<K>> extends CallInput<K> ? [CallInput<K>?] : [CallInput<K>]
+): Promise<RouteData<Route<K>>> {
+  const { method, path } = DASHBOARD_ROUTES[id];
+  const target = routeTarget(id, path, input?.params, input?.query);
+  let res = await send(method, target, await currentToken(), input?.body);
+  if (res.status === 401) res = await send(method, target, await refresh(), input?.body);
+  const parsed = (await res.json().catch(() => null)) as { data?: unknown; error?: { code: ErrorCode; message: string } } | null;
+  if (res.ok && parsed && 'data' in parsed) return parsed.data as RouteData<Route<K>>;
   throw new ApiFailure(
     res.status,
     parsed?.error?.code ?? 'UNEXPECTED_RESPONSE',

@@ -1,6 +1,5 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { Me } from '../../functions/core/dashboard-schemas.js';
 import { api, configureApi } from './api.js';
 import { configureAuth, isSignedIn, onSessionChange, restoreSession, signOut } from './auth.js';
 import { loadConfig } from './config.js';
@@ -14,7 +13,7 @@ import './styles.css';
 
 function Shell() {
   const route = useRoute();
-  const me = useLoad(() => api<Me>('GET', '/me'), []);
+  const me = useLoad(() => api('getMe'), []);
   const [section, id, sub] = route;
   const page =
     section === 'keys' && id && sub === 'usage' ? (

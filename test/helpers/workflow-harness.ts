@@ -3,7 +3,6 @@
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { insertDeployment } from '../../functions/adapters/dynamo/insert-deployment.js';
 import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
@@ -16,15 +15,13 @@ import {
   type StepInput,
   startPhase,
 } from '../../functions/app/workflow-steps.js';
-import { newDeploymentWithOperation } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
-
-const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
+import { seedDeployment } from './seed-deployment.js';
 
 /** Phases of a test's own limit and pace: a long limit, and a job asked about again at once. */
 export const TEST_TIMING = { timeoutSeconds: 3600, checkSeconds: 0 };
@@ -68,24 +65,7 @@ export function engineWith(platform: HostingPlatform) {
 }
 
 export async function newDeployment(orgId: string, status: DeploymentStatus = 'provisioning') {
-  const made = await withWriteState(
-    orgId,
-    undefined,
-    ({ org }) =>
-      insertDeployment({
-        orgId,
-        org,
-        limits: LIMITS,
-        now: new Date(),
-        events: changeEvents,
-        build: (at) =>
-          newDeploymentWithOperation(
-            { org_id: orgId, name: `wf-${crypto.randomUUID().slice(0, 6)}`, app_type: 'airflow', environment_id: 'env_default' },
-            at,
-          ),
-      }),
-    STEP_RETRIES,
-  );
+  const made = await seedDeployment(orgId, { name: `wf-${crypto.randomUUID().slice(0, 6)}`, app_type: 'airflow' });
   return { ...made, deployment: { ...made.deployment, status } };
 }
 

@@ -28,10 +28,21 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** The top folder under functions/; routes.ts, dashboard-routes.ts and router.ts (the route tables and their matcher) are one layer. */
+/** The top folder under functions/; routes.ts, dashboard-routes.ts, router.ts and route-io.ts (the route tables, their matcher and their callers' types) are one layer. */
 function layerOf(file: string): string {
   const top = path.relative(FUNCTIONS, file).split(path.sep)[0]!;
-  return ['routes.ts', 'routes.js', 'router.ts', 'router.js', 'dashboard-routes.ts', 'dashboard-routes.js'].includes(top) ? 'routes' : top;
+  return [
+    'routes.ts',
+    'routes.js',
+    'router.ts',
+    'router.js',
+    'dashboard-routes.ts',
+    'dashboard-routes.js',
+    'route-io.ts',
+    'route-io.js',
+  ].includes(top)
+    ? 'routes'
+    : top;
 }
 
 function importsOf(file: string): string[] {

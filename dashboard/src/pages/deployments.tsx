@@ -13,12 +13,12 @@ interface Row {
 }
 
 async function loadRows(): Promise<Row[]> {
-  const { items } = await api<{ items: Deployment[] }>('GET', '/deployments?per_page=100');
+  const { items } = await api('listDeployments', { query: { per_page: 100 } });
   return Promise.all(
     items.map(async (deployment) => {
       const opId = deployment.links.operation?.split('/').pop();
       const changing = deployment.status === 'provisioning' || deployment.status === 'destroying';
-      return { deployment, operation: changing && opId ? await api<Operation>('GET', `/operations/${opId}`) : undefined };
+      return { deployment, operation: changing && opId ? await api('getOperation', { params: { operation_id: opId } }) : undefined };
     }),
   );
 }

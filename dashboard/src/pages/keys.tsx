@@ -17,14 +17,17 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const scopes = data.getAll('scopes').map(String);
+    const ticked = data.getAll('scopes');
+    const scopes = SCOPES.filter((s) => ticked.includes(s));
     const expires = String(data.get('expires') ?? '');
     setError('');
     try {
-      const created = await api<CreatedKey>('POST', '/keys', {
-        name: String(data.get('name')),
-        ...(scopes.length && scopes.length < SCOPES.length ? { scopes } : {}),
-        ...(expires ? { expires_at: new Date(`${expires}T00:00:00`).toISOString() } : {}),
+      const created = await api('createKey', {
+        body: {
+          name: String(data.get('name')),
+          ...(scopes.length && scopes.length < SCOPES.length ? { scopes } : {}),
+          ...(expires ? { expires_at: new Date(`${expires}T00:00:00`).toISOString() } : {}),
+        },
       });
       form.reset();
       onCreated(created);
@@ -94,7 +97,7 @@ function RevokeDialog({ target, onClose }: { target: KeySummary | null; onClose:
   };
   const revoke = async () => {
     try {
-      await api('DELETE', `/keys/${encodeURIComponent(target!.id)}`);
+      await api('revokeKey', { params: { key_id: target!.id } });
       close(true);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -139,7 +142,7 @@ function RotateDialog({ target, onClose }: { target: KeySummary | null; onClose:
   };
   const rotate = async () => {
     try {
-      close(await api<RotatedKey>('POST', `/keys/${encodeURIComponent(target!.id)}/rotate`, { grace_seconds: grace }));
+      close(await api('rotateKey', { params: { key_id: target!.id }, body: { grace_seconds: grace } }));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -173,7 +176,7 @@ function RotateDialog({ target, onClose }: { target: KeySummary | null; onClose:
 }
 
 export function KeysPage({ canManage }: { canManage: boolean }) {
-  const keys = useLoad(() => api<{ items: KeySummary[] }>('GET', '/keys'), []);
+  const keys = useLoad(() => api('listKeys'), []);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeySummary | null>(null);
   const [rotating, setRotating] = useState<KeySummary | null>(null);

@@ -1,4 +1,4 @@
-import type { Event, Operation } from '../../../functions/core/schemas.js';
+import type { Operation } from '../../../functions/core/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
@@ -10,8 +10,8 @@ export function OperationPage({ operationId }: { operationId: string }) {
   const op = useLoad(
     async () => {
       const [operation, events] = await Promise.all([
-        api<Operation>('GET', `/operations/${encodeURIComponent(operationId)}`),
-        api<{ items: Event[] }>('GET', `/events?per_page=100&resource_id=${encodeURIComponent(operationId)}`),
+        api('getOperation', { params: { operation_id: operationId } }),
+        api('listEvents', { query: { per_page: 100, resource_id: operationId } }),
       ]);
       return { operation, timeline: [...events.items].reverse() };
     },

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { KeySummary, UsagePage as Page } from '../../../functions/core/dashboard-schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
@@ -9,10 +8,9 @@ export function UsagePage({ keyId }: { keyId: string }) {
   const [status, setStatus] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const keys = useLoad(() => api<{ items: KeySummary[] }>('GET', '/keys'), []);
-  const query = new URLSearchParams({ per_page: '25', ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+  const keys = useLoad(() => api('listKeys'), []);
   const page = useLoad(
-    () => api<Page>('GET', `/keys/${encodeURIComponent(keyId)}/usage?${query}`),
+    () => api('listKeyUsage', { params: { key_id: keyId }, query: { per_page: 25, status, cursor } }),
     [keyId, status, cursor],
     cursor ? undefined : 5000,
   );
