@@ -22,6 +22,7 @@ import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-fa
 import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
+import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
 import type { SealPurpose } from '../../functions/core/secret-sealer.js';
 import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
 import type { routes } from '../../functions/routes.js';
@@ -232,7 +233,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-operation': KEYED,
   // Decision 36: reads the operation until it changes (a consistent GetItem every 500 ms),
   // holding one of the organization's wait slots meanwhile (wait-slots.ts: Put, Delete).
-  'wait-operation': { ...KEYED, items: [...REQUEST, { actions: ['PutItem', 'DeleteItem'], reach: ['org'] }] },
+  // A wait that waits holds one of the organization's slots (wait-slots.ts): those items' attributes only.
+  'wait-operation': {
+    ...KEYED,
+    items: [...REQUEST, { actions: ['PutItem', 'DeleteItem'], reach: ['org'], attributes: WAIT_SLOT_ATTRIBUTES }],
+  },
   'list-deployments': LISTS,
   'list-operations': LISTS,
   'list-events': LISTS,

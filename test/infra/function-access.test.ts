@@ -3,6 +3,7 @@
  * partitions, attributes, indexes and state machine, and nothing granted by a managed policy.
  */
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
+import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
 import { routeList } from '../../functions/routes.js';
 import {
   type FunctionName,
@@ -137,8 +138,14 @@ describe('IAM, per function', () => {
       const states = actions.filter((a) => a.startsWith('states:')).sort();
       expect({ fn: f.name, states }).toEqual({ fn: f.name, states: f.access.states.map((a) => `states:${a}`).sort() });
 
+      // The key-signing secret: read by exactly the functions declared to verify or mint keys (decision 121).
+      expect({ fn: f.name, secret: actions.filter((a) => a.startsWith('secretsmanager:')).sort() }).toEqual({
+        fn: f.name,
+        secret: f.access.apiKeySecret ? ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] : [],
+      });
+
       // Nothing else but the queue, the key and the user pool (checked in their own tests), logging and tracing.
-      expect(actions.filter((a) => !/^(dynamodb|states|sqs|kms|cognito-idp):/.test(a)).sort()).toEqual([
+      expect(actions.filter((a) => !/^(dynamodb|states|sqs|kms|cognito-idp|secretsmanager):/.test(a)).sort()).toEqual([
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         'xray:PutTelemetryRecords',
@@ -209,7 +216,7 @@ describe('IAM, per function', () => {
     'dashboard-revoke-key': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
     'dashboard-rotate-key': ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   };
-  const KEY_READERS = ['dashboard-list-keys', 'dashboard-revoke-key', 'dashboard-list-key-usage'];
+  const KEY_READERS = ['dashboard-list-keys', 'dashboard-revoke-key', 'dashboard-rotate-key', 'dashboard-list-key-usage'];
 
   it('lets no function but key management create, delete or revoke an API key: key items only take the admission counters', () => {
     const keyItem = 'KEY#9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
@@ -262,11 +269,17 @@ describe('IAM, per function', () => {
       const written = itemStatements(name)
         .filter((st) => actionsOf(st).some((a) => writes.includes(a)))
         .flatMap(leadingKeysOf);
+      // A wait also holds one of its organization's wait slots (decision 125): those items' attributes only.
+      const slots = name === 'wait-operation' ? [leadingKeyPattern('org')] : [];
       expect({ fn: name, written: [...new Set(written)].sort() }).toEqual({
         fn: name,
-        written: [leadingKeyPattern('apiKey'), leadingKeyPattern('authFailures'), leadingKeyPattern('usage')].sort(),
+        written: [leadingKeyPattern('apiKey'), leadingKeyPattern('authFailures'), leadingKeyPattern('usage'), ...slots].sort(),
       });
     }
+    const slotWrites = itemStatements('wait-operation').filter((st) => leadingKeysOf(st).includes(leadingKeyPattern('org')));
+    expect(slotWrites.map((st) => st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'])).toEqual([
+      [...WAIT_SLOT_ATTRIBUTES],
+    ]);
   });
 
   it('lets the workflow and events functions reach only organizations, webhook deliveries and the active-operations index', () => {
