@@ -9,7 +9,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../../functions/events/dispatch-events.js';
@@ -70,8 +76,11 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
       const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
       iterators.set(shard, NextShardIterator);
       if (!Records.length) continue;
-      // The Streams API's records are what Lambda passes on; only their TypeScript types differ.
-      const { batchItemFailures } = await runAsFunction('dispatch-events', () => dispatch({ Records } as unknown as DynamoDBStreamEvent));
+      // The Streams API's records are what Lambda passes on, but for one thing: the SDK
+      // reads an empty map (`{"M": {}}`, e.g. a configuration without env variables) as
+      // `{}`, which no AttributeValue is; Lambda's event keeps `{"M": {}}`.
+      const event = { Records: Records.map(asLambdaRecord) } as unknown as DynamoDBStreamEvent;
+      const { batchItemFailures } = await runAsFunction('dispatch-events', () => dispatch(event));
       // A failed record is read again from there next time, as Lambda's event source mapping would.
       const failedAt = batchItemFailures[0]?.itemIdentifier;
       const done = failedAt ? Records.filter((r) => BigInt(r.dynamodb?.SequenceNumber ?? 0) < BigInt(failedAt)) : Records;
@@ -132,6 +141,34 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
       await Promise.all(inFlight);
       dynamo.destroy();
       streams.destroy();
+    },
+  };
+}
+
+type StreamRecord = NonNullable<GetRecordsCommandOutput['Records']>[number];
+type Image = Record<string, Record<string, unknown>>;
+
+/** An attribute value as Lambda shows it: `{}` (an empty map, as the SDK read it) back to `{"M": {}}`. */
+function asLambdaValue(value: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(value).length === 0) return { M: {} };
+  if (value.M) return { M: asLambdaImage(value.M as Image) };
+  if (Array.isArray(value.L)) return { L: value.L.map((v) => asLambdaValue(v as Record<string, unknown>)) };
+  return value;
+}
+
+const asLambdaImage = (image: Image): Image => Object.fromEntries(Object.entries(image).map(([k, v]) => [k, asLambdaValue(v)]));
+
+/** The record as Lambda's event carries it (JSON-shaped: its images are plain objects). */
+function asLambdaRecord(record: StreamRecord): unknown {
+  const images = record.dynamodb;
+  if (!images) return record;
+  const { NewImage, OldImage } = images as { NewImage?: Image; OldImage?: Image };
+  return {
+    ...record,
+    dynamodb: {
+      ...images,
+      ...(NewImage ? { NewImage: asLambdaImage(NewImage) } : {}),
+      ...(OldImage ? { OldImage: asLambdaImage(OldImage) } : {}),
     },
   };
 }
