@@ -162,7 +162,7 @@ describe('deployctl: arguments and exit codes', () => {
     [['deployments', 'list', '--status', 'gone'], /--status must be one of: provisioning, ready, destroying, failed, destroyed/],
     [['deployments', 'list', '--per-page', 'ten'], /--per-page must be a positive integer/],
     [['deployments', 'list', '--page', '0'], /--page must be a positive integer/],
-    [['operations', 'list', '--type', 'deployment.update'], /--type must be one of: deployment\.create/],
+    [['operations', 'list', '--type', 'deployment.rename'], /--type must be one of: deployment\.create/],
     [['environments', 'list', '--status', 'ready'], /environments list does not take --status/],
     [['deployments', 'delete', 'x', '--app-type', 'airflow'], /does not take --app-type/],
     [['environments', 'list', '--bogus'], /Unknown option '--bogus'/],
