@@ -32,6 +32,11 @@ export type Webhook = s.Webhook;
 /** A webhook as created: with its signing secret, which no other answer shows. */
 export type CreatedWebhook = DataOf<'createWebhook'>;
 export type WebhookDelivery = s.WebhookDelivery;
+export type Revision = s.Revision;
+/** A dry run's answer: the record as it would be, and what would change. */
+export type DryRun = Extract<DataOf<'updateDeployment'>, { changes: unknown }>;
+/** One changed leaf of a configuration, as a dry run and a deployment.update operation show it. */
+export type ConfigChange = DryRun['changes'][number];
 export type Pagination = s.Pagination;
 export type ListPage<T> = { items: T[]; pagination: s.Pagination; links: s.ListLinks };
 
@@ -60,7 +65,27 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** For a PATCH or a rollback (decision 42). */
+export interface UpdateOptions extends RequestOptions {
+  /** The revision the change is meant for (sent as `If-Match: "<n>"`), or `*`: another revision is 412 PRECONDITION_FAILED. */
+  ifMatch?: number | '*';
+  /** Answer what would change, and change nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * What a PATCH or a rollback answered: `accepted` (202: a deployment.update operation
+ * was started), `unchanged` (200: the configuration already is that, nothing written)
+ * or `dry_run` (200 with `?dry_run=true`: the record as it would be and what would change).
+ */
+export type UpdateResult =
+  | { outcome: 'accepted'; accepted: Accepted }
+  | { outcome: 'unchanged'; deployment: Deployment }
+  | { outcome: 'dry_run'; deployment: Deployment; changes: ConfigChange[] };
+
 export interface CallInput<K extends RouteId> extends RequestOptions {
+  /** Sent as `If-Match`: a revision as its ETag (`"<n>"`), or `*`. */
+  ifMatch?: number | '*';
   params?: ParamsOf<K>;
   query?: QueryOf<K>;
   body?: BodyOf<K>;
@@ -140,10 +165,12 @@ export class DeploymentsClient {
     if (this.userAgent) headers['User-Agent'] = this.userAgent;
     if (input.requestId) headers['X-Request-Id'] = input.requestId;
     if (input.idempotencyKey !== undefined) headers['Idempotency-Key'] = input.idempotencyKey;
+    if (input.ifMatch !== undefined) headers['If-Match'] = input.ifMatch === '*' ? '*' : `"${input.ifMatch}"`;
     let body: string | undefined;
     if (route.body) {
       body = JSON.stringify(input.body ?? {});
-      headers['Content-Type'] = 'application/json';
+      // The route's own media type first: a PATCH is a JSON merge patch.
+      headers['Content-Type'] = route.bodyMediaTypes?.[0] ?? 'application/json';
     }
     const url = this.urlOf(id, input.params, input.query);
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
@@ -197,7 +224,9 @@ export class DeploymentsClient {
     }
     let data = envelope.data;
     if (this.validateResponses) {
-      const parsed = route.success.data.safeParse(data);
+      const other = route.success.or;
+      const schema = other && res.status === other.status ? other.data : route.success.data;
+      const parsed = schema.safeParse(data);
       if (!parsed.success) {
         throw new ErrorResponse({
           status: res.status,
@@ -240,6 +269,21 @@ export class DeploymentsClient {
     return (await this.call(id, input)).data;
   }
 
+  /** A PATCH or a rollback, its answer told apart by status and shape. */
+  private async update<K extends 'updateDeployment' | 'rollbackDeployment'>(
+    id: K,
+    deploymentId: string,
+    body: BodyOf<K>,
+    { ifMatch, dryRun, ...opts }: UpdateOptions,
+  ): Promise<UpdateResult> {
+    const query = (dryRun ? { dry_run: 'true' } : undefined) as QueryOf<K>;
+    const res = await this.call(id, { ...opts, ifMatch, params: { deployment_id: deploymentId } as ParamsOf<K>, query, body });
+    const data = res.data as Accepted | Deployment | DryRun;
+    if (res.status === 202) return { outcome: 'accepted', accepted: data as Accepted };
+    if ('changes' in data) return { outcome: 'dry_run', deployment: data.deployment, changes: data.changes };
+    return { outcome: 'unchanged', deployment: data as Deployment };
+  }
+
   // ---- one method per route ------------------------------------------------------
 
   listEnvironments(query?: QueryOf<'listEnvironments'>, opts?: RequestOptions) {
@@ -263,17 +307,23 @@ export class DeploymentsClient {
   deleteDeployment(deploymentId: string, opts?: RequestOptions) {
     return this.data('deleteDeployment', { ...opts, params: { deployment_id: deploymentId } });
   }
-  updateDeployment(deploymentId: string, body: BodyOf<'updateDeployment'>, query?: QueryOf<'updateDeployment'>, opts?: RequestOptions) {
-    return this.data('updateDeployment', { ...opts, params: { deployment_id: deploymentId }, query, body });
+  /**
+   * Decision 42: changes the configuration with a JSON merge patch (in `config.env`,
+   * `"NAME": null` removes NAME). Resolves with what the API did: see UpdateResult.
+   */
+  updateDeployment(deploymentId: string, patch: BodyOf<'updateDeployment'>, opts: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update('updateDeployment', deploymentId, patch, opts);
   }
+  /** Decision 43: the deployment's configuration revisions, newest first. */
   listRevisions(deploymentId: string, query?: QueryOf<'listRevisions'>, opts?: RequestOptions) {
     return this.data('listRevisions', { ...opts, params: { deployment_id: deploymentId }, query });
   }
   getRevision(deploymentId: string, revision: number, opts?: RequestOptions) {
     return this.data('getRevision', { ...opts, params: { deployment_id: deploymentId, revision: String(revision) } });
   }
-  rollbackDeployment(deploymentId: string, revision: number, query?: QueryOf<'rollbackDeployment'>, opts?: RequestOptions) {
-    return this.data('rollbackDeployment', { ...opts, params: { deployment_id: deploymentId }, query, body: { revision } });
+  /** Decision 43: restores revision n's configuration (secret values included), as an update does. */
+  rollbackDeployment(deploymentId: string, revision: number, opts: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update('rollbackDeployment', deploymentId, { revision }, opts);
   }
   createDagSync(deploymentId: string, opts?: RequestOptions) {
     return this.data('createDagSync', { ...opts, params: { deployment_id: deploymentId }, body: {} });

@@ -8,8 +8,10 @@ import type * as z from 'zod/mini';
 
 type Schema<R, F extends string> = R extends { readonly [P in F]: infer S extends z.ZodMiniType } ? S : never;
 
-/** `data` of a route's success answer. */
-export type RouteData<R> = R extends { readonly success: { readonly data: infer D extends z.ZodMiniType } } ? z.output<D> : unknown;
+/** `data` of a route's success answer, or of the other success it may answer instead (`success.or`). */
+export type RouteData<R> = R extends { readonly success: { readonly data: infer D extends z.ZodMiniType } }
+  ? z.output<D> | (R extends { readonly success: { readonly or: { readonly data: infer O extends z.ZodMiniType } } } ? z.output<O> : never)
+  : unknown;
 /** A route's path parameters. */
 export type RouteParams<R> = [Schema<R, 'params'>] extends [never] ? undefined : z.input<Schema<R, 'params'>>;
 /** A route's query parameters (numbers or strings; the API parses them). */

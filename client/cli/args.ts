@@ -22,12 +22,21 @@ const OPTIONS = {
   events: { type: 'string' },
   description: { type: 'string' },
   'forward-to': { type: 'string' },
-  secret: { type: 'string' },
+  // Repeatable: `deployments update --secret A=@a --secret B=@b`; `events listen` takes one.
+  secret: { type: 'string', multiple: true },
   'from-start': { type: 'boolean' },
   since: { type: 'string' },
+  size: { type: 'string' },
+  'app-version': { type: 'string' },
+  env: { type: 'string', multiple: true },
+  unset: { type: 'string', multiple: true },
+  'if-match': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  revision: { type: 'string' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;
-export type Values = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type ValueOf<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
+export type Values = { [K in OptionName]?: ValueOf<(typeof OPTIONS)[K]> };
 
 /** Throws parseArgs's own error for an unknown option or a missing value. */
 export function parseArgv(argv: readonly string[]): { values: Values; positionals: string[] } {
@@ -67,7 +76,13 @@ export function nonNegativeInt(flag: string, value: string | undefined): number 
   return Number(value);
 }
 
-function positiveInt(flag: string, value: string | undefined): number | undefined {
+/** The value of a repeatable option that a command takes once. */
+export function single(flag: string, values: string[] | undefined): string | undefined {
+  if (values && values.length > 1) throw new UsageError(`--${flag} is taken once here`);
+  return values?.[0];
+}
+
+export function positiveInt(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
   return Number(value);

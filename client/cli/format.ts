@@ -1,5 +1,5 @@
 /** How deployctl prints: JSON, tables, and one resource as aligned fields. The table is shared with the operator CLIs. */
-import type { Deployment, Operation, Pagination, Webhook } from '../client.js';
+import type { ConfigChange, Deployment, Operation, Pagination, Webhook } from '../client.js';
 import { type CliContext, out, printable } from './context.js';
 
 export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify(value, null, 2));
@@ -65,3 +65,16 @@ export const showWebhook = (w: Webhook) =>
     ['description', w.description],
     ['created_at', w.created_at],
   ]);
+
+/** A configuration value as a change shows it: a secret's never, which the API does not send either. */
+const shownValue = (v: NonNullable<ConfigChange['to']>) => (typeof v === 'string' ? v : v.secret ? '(secret)' : JSON.stringify(v.value));
+
+/** What an update changes, one line per changed field: `+` added, `- ` removed, `~` changed; "No change." for none. */
+export function showChanges(changes: readonly ConfigChange[]): string {
+  if (changes.length === 0) return 'No change.';
+  return changes
+    .map(({ field, from, to }) =>
+      from === null ? `+ ${field}: ${shownValue(to!)}` : to === null ? `- ${field}` : `~ ${field}: ${shownValue(from)} → ${shownValue(to)}`,
+    )
+    .join('\n');
+}

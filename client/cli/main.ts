@@ -35,6 +35,11 @@ const SYNOPSES: Record<string, string> = {
   'deployments create':
     '--app-type <airflow|superset> [--name <name>] [--environment-id <id>]\n[--idempotency-key <key>] [--wait [--timeout <seconds>]]',
   'deployments delete': '<deployment-id> [--wait [--timeout <seconds>]]',
+  'deployments update':
+    '<deployment-id> [--size <small|medium|large>] [--app-version <v>]\n[--env <NAME=value>]... [--secret <NAME=@file|NAME=value>]... [--unset <NAME>]...\n[--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
+  'deployments revisions': '<deployment-id> [--page <n>] [--per-page <n>]',
+  'deployments rollback':
+    '<deployment-id> --revision <n> [--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
   'operations list': '[--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
   'operations get': '<operation-id>',
   'operations wait': '<operation-id> [--timeout <seconds>]',

@@ -5,14 +5,18 @@
  * scripted server in virtual time, and the `npx deployctl` launcher as a real process.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { type CliContext, COMMANDS, EXIT, runCli } from '../../client/cli/main.js';
 import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
+import { readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';
 import { localApi } from '../helpers/local-api.js';
+import { ENV_SECRET_PREFIX } from '../helpers/log-scan.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { runProcess } from '../helpers/run-process.js';
 import {
@@ -158,10 +162,22 @@ describe('deployctl: arguments and exit codes', () => {
     [['deployments', 'list', '--status', 'gone'], /--status must be one of: provisioning, ready, destroying, failed, destroyed/],
     [['deployments', 'list', '--per-page', 'ten'], /--per-page must be a positive integer/],
     [['deployments', 'list', '--page', '0'], /--page must be a positive integer/],
-    [['operations', 'list', '--type', 'deployment.update'], /--type must be one of: deployment\.create/],
+    [['operations', 'list', '--type', 'deployment.rename'], /--type must be one of: deployment\.create/],
     [['environments', 'list', '--status', 'ready'], /environments list does not take --status/],
     [['deployments', 'delete', 'x', '--app-type', 'airflow'], /does not take --app-type/],
     [['environments', 'list', '--bogus'], /Unknown option '--bogus'/],
+    [['deployments', 'update', 'x'], /nothing to update: give --size/],
+    [['deployments', 'update', 'x', '--size', 'huge'], /--size must be one of: small, medium, large/],
+    [['deployments', 'update', 'x', '--env', 'NOVALUE'], /--env takes NAME=value \(got "NOVALUE"\)/],
+    [['deployments', 'update', 'x', '--env', 'A=1', '--unset', 'A'], /A is named twice/],
+    [['deployments', 'update', 'x', '--secret', '@/no/such/file'], /^deployctl: --secret takes NAME=@file or NAME=value\n/],
+    [['deployments', 'update', 'x', '--secret', 'T=@/no/such/file'], /--secret T: cannot read \/no\/such\/file \(ENOENT\)/],
+    [['deployments', 'update', 'x', '--size', 'large', '--dry-run', '--wait'], /--wait does not go with it/],
+    [['deployments', 'update', 'x', '--size', 'large', '--if-match', 'v1'], /--if-match must be a positive integer/],
+    [['deployments', 'rollback', 'x'], /--revision is required/],
+    [['deployments', 'rollback', 'x', '--revision', '0'], /--revision must be a positive integer/],
+    [['deployments', 'revisions', 'x', '--size', 'large'], /does not take --size/],
+    [['events', 'listen', '--forward-to', 'http://localhost:4000/', '--secret', 'a', '--secret', 'b'], /--secret is taken once here/],
   ])('refuses %j with exit 2 and sends nothing', async (argv, message) => {
     const { key } = await createKey();
     const res = await deployctl(argv, { key });
@@ -265,6 +281,75 @@ describe('deployctl: create and destroy through the local workflow', () => {
       status: 'succeeded',
       result: { url: expect.stringMatching(/^https:\/\/superset\./) },
     });
+  });
+});
+
+describe('deployctl: updates, revisions and rollback through the local workflow', () => {
+  it('shows a dry run as a diff, updates with --wait, says "No change.", lists revisions and rolls back; never shows a secret', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow', config: { app_version: '2.11.0', env: { OLD: { value: 'x' } } } });
+    const secret = `${ENV_SECRET_PREFIX}cli`;
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'deployctl-')), 'token');
+    writeFileSync(file, `${secret}\n`);
+    const change = ['--size', 'large', '--env', 'FOO=bar', '--secret', `TOKEN=@${file}`, '--unset', 'OLD', '--app-version', '3.0.6'];
+
+    const dry = await deployctl(['deployments', 'update', d.id, ...change, '--dry-run', '--if-match', '1'], { key });
+    expect(dry).toMatchObject({ code: EXIT.ok, stderr: '' });
+    expect(dry.stdout).toBe(
+      [
+        '~ config.app_version: 2.11.0 → 3.0.6',
+        '+ config.env.FOO: "bar"',
+        '- config.env.OLD',
+        '+ config.env.TOKEN: (secret)',
+        '~ config.size: small → large',
+        '',
+      ].join('\n'),
+    );
+
+    const stale = await deployctl(['deployments', 'update', d.id, ...change, '--if-match', '2'], { key });
+    expect(stale.code).toBe(EXIT.apiError);
+    expect(stale.stderr).toContain('PRECONDITION_FAILED');
+
+    const applied = await deployctl(['deployments', 'update', d.id, ...change, '--if-match', '1', '--wait'], { key });
+    expect(applied.stderr).toMatch(/Deployment [0-9a-f-]{36} is being updated \(operation op_[0-9a-f-]{36}\)\./);
+    expect(applied.stderr).toMatch(/\[\s*\d+s\] succeeded updated: /);
+    expect(applied.code).toBe(EXIT.ok);
+    expect(applied.stdout).toBe(`Deployment ${d.name} (${d.id}) is at revision 2.\n`);
+
+    // The file's value with its line break dropped: the same value again is no change.
+    const same = await deployctl(['deployments', 'update', d.id, '--secret', `TOKEN=@${file}`], { key });
+    expect(same).toMatchObject({ code: EXIT.ok, stdout: 'No change.\n' });
+    const sameJson = await deployctl(['deployments', 'update', d.id, '--size', 'large', '--json'], { key });
+    expect(JSON.parse(sameJson.stdout)).toMatchObject({ id: d.id, revision: 2, config: { size: 'large' } });
+
+    const revisions = await deployctl(['deployments', 'revisions', d.id], { key });
+    expect(revisions.code).toBe(EXIT.ok);
+    const rows = revisions.stdout.split('\n');
+    expect(rows[0]).toMatch(/^REVISION\s+APPLIED\s+APP_VERSION\s+SIZE\s+ENV\s+ROLLBACK_OF$/);
+    expect(rows[1]).toMatch(/^2\s+\d{4}-\S+\s+3\.0\.6\s+large\s+FOO,TOKEN\s+-$/);
+    expect(rows[2]).toMatch(/^1\s+\d{4}-\S+\s+2\.11\.0\s+small\s+OLD\s+-$/);
+    expect(revisions.stdout).toContain('page 1 of 1, 2 in total');
+
+    const down = await deployctl(['deployments', 'rollback', d.id, '--revision', '1', '--dry-run'], { key });
+    expect(down.code).toBe(EXIT.apiError);
+    expect(down.stderr).toContain('INVALID_REQUEST');
+
+    const up = await deployctl(['deployments', 'update', d.id, '--size', 'medium', '--wait', '--json'], { key });
+    expect(up.code).toBe(EXIT.ok);
+    expect(JSON.parse(up.stdout)).toMatchObject({
+      deployment: { revision: 3 },
+      operation: { type: 'deployment.update', status: 'succeeded' },
+    });
+    const backDry = await deployctl(['deployments', 'rollback', d.id, '--revision', '2', '--dry-run'], { key });
+    expect(backDry).toMatchObject({ code: EXIT.ok, stdout: '~ config.size: medium → large\n' });
+    const back = await deployctl(['deployments', 'rollback', d.id, '--revision', '2', '--if-match', '3', '--wait', '--json'], { key });
+    expect(back.code).toBe(EXIT.ok);
+    expect(JSON.parse(back.stdout).deployment).toMatchObject({ revision: 4, config: { size: 'large' } });
+    const listed = await deployctl(['deployments', 'revisions', d.id, '--json', '--per-page', '1'], { key });
+    expect(JSON.parse(listed.stdout).items).toMatchObject([{ revision: 4, rollback_of: 2 }]);
+
+    for (const run of [dry, stale, applied, same, sameJson, revisions, backDry, back, listed])
+      expect(run.stdout + run.stderr).not.toContain(ENV_SECRET_PREFIX);
   });
 });
 

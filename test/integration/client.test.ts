@@ -6,7 +6,9 @@ import http from 'node:http';
 import { DeploymentsClient, type DeprecationNotice, ErrorResponse, NetworkError } from '../../client/index.js';
 import { API_PREFIX, routes } from '../../functions/routes.js';
 import { createApiServer } from '../../infra/local/api-server.js';
+import { operationReaches, readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';
+import { ENV_SECRET_PREFIX } from '../helpers/log-scan.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { close, listen } from '../helpers/scripted-api.js';
 
@@ -132,6 +134,75 @@ describe('DeploymentsClient against the local API', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it('updates with a merge patch: a dry run, If-Match, the accepted operation, then no change; revisions and rollback', async () => {
+    const { key } = await createKey();
+    const sent: { method: string; url: string; headers: Headers }[] = [];
+    const checked = conformanceCheckingFetch();
+    const api = new DeploymentsClient({
+      baseUrl,
+      apiKey: key,
+      validateResponses: true,
+      fetch: (input, init) => {
+        sent.push({ method: init?.method ?? 'GET', url: String(input), headers: new Headers(init?.headers) });
+        return checked(input, init);
+      },
+    });
+    const d = await readyDeployment(key, { app_type: 'airflow', config: { app_version: '2.11.0', env: { OLD: { value: 'x' } } } });
+    const patch = { config: { size: 'large' as const, env: { OLD: null, TOKEN: { value: `${ENV_SECRET_PREFIX}client`, secret: true } } } };
+
+    const dry = await api.updateDeployment(d.id, patch, { dryRun: true, ifMatch: 1 });
+    expect(dry).toEqual({
+      outcome: 'dry_run',
+      deployment: expect.objectContaining({ id: d.id, revision: 2, config: expect.objectContaining({ size: 'large' }) }),
+      changes: [
+        { field: 'config.env.OLD', from: { value: 'x', secret: false }, to: null },
+        { field: 'config.env.TOKEN', from: null, to: { secret: true } },
+        { field: 'config.size', from: 'small', to: 'large' },
+      ],
+    });
+    const last = sent.at(-1)!;
+    expect(last.method).toBe('PATCH');
+    expect(last.url).toBe(`${baseUrl}/deployments/${d.id}?dry_run=true`);
+    expect(last.headers.get('content-type')).toBe('application/merge-patch+json');
+    expect(last.headers.get('if-match')).toBe('"1"');
+    expect(JSON.stringify(dry)).not.toContain(ENV_SECRET_PREFIX);
+
+    const stale = await api.updateDeployment(d.id, patch, { ifMatch: 2 }).catch((e: unknown) => e);
+    expect(stale).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+
+    const applied = await api.updateDeployment(d.id, patch, { ifMatch: 1, idempotencyKey: `upd-${d.id}` });
+    if (applied.outcome !== 'accepted') throw new Error(`expected accepted, got ${applied.outcome}`);
+    expect(applied.accepted).toMatchObject({ deployment_id: d.id, operation_id: expect.stringMatching(/^op_/) });
+    expect(sent.at(-1)!.headers.get('idempotency-key')).toBe(`upd-${d.id}`);
+    expect(sent.at(-1)!.url).toBe(`${baseUrl}/deployments/${d.id}`);
+    await operationReaches(key, applied.accepted.operation_id, ['succeeded']);
+
+    const again = await api.updateDeployment(d.id, patch, { ifMatch: '*' });
+    expect(again).toEqual({ outcome: 'unchanged', deployment: expect.objectContaining({ id: d.id, revision: 2 }) });
+    expect(sent.at(-1)!.headers.get('if-match')).toBe('*');
+
+    const revisions = await api.listRevisions(d.id, { page: 1, per_page: 1 });
+    expect(revisions.items.map((r) => [r.revision, r.config.size])).toEqual([[2, 'large']]);
+    expect(revisions.pagination).toEqual({ page: 1, per_page: 1, total: 2, pages: 2 });
+    expect(await api.getRevision(d.id, 1)).toMatchObject({ revision: 1, rollback_of: null, config: { size: 'small' } });
+    await expect(api.getRevision(d.id, 9)).rejects.toMatchObject({ status: 404, code: 'REVISION_NOT_FOUND' });
+
+    const back = await api.rollbackDeployment(d.id, 1, { dryRun: true });
+    expect(back).toMatchObject({
+      outcome: 'dry_run',
+      changes: expect.arrayContaining([{ field: 'config.size', from: 'large', to: 'small' }]),
+    });
+    expect(sent.at(-1)!.headers.get('content-type')).toBe('application/json');
+    const rolled = await api.rollbackDeployment(d.id, 1, { ifMatch: 2 });
+    if (rolled.outcome !== 'accepted') throw new Error(`expected accepted, got ${rolled.outcome}`);
+    await operationReaches(key, rolled.accepted.operation_id, ['succeeded']);
+    expect(await api.getRevision(d.id, 3)).toMatchObject({
+      revision: 3,
+      rollback_of: 1,
+      config: { size: 'small', env: { OLD: { value: 'x' } } },
+    });
   });
 
   it('encodes path parameters', () => {

@@ -1,14 +1,15 @@
-/** deployctl deployments list | get | create | delete. */
+/** deployctl deployments list | get | create | delete | update | revisions | rollback. */
 import { APP_TYPES, DEPLOYMENT_STATUSES } from '../../../functions/core/schemas.js';
-import type { Accepted, Deployment } from '../../client.js';
-import { oneOf, optionalWait, pageQuery, UsageError, type WaitLimit } from '../args.js';
+import type { Accepted, Deployment, UpdateOptions, UpdateResult } from '../../client.js';
+import { oneOf, optionalWait, pageQuery, positiveInt, UsageError, type Values, type WaitLimit } from '../args.js';
 import { type Command, itemCommand, listCommand, type Run } from '../command.js';
+import { configPatch } from '../config-patch.js';
 import { EXIT, err, out } from '../context.js';
-import { json, showDeployment } from '../format.js';
+import { json, showChanges, showDeployment } from '../format.js';
 import { follow, operationOutcome } from '../progress.js';
 
 /**
- * What create and delete share once the API accepted them: without --wait, the accepted
+ * What create, delete, update and rollback share once the API accepted them: without --wait, the accepted
  * operation and how to follow it; with --wait (no time limit unless --timeout), the
  * progress, then the deployment it left.
  */
@@ -34,6 +35,30 @@ async function reportAccepted(
   if (values.json) json(ctx, { deployment, operation: op });
   else if (op.status === 'succeeded') out(ctx, how.done(deployment));
   return operationOutcome(r, op);
+}
+
+/** What update and rollback take besides their own: --if-match, --dry-run (which does not wait), --idempotency-key. */
+function updateOptions(values: Values): { opts: UpdateOptions; wait: WaitLimit | undefined } {
+  const wait = optionalWait(values);
+  if (values['dry-run'] && wait) throw new UsageError('--dry-run starts nothing to wait for: --wait does not go with it');
+  const ifMatch = values['if-match'] === '*' ? '*' : positiveInt('if-match', values['if-match']);
+  return { opts: { ifMatch, dryRun: values['dry-run'], idempotencyKey: values['idempotency-key'] }, wait };
+}
+
+const UPDATE_OPTIONS = ['if-match', 'dry-run', 'idempotency-key', 'wait', 'timeout'] as const;
+
+/** An update's or a rollback's answer: the dry run's changes, "No change.", or the operation it started. */
+function reportUpdate(r: Run, result: UpdateResult, wait: WaitLimit | undefined): Promise<number> | number {
+  const { values, ctx } = r;
+  if (result.outcome === 'accepted')
+    return reportAccepted(r, result.accepted, wait, {
+      being: 'updated',
+      label: 'updating',
+      done: (d) => `Deployment ${d.name} (${d.id}) is at revision ${d.revision}.`,
+    });
+  if (values.json) json(ctx, result.outcome === 'dry_run' ? { deployment: result.deployment, changes: result.changes } : result.deployment);
+  else out(ctx, showChanges(result.outcome === 'dry_run' ? result.changes : []));
+  return EXIT.ok;
 }
 
 export const deploymentCommands: Record<string, Command> = {
@@ -79,6 +104,38 @@ export const deploymentCommands: Record<string, Command> = {
         label: 'destroying',
         done: (d) => `Deployment ${d.name} (${d.id}) is ${d.status}.`,
       });
+    },
+  },
+  'deployments update': {
+    args: ['deployment-id'],
+    options: ['size', 'app-version', 'env', 'secret', 'unset', ...UPDATE_OPTIONS],
+    async run(r) {
+      const patch = configPatch(r.values);
+      const { opts, wait } = updateOptions(r.values);
+      return reportUpdate(r, await r.api.updateDeployment(r.args[0]!, patch, opts), wait);
+    },
+  },
+  'deployments revisions': listCommand({
+    arg: 'deployment-id',
+    list: ({ api, args, values }) => api.listRevisions(args[0]!, pageQuery(values)),
+    header: ['REVISION', 'APPLIED', 'APP_VERSION', 'SIZE', 'ENV', 'ROLLBACK_OF'],
+    row: (v) => [
+      String(v.revision),
+      v.created_at,
+      v.config.app_version,
+      v.config.size,
+      Object.keys(v.config.env).sort().join(',') || '-',
+      v.rollback_of === null ? '-' : String(v.rollback_of),
+    ],
+  }),
+  'deployments rollback': {
+    args: ['deployment-id'],
+    options: ['revision', ...UPDATE_OPTIONS],
+    async run(r) {
+      const revision = positiveInt('revision', r.values.revision);
+      if (revision === undefined) throw new UsageError('--revision is required (see deployctl deployments revisions <deployment-id>)');
+      const { opts, wait } = updateOptions(r.values);
+      return reportUpdate(r, await r.api.rollbackDeployment(r.args[0]!, revision, opts), wait);
     },
   },
 };

@@ -8,7 +8,7 @@ import { EVENT_TYPES, PAGE_SIZE_MAX } from '../../../functions/core/schemas.js';
 import { newWebhookSecret, signatureHeaders, webhookSecretKey } from '../../../functions/core/webhook-signature.js';
 import type { Event } from '../../client.js';
 import { ErrorResponse, formatDuration, NetworkError } from '../../errors.js';
-import { listOf, nonNegativeInt, oneOf, pageQuery, UsageError } from '../args.js';
+import { listOf, nonNegativeInt, oneOf, pageQuery, single, UsageError } from '../args.js';
 import { type Command, listCommand, type Run } from '../command.js';
 import { EXIT, err, out } from '../context.js';
 
@@ -111,7 +111,7 @@ async function listen(r: Run): Promise<number> {
   const types = listOf('type', values.type, EVENT_TYPES);
   const since = nonNegativeInt('since', values.since);
   if (values['from-start'] && since !== undefined) throw new UsageError('--from-start and --since exclude each other');
-  const secret = signingSecret(values.secret);
+  const secret = signingSecret(single('secret', values.secret));
   let cursor = 0;
   let forwarded = 0;
   try {
