@@ -43,10 +43,17 @@ describe('FUNCTION_ACCESS', () => {
     expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());
   });
 
-  it('lets only create-webhook encrypt, each decrypt only its own purpose, and only the events functions queue deliveries', () => {
+  it('lets only the functions that take secrets encrypt, each decrypt only its own purpose, and only the events functions queue deliveries', () => {
     const withKms = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.kms.length ? [[n, a.kms]] : [])));
-    // The deliverer opens webhooks' secrets; the creating function only its own answers kept for replays.
-    expect(withKms).toEqual({ 'create-webhook': ['Encrypt', 'Decrypt:replay'], 'deliver-webhooks': ['Decrypt:delivery'] });
+    // The deliverer opens webhooks' secrets; the creating function only its own answers kept for replays. A deployment's
+    // env secrets are sealed where they are sent (create, PATCH) and opened only by the step that hands them to the driver.
+    expect(withKms).toEqual({
+      'create-webhook': ['Encrypt', 'Decrypt:replay'],
+      'deliver-webhooks': ['Decrypt:delivery'],
+      'create-deployment': ['Encrypt'],
+      'update-deployment': ['Encrypt'],
+      'start-phase': ['Decrypt:deployment-env'],
+    });
     const withQueue = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.queue.length ? [[n, a.queue]] : [])));
     expect(withQueue).toEqual({ 'dispatch-events': ['SendMessage'], 'deliver-webhooks': ['SendMessage'] });
   });
@@ -62,6 +69,8 @@ describe('FUNCTION_ACCESS', () => {
       'delete-deployment': ['StartExecution', 'StopExecution'],
       'create-dag-sync': ['StartExecution'],
       'create-app-user': ['StartExecution'],
+      'update-deployment': ['StartExecution'],
+      'rollback-deployment': ['StartExecution'],
       'cancel-operation': ['StopExecution'],
       'reconcile-operations': ['DescribeExecution', 'StopExecution'],
     });
