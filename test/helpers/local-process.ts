@@ -7,15 +7,26 @@ import { captureCli, captureServer } from './log-capture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether `port` can be listened on now. */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+
+/**
+ * A port free now, below Linux's ephemeral range (32768-60999): a port from that range
+ * (what `listen(0)` hands out) may be taken as the local end of an outgoing connection,
+ * which every test worker makes by the thousand, before the process it was chosen for
+ * listens on it (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
 }
 
 export interface LocalProcess {
