@@ -106,11 +106,7 @@ function shortName() {
   return [z.maxLength(64, { message: rule, abort: true }), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, rule)] as const;
 }
 
-export const DeploymentName = schema(() =>
-  z
-    .string()
-    .check(...shortName()),
-);
+export const DeploymentName = schema(() => z.string().check(...shortName()));
 
 // ---- configuration (decisions 41-43) ----------------------------------------------
 
@@ -171,9 +167,7 @@ export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
 
 export const CreateAppUserBody = schema(() =>
   z.strictObject({
-    username: z
-      .string()
-      .check(...shortName()),
+    username: z.string().check(...shortName()),
     email: z.email().check(z.maxLength(254)),
     role: z.enum(USER_ROLES),
   }),
@@ -280,7 +274,9 @@ export const CreateWebhookBody = schema(() =>
     url: z
       .string()
       .check(z.minLength(1), z.maxLength(2048), z.describe('An absolute https URL, without user or password, of at most 2048 characters.')),
-    events: z.optional(z.array(EventType).check(z.minLength(1), z.maxLength(EVENT_TYPES.length))).check(z.describe('The event types to deliver (default: all four).')),
+    events: z
+      .optional(z.array(EventType).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)))
+      .check(z.describe('The event types to deliver (default: all four).')),
     description: z.optional(z.string().check(z.maxLength(255))),
   }),
 );

@@ -90,7 +90,10 @@ export function errorResponses(route: Route): RouteConfig['responses'] {
       headers: headerRefs(errorHeaders(route, status, codes)),
       content: {
         'application/json': {
-          schema: codes.length === 1 ? ref('schemas', errorSchemaName(codes[0]!)) : { anyOf: codes.map((c) => ref('schemas', errorSchemaName(c))) },
+          schema:
+            codes.length === 1
+              ? ref('schemas', errorSchemaName(codes[0]!))
+              : { anyOf: codes.map((c) => ref('schemas', errorSchemaName(c))) },
           examples: Object.fromEntries(codes.map((code) => [code, errorExample(code)])),
         },
       },

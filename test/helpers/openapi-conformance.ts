@@ -107,6 +107,14 @@ const show = (body: unknown) => {
   return text === undefined ? '(none)' : text.length > 600 ? `${text.slice(0, 600)}…` : text;
 };
 
+/** The values an enum or const failure allowed, for the message. */
+const allowed = (params: Record<string, unknown> | undefined) =>
+  params && 'allowedValues' in params
+    ? ` (${(params.allowedValues as unknown[]).join(', ')})`
+    : params && 'allowedValue' in params
+      ? ` (${String(params.allowedValue)})`
+      : '';
+
 /** The problems with a response, empty when it conforms. */
 export function conformanceProblems(res: ObservedResponse): string[] {
   const { doc } = setup();
@@ -173,7 +181,7 @@ export function conformanceProblems(res: ObservedResponse): string[] {
     const v = validatorAt(pointer('paths', opPath, method, 'responses', String(res.status), 'content', 'application/json', 'schema'));
     if (!v(res.body)) {
       problems.push(
-        `the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`).join('; ')}`,
+        `the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${allowed(e.params)}`).join('; ')}`,
       );
     }
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;

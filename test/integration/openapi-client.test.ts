@@ -72,11 +72,18 @@ describe('a client generated from the OpenAPI document (openapi-typescript)', ()
   it('types creating a deployment, reading an operation, listing events by resource and a merge patch', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'openapi-client-'));
     writeFileSync(path.join(dir, 'openapi.json'), openApiJson());
-    const generated = await runProcess(process.execPath, [GENERATOR, path.join(dir, 'openapi.json'), '--output', path.join(dir, 'api.ts')], {
-      env: { ...process.env, NO_COLOR: '1' },
-      timeoutMs: 120_000,
+    const generated = await runProcess(
+      process.execPath,
+      [GENERATOR, path.join(dir, 'openapi.json'), '--output', path.join(dir, 'api.ts')],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+        timeoutMs: 120_000,
+      },
+    );
+    expect({ code: generated.code, stderr: generated.stderr.replace(/.*openapi-typescript.*\n?/g, '').trim() }).toEqual({
+      code: 0,
+      stderr: '',
     });
-    expect({ code: generated.code, stderr: generated.stderr.replace(/.*openapi-typescript.*\n?/g, '').trim() }).toEqual({ code: 0, stderr: '' });
     writeFileSync(path.join(dir, 'calls.ts'), CALLS);
 
     const program = ts.createProgram([path.join(dir, 'calls.ts')], {
@@ -90,7 +97,10 @@ describe('a client generated from the OpenAPI document (openapi-typescript)', ()
     });
     const problems = ts
       .getPreEmitDiagnostics(program)
-      .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}:${(d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? -1) + 1} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      .map(
+        (d) =>
+          `${d.file ? path.basename(d.file.fileName) : ''}:${(d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? -1) + 1} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
     expect(problems).toEqual([]);
   }, 180_000);
 });
