@@ -93,7 +93,11 @@ describe('the OpenAPI document', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     const list = opOf(routes.listDeployments)!.parameters!;
     expect(list).toContainEqual(
-      expect.objectContaining({ name: 'per_page', in: 'query', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 50 } }),
+      expect.objectContaining({
+        name: 'per_page',
+        in: 'query',
+        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 50 },
+      }),
     );
     expect(list).toContainEqual(
       expect.objectContaining({ name: 'page', in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }) }),
