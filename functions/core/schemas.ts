@@ -254,6 +254,7 @@ export const ListEventsQuery = schema(() =>
 );
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
 /** Decision 36: how long to wait (seconds), and the phase whose end is awaited. */
 export const WaitOperationQuery = schema(() =>
