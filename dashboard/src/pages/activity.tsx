@@ -7,39 +7,33 @@ import { formatTime, useLoad } from '../hooks.js';
 
 const PER_PAGE = 25;
 
-/** Who made the change (decision 46): a key by its name, a user by email or id, the workflow. */
+/** Who made the change (decision 46): a key by its name, a user by email or id, the workflow; ids on hover. */
 function Actor({ entry }: { entry: ActivityEntry }) {
   const a = entry.actor;
   if (a.type === 'system') return <span class="actor">workflow</span>;
   return (
-    <span class="actor">
+    <span class="actor" title={a.id}>
       <span class="badge kind">{a.type === 'api_key' ? 'key' : 'user'}</span> <strong>{entry.actor_name ?? a.id}</strong>
-      {entry.actor_name && (
-        <>
-          {' '}
-          <code>{a.id}</code>
-        </>
-      )}
     </span>
   );
 }
 
-/** The record an event is about: a deployment by its name, an operation by its type, linked to its timeline. */
+/** The record an event is about: a deployment by its name, an operation by its type, linked to its timeline; ids on hover. */
 function Subject({ entry }: { entry: ActivityEntry }) {
   const o = entry.data.object;
   if (entry.type.startsWith('deployment.')) {
     const d = o as Deployment;
     return (
-      <span>
-        deployment <strong>{d.name}</strong> <code>{d.id}</code>
+      <span title={d.id}>
+        deployment <strong>{d.name}</strong>
       </span>
     );
   }
   const op = o as Operation;
   return (
-    <span>
-      {op.type} <a href={`#/operations/${encodeURIComponent(op.id)}`}>{op.id}</a>
-    </span>
+    <a href={`#/operations/${encodeURIComponent(op.id)}`} title={op.id}>
+      {op.type}
+    </a>
   );
 }
 
@@ -56,6 +50,7 @@ function change(entry: ActivityEntry): string {
 /** The organization's audit trail: its events newest first, who made each, optionally of one deployment. */
 export function ActivityPage() {
   const [deployment, setDeployment] = useState('');
+  const [draft, setDraft] = useState('');
   const [page, setPage] = useState(1);
   const trail = useLoad(
     () => api('listActivity', { query: { page, per_page: PER_PAGE, ...(deployment ? { resource_id: deployment } : {}) } }),
@@ -64,7 +59,7 @@ export function ActivityPage() {
   );
   const filter = (e: Event) => {
     e.preventDefault();
-    setDeployment(String(new FormData(e.currentTarget as HTMLFormElement).get('deployment') ?? '').trim());
+    setDeployment(draft.trim());
     setPage(1);
   };
   const pages = trail.data?.pagination.pages ?? 1;
@@ -74,7 +69,15 @@ export function ActivityPage() {
       <p class="note">Every change to the organization's deployments and operations, newest first, and who made it.</p>
       <form class="filter" onSubmit={filter}>
         <label for="deployment-filter">Deployment id</label>
-        <input id="deployment-filter" name="deployment" placeholder="all deployments" size={38} spellcheck={false} />
+        <input
+          id="deployment-filter"
+          name="deployment"
+          placeholder="all deployments"
+          size={38}
+          spellcheck={false}
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+        />
         <button type="submit">Filter</button>
         {deployment && (
           <button
@@ -82,6 +85,7 @@ export function ActivityPage() {
             class="secondary"
             onClick={() => {
               setDeployment('');
+              setDraft('');
               setPage(1);
             }}
           >
