@@ -317,6 +317,7 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
         sequence,
         typeSequence: typeSeqN,
         createdAt: new Date(BASE + sequence * MINUTE + 30_000).toISOString(),
+        actor: { type: 'system' },
         data,
         resourceId: object.id,
       }),

@@ -119,6 +119,15 @@ export const dashboardRoutes = {
     query: s.ListEventsQuery,
     success: { status: 200, data: listPage(s.Event) },
   },
+  listActivity: {
+    method: 'GET',
+    path: '/activity',
+    handler: 'dashboard-list-activity',
+    role: 'viewer',
+    summary: "The organization's audit trail: its events newest first, each actor named (a key's name), filterable by deployment",
+    query: s.ListEventsQuery,
+    success: { status: 200, data: d.ActivityPage },
+  },
 } as const satisfies Record<string, DashboardRoute>;
 
 export type DashboardRouteId = keyof typeof dashboardRoutes;

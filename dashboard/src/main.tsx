@@ -4,6 +4,7 @@ import { api, configureApi } from './api.js';
 import { configureAuth, isSignedIn, onSessionChange, restoreSession, signOut } from './auth.js';
 import { loadConfig } from './config.js';
 import { useLoad, useRoute } from './hooks.js';
+import { ActivityPage } from './pages/activity.js';
 import { DeploymentsPage } from './pages/deployments.js';
 import { KeysPage } from './pages/keys.js';
 import { OperationPage } from './pages/operation.js';
@@ -22,10 +23,12 @@ function Shell() {
       <DeploymentsPage />
     ) : section === 'operations' && id ? (
       <OperationPage operationId={id} />
+    ) : section === 'activity' ? (
+      <ActivityPage />
     ) : (
       <KeysPage canManage={me.data?.role === 'admin'} />
     );
-  const current = section === 'deployments' || section === 'operations' ? 'deployments' : 'keys';
+  const current = section === 'deployments' || section === 'operations' ? 'deployments' : section === 'activity' ? 'activity' : 'keys';
   return (
     <>
       <header class="top">
@@ -38,6 +41,9 @@ function Shell() {
           </a>
           <a href="#/deployments" aria-current={current === 'deployments' ? 'page' : undefined}>
             Deployments
+          </a>
+          <a href="#/activity" aria-current={current === 'activity' ? 'page' : undefined}>
+            Activity
           </a>
         </nav>
         <div class="user">

@@ -24,6 +24,7 @@ import {
 } from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
 import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
+import type { Actor } from '../core/events.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
 import type { Limits } from '../core/rate-limits.js';
 import {
@@ -35,7 +36,7 @@ import {
 } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
-import { changeEvents } from './change-events.js';
+import { changeEventsBy } from './change-events.js';
 import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
 
@@ -45,8 +46,11 @@ export interface Started {
   operationId: string;
 }
 
-/** Starts the workflow of a freshly written operation, or ends it `failed` if that is impossible. */
-export async function launch(op: OperationRecord, deployment: DeploymentRecord): Promise<Started> {
+/**
+ * Starts the workflow of a freshly written operation, or ends it `failed` if that is
+ * impossible: a change of the request's, so `actor`'s.
+ */
+export async function launch(op: OperationRecord, deployment: DeploymentRecord, actor: Actor): Promise<Started> {
   try {
     await startExecution(workflowInput(op));
     return { deploymentId: deployment.id, operationId: op.id };
@@ -66,12 +70,17 @@ export async function launch(op: OperationRecord, deployment: DeploymentRecord):
     at,
     // A fault path already: past this budget the reconciler ends the operation instead.
     retries: { budgetMs: 3_000, exhausted: 'rethrow' },
-    events: changeEvents,
+    events: changeEventsBy(actor),
   });
   throw internalError(op.id);
 }
 
-export interface CreateRequest {
+/** Who asks (decision 46): every change a command makes carries it. */
+export interface ActorRequest {
+  actor: Actor;
+}
+
+export interface CreateRequest extends ActorRequest {
   orgId: string;
   body: CreateDeploymentBody;
   limits: Limits;
@@ -107,7 +116,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
           org,
           limits: req.limits,
           now: req.now,
-          events: changeEvents,
+          events: changeEventsBy(req.actor),
           build: (at) =>
             newDeploymentWithOperation(
               { org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId, config: firstConfig },
@@ -123,7 +132,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
     },
     requestRetries(req.now),
   );
-  return launch(operation, deployment);
+  return launch(operation, deployment, req.actor);
 }
 
 /** The deployment a write started from, or the 404 for an id that names none (decision 30). */
@@ -133,7 +142,7 @@ function foundDeployment(state: WriteState, id: string): DeploymentRecord {
 }
 
 /** Decisions 11-12: DELETE cancels what is in flight and starts one destroy; repeated DELETEs join it. */
-export async function destroyDeployment(orgId: string, id: string, now: Date): Promise<Started> {
+export async function destroyDeployment(orgId: string, id: string, now: Date, actor: Actor): Promise<Started> {
   type Outcome = { joined: Started } | { deployment: DeploymentRecord; operation: OperationRecord; canceled?: OperationRecord };
   const started = await withWriteState(
     orgId,
@@ -152,7 +161,7 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
         deploymentStatus: 'destroying',
         cancel,
         now,
-        events: changeEvents,
+        events: changeEventsBy(actor),
       });
       return { deployment: { ...d, status: 'destroying' as const, op_count: d.op_count + 1 }, operation, canceled: cancel?.operation };
     },
@@ -160,10 +169,10 @@ export async function destroyDeployment(orgId: string, id: string, now: Date): P
   );
   if ('joined' in started) return started.joined;
   if (started.canceled) await stopQuietly(started.canceled, 'Canceled by a destroy request.');
-  return launch(started.operation, started.deployment);
+  return launch(started.operation, started.deployment, actor);
 }
 
-export interface DeploymentOperationRequest {
+export interface DeploymentOperationRequest extends ActorRequest {
   orgId: string;
   deploymentId: string;
   now: Date;
@@ -175,8 +184,9 @@ export async function startOperation(
   d: DeploymentRecord,
   build: (at: string) => OperationRecord,
   now: Date,
+  actor: Actor,
 ): Promise<{ deployment: DeploymentRecord; operation: OperationRecord }> {
-  const operation = await insertOperation({ deployment: d, org: state.org, build, now, events: changeEvents });
+  const operation = await insertOperation({ deployment: d, org: state.org, build, now, events: changeEventsBy(actor) });
   return { deployment: d, operation };
 }
 
@@ -201,11 +211,12 @@ async function startOnReadyDeployment(
         d,
         (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
         req.now,
+        req.actor,
       );
     },
     requestRetries(req.now),
   );
-  return launch(operation, deployment);
+  return launch(operation, deployment, req.actor);
 }
 
 export const startDagSync = (req: DeploymentOperationRequest) =>
@@ -217,7 +228,7 @@ export const provisionAppUser = (req: DeploymentOperationRequest & { user: Creat
   startOnReadyDeployment(req, 'app_user.provision', () => undefined, { ...req.user });
 
 /** Decision 22. A canceled create leaves its deployment failed; other cancels leave it as it was. */
-export async function cancelOperation(orgId: string, id: string, now: Date): Promise<Operation> {
+export async function cancelOperation(orgId: string, id: string, now: Date, actor: Actor): Promise<Operation> {
   const canceled = await withRetries(async () => {
     const op = await findOperation(orgId, id);
     const cancelableType = CANCELABLE_TYPES.includes(op.type);
@@ -238,7 +249,7 @@ export async function cancelOperation(orgId: string, id: string, now: Date): Pro
         deployment: deploymentMove,
         at,
         retries: requestRetries(now),
-        events: changeEvents,
+        events: changeEventsBy(actor),
       }))
     )
       throw new Retry();

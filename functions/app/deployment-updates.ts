@@ -25,11 +25,11 @@ import type { PageRequest } from '../core/pagination.js';
 import { etagOf, ifMatchHolds, type RevisionRecord, revisionNumber } from '../core/revisions.js';
 import type { Deployment, Pagination } from '../core/schemas.js';
 import { config } from '../lib/config.js';
-import { launch, type Started, startOperation } from './deployment-commands.js';
+import { type ActorRequest, launch, type Started, startOperation } from './deployment-commands.js';
 import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findDeployment } from './lookups.js';
 
-export interface UpdateRequest {
+export interface UpdateRequest extends ActorRequest {
   orgId: string;
   deploymentId: string;
   ifMatch: string | undefined;
@@ -102,13 +102,14 @@ async function run(req: UpdateRequest, planFor: (d: DeploymentRecord) => Promise
             update: { config: sealed, changes, rollback_of: plan.rollbackOf },
           }),
         req.now,
+        req.actor,
       );
     },
     requestRetries(req.now),
   );
   if ('unchanged' in outcome)
     return { etag: etagOf(outcome.unchanged.revision), unchanged: deploymentView(outcome.unchanged, config().appDomain) };
-  return { etag: etagOf(outcome.deployment.revision), started: await launch(outcome.operation, outcome.deployment) };
+  return { etag: etagOf(outcome.deployment.revision), started: await launch(outcome.operation, outcome.deployment, req.actor) };
 }
 
 /** PATCH /deployments/{id}: a merge patch of `config`. */

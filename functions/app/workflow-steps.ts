@@ -22,7 +22,7 @@ import {
   type WorkPhase,
 } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
-import { changeEvents } from './change-events.js';
+import { systemChanges } from './change-events.js';
 import { openEnv } from './env-secrets.js';
 
 export interface StepInput {
@@ -96,7 +96,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
       message: PHASE_MESSAGES[input.phase],
       started_at: op.started_at ?? at,
     };
-    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES, events: changeEvents }))) throw new Retry();
+    if (!(await applyTransition({ operation: op, change, at, retries: STEP_RETRIES, events: systemChanges }))) throw new Retry();
     return { ...loaded, op: { ...op, ...change } };
   }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
@@ -121,7 +121,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
           change: { job },
           at: now().toISOString(),
           retries: STEP_RETRIES,
-          events: changeEvents,
+          events: systemChanges,
         }))
       )
         throw new Retry();
@@ -192,7 +192,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
         ...(applied ? { applied } : {}),
         at,
         retries: STEP_RETRIES,
-        events: changeEvents,
+        events: systemChanges,
       }))
     )
       throw new Retry();
@@ -251,7 +251,7 @@ async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => Op
         deployment: deploymentMoveAfter('failed', op.type, deployment),
         at,
         retries: STEP_RETRIES,
-        events: changeEvents,
+        events: systemChanges,
       }))
     )
       throw new Retry();

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from './api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryInt, SCOPES, Scope } from './schemas.js';
+import { Event, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Pagination, queryInt, SCOPES, Scope } from './schemas.js';
 
 const Timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds'));
 
@@ -88,3 +88,14 @@ export type UsagePage = z.infer<typeof UsagePage>;
 
 export const Me = z.object({ email: z.string(), org_id: z.string(), role: DashboardRole });
 export type Me = z.infer<typeof Me>;
+
+/**
+ * An event of the activity page (decision 141): the event as GET /api/v1/events shows it,
+ * and the name its actor goes by here: a key's name, the signed-in user's own email, or
+ * null (the page shows the id, or "workflow" for the system).
+ */
+export const ActivityEntry = z.extend(Event, { actor_name: z.nullable(z.string()) });
+export type ActivityEntry = z.infer<typeof ActivityEntry>;
+
+export const ActivityPage = z.object({ items: z.array(ActivityEntry), pagination: Pagination });
+export type ActivityPage = z.infer<typeof ActivityPage>;

@@ -259,6 +259,7 @@ export const ListEventsQuery = schema(() =>
 );
 export type ListDeploymentsQuery = z.infer<typeof ListDeploymentsQuery>;
 export type ListOperationsQuery = z.infer<typeof ListOperationsQuery>;
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
 /** Decision 36: how long to wait (seconds), and the phase whose end is awaited. */
 export const WaitOperationQuery = schema(() =>
@@ -409,12 +410,29 @@ export const ApiKeyInfo = schema(() =>
 );
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 
+/** Decision 46: who made a change. */
+export const Actor = schema(() =>
+  z
+    .union([
+      z.object({ type: z.literal('api_key'), id: z.string().check(z.describe('The key’s id, as GET /key shows it.')) }),
+      z.object({ type: z.literal('user'), id: z.string().check(z.describe('The dashboard user’s id.')) }),
+      z.object({ type: z.literal('system') }),
+    ])
+    .check(
+      z.describe(
+        'Who made the change: the API key whose request made it (the changes that request made to other records included), the dashboard user, or the system (the workflow: phases, ends).',
+      ),
+    ),
+);
+export type Actor = z.infer<typeof Actor>;
+
 export const Event = schema(() =>
   z.object({
     id: z.string().check(z.regex(/^evt_[0-9a-f-]{36}$/)),
     type: EventType,
     sequence: z.int().check(z.describe("The organization's event counter: 1, 2, 3, … with no gaps, in the order the changes happened.")),
     created_at: Timestamp,
+    actor: Actor,
     data: z.object({
       object: z.union([Deployment, Operation]).check(z.describe('The record after the change, as its GET returns it.')),
       previous: z

@@ -4,6 +4,8 @@ import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../c
 import * as s from '../core/schemas.js';
 
 const AT = '2026-11-22T06:40:00.000Z';
+/** The example key (GET /key), also the author of the example's requests. */
+const KEY_ID = 'key_1a2b3c4d5e6f7a8b9c0d';
 const DEP_ID = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
 const OP_ID = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const WH_ID = 'wh_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
@@ -55,6 +57,9 @@ const { started_at: _startedAt, ...QUEUED_OPERATION } = {
   progress: { phase: 'queued', message: 'Waiting to start.' },
 };
 
+/** Decision 46: the example key's request made the records; the workflow moved them. */
+const REQUEST_ACTOR: s.Actor = { type: 'api_key', id: KEY_ID };
+
 /** An event of each type, from the life of the example deployment and its create operation. */
 const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
   'deployment.created': {
@@ -62,6 +67,7 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
     type: 'deployment.created',
     sequence: 1,
     created_at: AT,
+    actor: REQUEST_ACTOR,
     data: { object: PROVISIONING_DEPLOYMENT },
   },
   'operation.created': {
@@ -69,6 +75,7 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
     type: 'operation.created',
     sequence: 2,
     created_at: AT,
+    actor: REQUEST_ACTOR,
     data: { object: QUEUED_OPERATION },
   },
   'operation.updated': {
@@ -76,6 +83,7 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
     type: 'operation.updated',
     sequence: 3,
     created_at: '2026-11-22T06:40:01.000Z',
+    actor: { type: 'system' },
     data: { object: OPERATION_EXAMPLE, previous: { status: 'queued', progress: QUEUED_OPERATION.progress, started_at: null } },
   },
   'deployment.updated': {
@@ -83,6 +91,7 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
     type: 'deployment.updated',
     sequence: 6,
     created_at: '2026-11-22T06:40:04.530Z',
+    actor: { type: 'system' },
     data: { object: DEPLOYMENT_EXAMPLE, previous: { status: 'provisioning', url: null } },
   },
 };
@@ -131,7 +140,7 @@ const EXAMPLES = new Map<z.core.$ZodType, unknown>([
   [
     s.ApiKeyInfo,
     {
-      id: 'key_1a2b3c4d5e6f7a8b9c0d',
+      id: KEY_ID,
       name: 'ci',
       org_id: 'org-1234',
       scopes: [...s.SCOPES],

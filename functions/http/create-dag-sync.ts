@@ -4,5 +4,5 @@ import { accepted } from '../middleware/responses.js';
 import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.createDagSync, async ({ caller, params, now }) =>
-  accepted(await startDagSync({ orgId: caller.orgId, deploymentId: params.deployment_id, now })),
+  accepted(await startDagSync({ orgId: caller.orgId, deploymentId: params.deployment_id, now, actor: caller.actor })),
 );

@@ -5,5 +5,5 @@ import { accepted } from '../middleware/responses.js';
 import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.createDeployment, async ({ caller, body, now }) =>
-  accepted(await createDeployment({ orgId: caller.orgId, body, limits: config().limits, now })),
+  accepted(await createDeployment({ orgId: caller.orgId, body, limits: config().limits, now, actor: caller.actor })),
 );

@@ -12,6 +12,7 @@ export const handler = httpRoute(routes.rollbackDeployment, async ({ caller, par
       dryRun: query.dry_run,
       revision: body.revision,
       now,
+      actor: caller.actor,
     }),
   ),
 );

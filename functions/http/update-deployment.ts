@@ -12,6 +12,7 @@ export const handler = httpRoute(routes.updateDeployment, async ({ caller, param
       dryRun: query.dry_run,
       patch: body.config,
       now,
+      actor: caller.actor,
     }),
   ),
 );

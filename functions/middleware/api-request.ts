@@ -8,6 +8,7 @@ import type { IdempotencyClaim, StoredResponse } from '../adapters/dynamo/idempo
 import type { ApiKeyRecord } from '../core/api-keys.js';
 import type { DashboardUser } from '../core/dashboard-users.js';
 import type { Deprecation } from '../core/deprecations.js';
+import type { Actor } from '../core/events.js';
 import type { Scope } from '../core/schemas.js';
 
 export interface Caller {
@@ -16,6 +17,8 @@ export interface Caller {
   scopes: readonly Scope[];
   /** The key as stored before this request: `last_used_at` is its previous use (decision 40). */
   record: ApiKeyRecord;
+  /** The author of this request's changes: its key (decision 46). */
+  actor: Actor;
 }
 
 export interface RequestState {

@@ -8,6 +8,7 @@
 import { admitRequest } from '../adapters/dynamo/key-admission.js';
 import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { hashKey, invalidKey, keyForm, keyRefusal, missingKey, sameHash } from '../core/api-keys.js';
+import { keyActor } from '../core/events.js';
 import { rateLimitHeaders, windowFull } from '../core/rate-limits.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
@@ -27,7 +28,7 @@ export const authenticate = (): ApiMiddleware => ({
     if (admission.outcome === 'unknown' || !sameHash(admission.record.hash, hash)) throw invalidKey();
     const { record } = admission;
     // Recognised: from here on the request is the key's, and its use is logged (decision 34) even if refused.
-    api.caller = { keyId: record.id, orgId: record.org_id, scopes: record.scopes, record };
+    api.caller = { keyId: record.id, orgId: record.org_id, scopes: record.scopes, record, actor: keyActor(record.id) };
     logger.appendKeys({ key_id: record.id, org_id: record.org_id });
     if (admission.outcome === 'unusable') throw keyRefusal(record, api.now) ?? invalidKey();
     if (admission.outcome === 'limited') throw windowFull(limits, admission.usage, api.now);

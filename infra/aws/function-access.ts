@@ -225,6 +225,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-list-deployments': DASHBOARD_LISTS,
   'dashboard-list-operations': DASHBOARD_LISTS,
   'dashboard-list-events': DASHBOARD_LISTS,
+  // The events' lists, and the organization's keys to name their actors (app/activity.ts).
+  'dashboard-list-activity': {
+    ...DASHBOARD_LISTS,
+    query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
+  },
   'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
   'list-environments': KEYED,
   'get-environment': KEYED,

@@ -238,6 +238,50 @@ describe('the dashboard, against npm start', () => {
     await context.close();
   });
 
+  it('shows the activity page: who made each change, a key by its name (a revoked one too), the workflow as workflow, by deployment', async () => {
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
+    const token = nextToken(page);
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    // Another key of the organization destroys the deployment the revoked ci-pipeline key created.
+    const made2 = await dashboardApi('POST', '/keys', await token, { name: 'ops-bot' });
+    expect(made2.status).toBe(201);
+    const botKey = { 'X-API-Key': made2.body.data.key as string };
+    const createOp = await publicApi('GET', `/operations/${made.operationId}`, botKey);
+    const deploymentId = createOp.body.data.resource.id as string;
+    expect((await publicApi('DELETE', `/deployments/${deploymentId}`, botKey)).status).toBe(202);
+
+    // The first page follows new changes: the destroy appears, by the key's name.
+    const rows = page.locator('table.activity tbody tr');
+    await rows.filter({ hasText: 'ops-bot' }).first().waitFor({ timeout: 15_000 });
+    const who = await page.locator('table.activity tbody tr td:nth-child(3)').allInnerTexts();
+    expect(who).toEqual(expect.arrayContaining(['key ops-bot', 'key ci-pipeline', 'workflow']));
+    // Each key's id on hover.
+    await page.locator(`.actor[title="${made2.body.data.id}"]`, { hasText: 'ops-bot' }).first().waitFor();
+    await page.locator(`.actor[title="${made.keyId}"]`, { hasText: 'ci-pipeline' }).first().waitFor();
+    // Newest first.
+    const numbers = (await page.locator('table.activity tbody tr td:nth-child(1)').allInnerTexts()).map(Number);
+    expect(numbers).toEqual([...numbers].sort((x, y) => y - x));
+    await shot(page, 'activity');
+
+    // Filtered by the deployment: only its own changes, its creation by ci-pipeline last.
+    await page.getByLabel('Deployment id').fill(deploymentId);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    // The filtered page has come once no operation (a link to its timeline) is listed.
+    await page.waitForFunction(() => document.querySelectorAll('table.activity tbody a').length === 0);
+    await rows.filter({ hasText: 'created (provisioning)' }).waitFor();
+    const records = await page.locator('table.activity tbody tr td:nth-child(4)').allInnerTexts();
+    expect(records.every((r) => r === 'deployment etl')).toBe(true);
+    expect(await rows.last().innerText()).toContain('ci-pipeline');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.getByRole('link', { name: 'deployment.destroy' }).first().waitFor();
+    expect(await page.getByLabel('Deployment id').inputValue()).toBe('');
+    // The same page on a phone (390 px wide).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'activity-phone');
+    await context.close();
+  });
+
   it('lets a viewer read the keys and their usage but not create or revoke them', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

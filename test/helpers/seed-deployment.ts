@@ -6,7 +6,7 @@
 import { insertDeployment } from '../../functions/adapters/dynamo/insert-deployment.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
-import { changeEvents } from '../../functions/app/change-events.js';
+import { systemChanges } from '../../functions/app/change-events.js';
 import { type NewDeploymentFields, newDeploymentWithOperation } from '../../functions/core/deployments.js';
 import { DEFAULT_ENVIRONMENT_ID } from '../../functions/core/schemas.js';
 
@@ -22,7 +22,7 @@ export async function seedDeployment(orgId: string, fields: Pick<NewDeploymentFi
         org,
         limits: UNREACHED_LIMITS,
         now: new Date(),
-        events: changeEvents,
+        events: systemChanges,
         build: (at) => newDeploymentWithOperation({ org_id: orgId, environment_id: DEFAULT_ENVIRONMENT_ID, ...fields }, at),
       }),
     STEP_RETRIES,

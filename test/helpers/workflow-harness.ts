@@ -6,7 +6,7 @@ import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.
 import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
-import { changeEvents } from '../../functions/app/change-events.js';
+import { systemChanges } from '../../functions/app/change-events.js';
 import {
   checkPhase,
   completeOperation,
@@ -85,7 +85,7 @@ export async function recordsFor(type: OperationType): Promise<{ op: OperationRe
         deployment: ready,
         org,
         now: new Date(),
-        events: changeEvents,
+        events: systemChanges,
         build: (at) => queuedOperation({ org_id: orgId, type, resource_id: deployment.id, requested_at: at }),
         ...(type === 'deployment.destroy' ? { deploymentStatus: 'destroying' as const } : {}),
       }),

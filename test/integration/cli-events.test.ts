@@ -266,6 +266,7 @@ describe('deployctl events listen (scripted server, virtual time)', () => {
     type,
     sequence,
     created_at: '2026-11-22T06:40:00.000Z',
+    actor: { type: 'system' },
     data: { object: operation('running', 'provisioning_db') },
   });
   const page = (items: Event[], pages = 1) => ({

@@ -7,8 +7,11 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { UsageError } from '../../client/cli/args.js';
 import { recordUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
+import { destroyDeployment } from '../../functions/app/deployment-commands.js';
+import { userActor } from '../../functions/core/events.js';
 import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../infra/local/user-pool.js';
 import { runUsersCommand } from '../../infra/local/users-cli.js';
+import { operationReaches } from '../helpers/api.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 import { call } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
@@ -266,6 +269,42 @@ describe('the dashboard API', () => {
     await dash('DELETE', `/keys/${again.body.data.id}`, as('admin'));
     const revoked = await dash('POST', `/keys/${again.body.data.id}/rotate`, as('admin'), { grace_seconds: 0 });
     expect({ status: revoked.status, code: revoked.body.error.code }).toEqual({ status: 409, code: 'API_KEY_NOT_ROTATABLE' });
+  });
+
+  it('shows the audit trail newest first with each actor named: a key by its name, the viewer by email, the workflow as null', async () => {
+    const { key, record } = await createApiKey({ orgId: org, name: 'deployer', now: new Date() });
+    const created = await call('POST', '/deployments', { key: key, body: { app_type: 'airflow' } });
+    expect(created.status).toBe(202);
+    const depId: string = created.body.data.deployment_id;
+    await operationReaches(key, created.body.data.operation_id, ['succeeded']);
+    // A change made from the dashboard, by the admin (the commands take the actor: decision 46).
+    const adminSub = (JSON.parse(Buffer.from(tokens.admin.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+    const destroy = await destroyDeployment(org, depId, new Date(), userActor(adminSub));
+    await operationReaches(key, destroy.operationId, ['succeeded']);
+
+    type Entry = { sequence: number; type: string; actor: { type: string; id?: string }; actor_name: string | null };
+    const trail = async (who: keyof typeof tokens, query = '') => {
+      const r = await dash('GET', `/activity?per_page=100${query}`, as(who));
+      expect(r.status).toBe(200);
+      return r.body.data.items as Entry[];
+    };
+    const asViewer = await trail('viewer');
+    expect(asViewer.map((e) => e.sequence)).toEqual([...asViewer.map((e) => e.sequence)].sort((x, y) => y - x));
+    const named = (items: Entry[]) => new Set(items.map((e) => `${e.actor.type} ${e.actor.id ?? ''} ${e.actor_name}`));
+    expect(named(asViewer)).toEqual(new Set([`api_key ${record.id} deployer`, `user ${adminSub} null`, 'system  null']));
+    // The signed-in user's own changes go by their email.
+    expect(named(await trail('admin'))).toContain(`user ${adminSub} admin@example.test`);
+    // Filtered by deployment: its own events, created by the key, destroyed by the user, moved by the workflow.
+    const ofDeployment = await trail('viewer', `&resource_id=${depId}`);
+    expect(ofDeployment.map((e) => [e.type, e.actor.type])).toEqual([
+      ['deployment.updated', 'system'], // destroyed
+      ['deployment.updated', 'user'], // destroying
+      ['deployment.updated', 'system'], // ready
+      ['deployment.created', 'api_key'],
+    ]);
+    const bad = await dash('GET', '/activity?resource_id=nope', as('viewer'));
+    expect({ status: bad.status, code: bad.body.error.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
+    expect(await trail('other')).toEqual([]);
   });
 
   it('tells the app who is signed in, and answers other methods with 405 and unknown paths with 404', async () => {

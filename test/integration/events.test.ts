@@ -12,12 +12,19 @@ process.env.RATE_LIMIT_PER_MINUTE = '1000';
 async function allEvents(key: string, query = '') {
   const res = await call('GET', `/events?per_page=100${query}`, { key });
   expect(res.status).toBe(200);
-  return res.body.data.items as { id: string; type: string; sequence: number; created_at: string; data: { object: any; previous?: any } }[];
+  return res.body.data.items as {
+    id: string;
+    type: string;
+    sequence: number;
+    created_at: string;
+    actor: unknown;
+    data: { object: any; previous?: any };
+  }[];
 }
 
 describe('GET /events', () => {
   it('tells the story of a create and a destroy, one event per change, in order, with no gaps', async () => {
-    const { key } = await createKey();
+    const { key, record } = await createKey();
     const created = await createDeployment(key, { app_type: 'airflow', name: 'evented' });
     const { deployment_id: depId, operation_id: createOp } = created.body.data;
     await operationReaches(key, createOp, ['succeeded']);
@@ -44,6 +51,9 @@ describe('GET /events', () => {
       expect(e.id).toMatch(/^evt_[0-9a-f-]{36}$/);
       expect(e.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(e.type.endsWith('.created')).toBe(e.data.previous === undefined);
+      // Decision 46: the key's requests made the create and the destroy; the workflow the rest.
+      const requested = [0, 1, 6, 7].includes(events.indexOf(e));
+      expect(e.actor).toEqual(requested ? { type: 'api_key', id: record.id } : { type: 'system' });
     }
     // Time and sequence agree.
     expect([...events].sort((a, b) => a.created_at.localeCompare(b.created_at)).map((e) => e.sequence)).toEqual(

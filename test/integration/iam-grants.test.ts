@@ -21,6 +21,14 @@ const admissionLike = {
 /** The encryption context of a sealed webhook secret (core/secret-sealer.ts). */
 const bound = { purpose: 'delivery', org: 'org-x', record: 'wh_1' };
 
+/** A query of an organization's key list (apiKey.keysByOrg). */
+const KEY_LIST_QUERY = {
+  IndexName: 'gsi1',
+  KeyConditionExpression: '#p = :pk',
+  ExpressionAttributeNames: { '#p': 'gsi1pk' },
+  ExpressionAttributeValues: { ':pk': 'ORG#org-x#KEYS' },
+};
+
 describe('the grant check', () => {
   it.each([
     ['a read-only handler writing a key', 'get-deployment', 'PutCommand', { Item: { pk: 'KEY#abc', sk: 'KEY', org_id: 'org-x' } }],
@@ -69,6 +77,12 @@ describe('the grant check', () => {
       'PutCommand',
       { Item: { pk: 'ORG#org-x', sk: 'ORG', key_count: 0 } },
     ],
+    [
+      "a dashboard list other than the activity page reading an organization's key list",
+      'dashboard-list-events',
+      'QueryCommand',
+      KEY_LIST_QUERY,
+    ],
     ['the public docs reading anything', 'get-openapi', 'GetCommand', { Key: { pk: 'ORG#org-x', sk: 'ORG' } }],
     ['a function queueing without a queue grant', 'list-events', 'SendMessageCommand', {}],
     // The local queue's items are the host's (infra/local/table-queue.ts): no function writes them.
@@ -98,6 +112,7 @@ describe('the grant check', () => {
         ExpressionAttributeValues: { ':pk': 'ORG#org-x#KEYS' },
       },
     ],
+    ['the activity page naming the keys of its events (decision 141)', 'dashboard-list-activity', 'QueryCommand', KEY_LIST_QUERY],
     [
       'a writer reading the organization and deployment at once',
       'create-dag-sync',

@@ -12,7 +12,7 @@ import { insertOperation } from '../../functions/adapters/dynamo/insert-operatio
 import { listOperations, type OperationFilters } from '../../functions/adapters/dynamo/operation-reads.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
-import { changeEvents } from '../../functions/app/change-events.js';
+import { systemChanges } from '../../functions/app/change-events.js';
 import { completeOperation } from '../../functions/app/workflow-steps.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation } from '../../functions/core/operations.js';
@@ -42,7 +42,7 @@ async function addOperation(d: DeploymentRecord, type: OperationType): Promise<O
         deployment: current,
         org,
         now: new Date(),
-        events: changeEvents,
+        events: systemChanges,
         build: (at) => queuedOperation({ org_id: orgId, type, resource_id: d.id, requested_at: at }),
       }),
     STEP_RETRIES,
@@ -53,7 +53,7 @@ async function addOperation(d: DeploymentRecord, type: OperationType): Promise<O
 
 async function move(op: OperationRecord, status: OperationStatus): Promise<void> {
   const at = new Date().toISOString();
-  expect(await applyTransition({ operation: op, change: { status }, at, retries: STEP_RETRIES, events: changeEvents })).toBe(true);
+  expect(await applyTransition({ operation: op, change: { status }, at, retries: STEP_RETRIES, events: systemChanges })).toBe(true);
   ops[ops.indexOf(op)] = { ...op, status };
 }
 

@@ -6,6 +6,7 @@ import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { createDeployment as create } from '../../functions/app/deployment-commands.js';
 import { reconcileOperations } from '../../functions/app/workflow-steps.js';
+import { keyActor } from '../../functions/core/events.js';
 import { runAsFunction } from '../../infra/local/current-function.js';
 import { ensureTable } from '../../infra/local/dynamodb-local.js';
 import { platformOf } from '../helpers/call-platform.js';
@@ -33,7 +34,13 @@ const LIMITS = { perHour: 1000, perMinute: 100, createsPerHour: 1000 };
 
 async function newCreate() {
   const { record } = await createKey();
-  const res = await create({ orgId: record.org_id, body: { app_type: 'airflow' }, limits: LIMITS, now: new Date() });
+  const res = await create({
+    orgId: record.org_id,
+    body: { app_type: 'airflow' },
+    limits: LIMITS,
+    now: new Date(),
+    actor: keyActor(record.id),
+  });
   return { orgId: record.org_id, opId: res.operationId, deploymentId: res.deploymentId };
 }
 

@@ -49,7 +49,7 @@ afterAll(() => pipeline.stop());
 
 describe('webhooks', () => {
   it('delivers every event of a create, signed per Standard Webhooks, as GET /events shows it', async () => {
-    const { key } = await createKey();
+    const { key, record } = await createKey();
     const r = await receiver();
     try {
       const made = await call('POST', '/webhooks', { key, body: { url: r.url, description: 'ci' } });
@@ -78,6 +78,10 @@ describe('webhooks', () => {
       expect([...new Set(delivered.map((e) => e.id))].sort()).toEqual(events.map((e: { id: string }) => e.id).sort());
       const bySequence = [...delivered].sort((a, b) => a.sequence - b.sequence);
       expect(bySequence).toEqual([...events].reverse());
+      // Decision 46: the bodies say who made each change: the request's key, then the workflow.
+      const actors = (bySequence as unknown as { actor: unknown }[]).map((e) => e.actor);
+      const request = { type: 'api_key', id: record.id };
+      expect(actors).toEqual([request, request, ...Array(4).fill({ type: 'system' })]);
     } finally {
       await r.close();
     }

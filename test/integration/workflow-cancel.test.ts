@@ -7,10 +7,13 @@ import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import { cancelOperation } from '../../functions/app/deployment-commands.js';
+import { keyActor } from '../../functions/core/events.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
 import { startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
 import { eventually } from '../helpers/wait.js';
 import { engineWith, recordsFor, startExecution, testPlatform } from '../helpers/workflow-harness.js';
+
+const ACTOR = keyActor('key_cancel_test');
 
 describe('cancel mid-way', () => {
   let endpoint: Awaited<ReturnType<typeof startSfnEndpoint>>;
@@ -38,7 +41,7 @@ describe('cancel mid-way', () => {
       if (Date.now() > deadline) throw new Error('workflow never reached provisioning_infrastructure');
       await new Promise((r) => setTimeout(r, 10));
     }
-    const canceled = await cancelOperation(orgId, op.id, new Date());
+    const canceled = await cancelOperation(orgId, op.id, new Date(), ACTOR);
     expect(canceled).toMatchObject({ status: 'canceled', progress: { phase: 'provisioning_infrastructure' } });
     // Stopped by the cancel, or, if its step saw the cancel first, ended quietly by itself: never failed.
     expect(['ABORTED', 'SUCCEEDED']).toContain(engine.describe({ executionArn }).status);
@@ -61,7 +64,7 @@ describe('cancel mid-way', () => {
       return o.job?.phase === 'provisioning_db' ? o : undefined;
     }, 'the first phase to start its job');
     expect(await simulated.check(waiting.job!.handle)).toMatchObject({ state: 'running' });
-    await cancelOperation(orgId, op.id, new Date());
+    await cancelOperation(orgId, op.id, new Date(), ACTOR);
     expect(engine.describe({ executionArn }).status).toBe('ABORTED');
     // Nothing waits on the job any more: the engine has nothing left running.
     await engine.settled();

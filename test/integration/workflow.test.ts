@@ -10,8 +10,9 @@ import { applyTransition } from '../../functions/adapters/dynamo/apply-transitio
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
-import { changeEvents } from '../../functions/app/change-events.js';
+import { systemChanges } from '../../functions/app/change-events.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
+import { keyActor } from '../../functions/core/events.js';
 import { PHASES } from '../../functions/core/operations.js';
 import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
@@ -122,7 +123,7 @@ describe('after a failed destroy', () => {
     expect((await run(engineWith(platform), op)).status).toBe('FAILED');
     expect((await getDeployment(orgId, deploymentId, true))!.status).toBe('failed');
     // The retry goes through the API's own command and the shared local endpoint (simulated platform).
-    const again = await destroyDeployment(orgId, deploymentId, new Date());
+    const again = await destroyDeployment(orgId, deploymentId, new Date(), keyActor('key_workflow_test'));
     expect(again.deploymentId).toBe(deploymentId);
     expect(again.operationId).not.toBe(op.id);
     await eventually(async () => (await getDeployment(orgId, deploymentId, true))!.status === 'destroyed', 'the second destroy');
@@ -139,7 +140,7 @@ describe('an operation that ended without its workflow', () => {
         change: { status: 'canceled', message: 'Canceled by request.', ended_at: at },
         at,
         retries: STEP_RETRIES,
-        events: changeEvents,
+        events: systemChanges,
       }),
     ).toBe(true);
     const { platform, calls } = testPlatform();

@@ -123,13 +123,23 @@ describe('the item builders', () => {
   });
 
   it('number an event in the log, its type and its record, without storing the organization or the type number', () => {
-    const e = { id: 'evt_1', type: 'operation.updated', sequence: 40, typeSequence: 9, createdAt: 't', data: { a: 1 }, resourceId: 'op_1' };
+    const e = {
+      id: 'evt_1',
+      type: 'operation.updated',
+      sequence: 40,
+      typeSequence: 9,
+      createdAt: 't',
+      actor: { type: 'system' },
+      data: { a: 1 },
+      resourceId: 'op_1',
+    };
     expect(eventItem('acme', e)).toEqual({
       ...eventKey('acme', 40),
       id: 'evt_1',
       type: 'operation.updated',
       sequence: 40,
       created_at: 't',
+      actor: { type: 'system' },
       data: { a: 1 },
       resource_id: 'op_1',
       gsi1pk: 'ORG#acme#EVTS',

@@ -135,9 +135,14 @@ export async function findKeyById(id: string): Promise<ApiKeyRecord | undefined>
   return Items?.[0] ? toKeyRecord(Items[0]) : undefined;
 }
 
-export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+/** The organization's key items, oldest first: whole, or only the named attributes. */
+async function queryOrgKeys(orgId: string, attributes?: readonly string[]): Promise<Record<string, unknown>[]> {
   const byOrg = apiKey.indexes.keysByOrg;
-  const out: ApiKeyRecord[] = [];
+  const out: Record<string, unknown>[] = [];
+  const projection = attributes && {
+    ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+    names: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+  };
   let start: Record<string, unknown> | undefined;
   do {
     const page = await ddb.send(
@@ -145,15 +150,25 @@ export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
         TableName: tableName(),
         IndexName: byOrg.physical,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': byOrg.pkAttr },
+        ExpressionAttributeNames: { '#pk': byOrg.pkAttr, ...projection?.names },
         ExpressionAttributeValues: { ':pk': byOrg.pk.build({ org_id: orgId }) },
+        ...(projection ? { ProjectionExpression: projection.ProjectionExpression } : {}),
         ExclusiveStartKey: start,
       }),
     );
-    out.push(...(page.Items ?? []).map(toKeyRecord));
+    out.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
+}
+
+export async function listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  return (await queryOrgKeys(orgId)).map(toKeyRecord);
+}
+
+/** Each key's name by its id, revoked keys included, and nothing else of them (decision 141). */
+export async function keyNames(orgId: string): Promise<Map<string, string>> {
+  return new Map((await queryOrgKeys(orgId, ['id', 'name'])).map((item) => [String(item.id), String(item.name)]));
 }
 
 /**

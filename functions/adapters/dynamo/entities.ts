@@ -155,7 +155,10 @@ export const event = entity('event', {
   description: 'an event (decision 37); `<type_sequence>`, its number among its type, is not stored',
   pk: ORG,
   sk: 'EVT#{sequence}',
-  attributes: { 'id, type, sequence, created_at, data, resource_id': 'the event' },
+  attributes: {
+    'id, type, sequence, created_at, data, resource_id': 'the event',
+    actor: 'who made the change (decision 46); absent on events written before it, read as the system (decision 140)',
+  },
   indexes: {
     events: { physical: 'gsi1', pk: `${ORG}#EVTS`, sk: '{sequence}' },
     eventsByType: { physical: 'gsi2', pk: `${ORG}#EVTS#TYPE#{type}`, sk: '{type_sequence}' },
@@ -315,9 +318,26 @@ export function deploymentCountedIn(d: DeploymentRecord): [list: string, positio
 
 export function eventItem(
   orgId: string,
-  e: { id: string; type: string; sequence: number; typeSequence: number; createdAt: string; data: unknown; resourceId: string },
+  e: {
+    id: string;
+    type: string;
+    sequence: number;
+    typeSequence: number;
+    createdAt: string;
+    actor: unknown;
+    data: unknown;
+    resourceId: string;
+  },
 ): Item {
-  const values = { id: e.id, type: e.type, sequence: e.sequence, created_at: e.createdAt, data: e.data, resource_id: e.resourceId };
+  const values = {
+    id: e.id,
+    type: e.type,
+    sequence: e.sequence,
+    created_at: e.createdAt,
+    actor: e.actor,
+    data: e.data,
+    resource_id: e.resourceId,
+  };
   const keys = { ...values, org_id: orgId, type_sequence: e.typeSequence };
   return { ...event.key(keys), ...values, ...event.indexKeys(keys) };
 }

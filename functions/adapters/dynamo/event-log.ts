@@ -37,7 +37,16 @@ export function eventWrites(orgId: string, snap: OrgSnapshot, events: (PendingEv
       const typeSequence = Number(set[typeAttr] ?? num(snap.item, typeAttr)) + 1;
       set[typeAttr] = typeSequence;
       items[`event${i + 1}`] = putNew(
-        eventItem(orgId, { id: e.id, type: e.type, sequence, typeSequence, createdAt: snap.at, data: e.data, resourceId: e.resourceId }),
+        eventItem(orgId, {
+          id: e.id,
+          type: e.type,
+          sequence,
+          typeSequence,
+          createdAt: snap.at,
+          actor: e.actor,
+          data: e.data,
+          resourceId: e.resourceId,
+        }),
       );
     });
   if (Object.keys(items).length) set.evt_seq = sequence;

@@ -1,6 +1,7 @@
 /** Reading the event log (written by event-log.ts, in the transactions of the changes). */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { storedActor } from '../../core/events.js';
 import type { PageRequest } from '../../core/pagination.js';
 import type { Event, EventType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
@@ -13,6 +14,7 @@ export const toEvent = (item: Record<string, unknown>): Event => ({
   type: item.type as EventType,
   sequence: Number(item.sequence),
   created_at: String(item.created_at),
+  actor: storedActor(item.actor),
   data: item.data as Event['data'],
 });
 

@@ -16,7 +16,13 @@ it('sets the caller (key id, organization, scopes, the stored record) and the ra
   const { key, record } = await createKey({ scopes: ['org:read'] });
   const { run } = withKey({ 'x-api-key': key });
   const api = await run();
-  expect(api.caller).toMatchObject({ keyId: record.id, orgId: record.org_id, scopes: ['org:read'], record: { id: record.id } });
+  expect(api.caller).toMatchObject({
+    keyId: record.id,
+    orgId: record.org_id,
+    scopes: ['org:read'],
+    record: { id: record.id },
+    actor: { type: 'api_key', id: record.id },
+  });
   expect(Object.keys(api.limitHeaders).sort()).toEqual(
     expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
   );

@@ -8,7 +8,13 @@ import { routes } from '../../../functions/routes.js';
 import { newOrgId } from '../../helpers/fixtures.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 
-const caller = (): Caller => ({ keyId: 'key_1', orgId: newOrgId(), scopes: [], record: {} as never });
+const caller = (): Caller => ({
+  keyId: 'key_1',
+  orgId: newOrgId(),
+  scopes: [],
+  record: {} as never,
+  actor: { type: 'api_key', id: 'key_1' },
+});
 
 /** One request: the intent's result (or its throw), and the request state it leaves. */
 function post(who: Caller, key: string | undefined, intent: () => Promise<ApiResponse>, body: unknown = { app_type: 'airflow' }) {

@@ -11,7 +11,10 @@ import { dynamoCallsOf } from '../../helpers/dynamo-calls.js';
 import { injectFaults } from '../../helpers/inject-faults.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';
 
-const caller = (): Caller => ({ keyId: `key_${randomUUID().slice(0, 8)}`, orgId: 'org-usage', scopes: [], record: {} as never });
+const caller = (): Caller => {
+  const keyId = `key_${randomUUID().slice(0, 8)}`;
+  return { keyId, orgId: 'org-usage', scopes: [], record: {} as never, actor: { type: 'api_key', id: keyId } };
+};
 const answering = (statusCode: number) => async (): Promise<ApiResponse> => ({ statusCode, headers: {}, body: '' });
 
 /** The stack's order: the settling hook outermost, the early write last before the intent. */

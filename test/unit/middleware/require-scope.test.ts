@@ -5,7 +5,13 @@ import { requireScope } from '../../../functions/middleware/require-scope.js';
 import type { Route } from '../../../functions/routes.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 
-const caller = (scopes: Scope[]) => ({ keyId: 'key_1', orgId: 'org-1', scopes, record: {} as never });
+const caller = (scopes: Scope[]) => ({
+  keyId: 'key_1',
+  orgId: 'org-1',
+  scopes,
+  record: {} as never,
+  actor: { type: 'api_key' as const, id: 'key_1' },
+});
 const run = (access: Route['access'], scopes?: Scope[]) => {
   const handler = middy(async () => 'reached').use(requireScope(access));
   return handler(apiEvent(), apiContext(scopes ? { caller: caller(scopes) } : {}));
