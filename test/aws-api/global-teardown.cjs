@@ -1,4 +1,4 @@
-// The AWS-API suite's globalTeardown: stops what global-setup.cjs started.
+// The AWS-API suite's globalTeardown: stops the moto_server global-setup.cjs started.
 module.exports = async function globalTeardown() {
-  await Promise.all([globalThis.__testDynamo?.stop(), globalThis.__moto?.stop()]);
+  await globalThis.__moto?.stop();
 };

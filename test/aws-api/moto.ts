@@ -1,12 +1,15 @@
 /**
  * moto's server (`moto_server`), an independent implementation of the AWS APIs, on a
- * free port for the AWS-API suite: SQS, KMS, Cognito, Secrets Manager and Step Functions
- * all answer on its one endpoint, told apart by the request as AWS tells them apart.
+ * free port for the AWS-API suite: DynamoDB, SQS, KMS, Cognito, Secrets Manager and Step
+ * Functions all answer on its one endpoint, told apart by the request as AWS tells them apart.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createTableInput } from '../../functions/adapters/dynamo/table.js';
 
 /** What `npm run test:aws-api` prints, alone, on a machine without moto. */
-export const MOTO_MISSING = "moto_server was not found: install it with pip install 'moto[server]' (Python 3), then run npm run test:aws-api again.";
+export const MOTO_MISSING =
+  "moto_server was not found: install it with pip install 'moto[server]' (Python 3), then run npm run test:aws-api again.";
 
 export class MotoMissingError extends Error {}
 
@@ -17,6 +20,7 @@ export interface RunningMoto {
 
 /** The AWS_ENDPOINT_URL_* variables that send each service's SDK client to moto. */
 export const motoEndpoints = (endpoint: string): Record<string, string> => ({
+  AWS_ENDPOINT_URL_DYNAMODB: endpoint,
   AWS_ENDPOINT_URL_SQS: endpoint,
   AWS_ENDPOINT_URL_KMS: endpoint,
   AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint,
@@ -58,4 +62,14 @@ export async function startMoto(port: number, command = 'moto_server'): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
   throw failed;
+}
+
+/** The table as the stack creates it (functions/adapters/dynamo/table.ts), on moto's DynamoDB. */
+export async function createMotoTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' } });
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } finally {
+    client.destroy();
+  }
 }
