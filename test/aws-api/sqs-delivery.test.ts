@@ -1,13 +1,11 @@
 /**
  * The delivery queue on AWS (functions/adapters/sqs/delivery-queue.ts) and the deliverer
- * consuming it (functions/events/deliver-webhooks.ts), against moto's SQS and KMS and
- * DynamoDB Local: a message sent with a delay waits in the queue; one received is handed
+ * consuming it (functions/events/deliver-webhooks.ts), against moto's SQS, KMS and
+ * DynamoDB: a message sent with a delay waits in the queue; one received is handed
  * to the deliverer in the SQS event shape Lambda gives it, which opens the webhook's
  * KMS-sealed secret, POSTs the signed event, and on a failure sends the next attempt back
  * to the queue with the schedule's delay.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import {
   CreateQueueCommand,
@@ -27,6 +25,7 @@ import { createWebhook } from '../../functions/app/webhooks.js';
 import type { DeliveryMessage } from '../../functions/core/delivery-queue.js';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { seedDeployment } from '../helpers/seed-deployment.js';
+import { receiver } from '../helpers/webhook-receiver.js';
 
 const sqs = new SQSClient({});
 const kms = new KMSClient({});
@@ -76,22 +75,6 @@ const sqsEvent = (messages: { messageId: string; body: string; receiptHandle: st
       awsRegion: 'us-east-1',
     })),
   }) as unknown as SQSEvent;
-
-/** A receiver on loopback that answers each delivery with the next status of `answers` (then 204). */
-async function receiver(answers: number[]) {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(answers.shift() ?? 204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 describe('the SQS delivery queue', () => {
   it('sends a message due now to be received at once, with its due time in the body', async () => {
