@@ -38,7 +38,7 @@ it('creates a key signed with the Secrets Manager secret, stored in the table, l
   expect((await findKeyById(id))?.revoked_at).toEqual(expect.any(String));
 });
 
-it('fails with the secret named when API_KEY_SECRET_ARN names no secret, writing nothing', () => {
+it('fails, writing nothing, when API_KEY_SECRET_ARN names no secret', () => {
   const r = onAws('keys', ['create', '--org', 'org-aws-missing', '--name', 'x'], { ...outputs, API_KEY_SECRET_ARN: 'no-such-secret' });
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/^Error: .*secret/i);
