@@ -28,6 +28,7 @@ interface Answer {
 export async function runSmoke(o: SmokeOptions): Promise<void> {
   const base = o.baseUrl.replace(/\/+$/, '');
   const call = async (method: string, path: string, body?: unknown, expected = 200): Promise<Answer> => {
+    const giveUp = Date.now() + o.operationTimeoutMs;
     for (;;) {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -41,7 +42,7 @@ export async function runSmoke(o: SmokeOptions): Promise<void> {
       });
       const text = await res.text();
       // The stage's own limits (docs/api.md): wait as it says, then ask again.
-      if (res.status === 429) {
+      if (res.status === 429 && Date.now() < giveUp) {
         await new Promise((r) => setTimeout(r, Number(res.headers.get('Retry-After') ?? '1') * 1000));
         continue;
       }
