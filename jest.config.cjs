@@ -15,6 +15,8 @@ module.exports = {
     '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The AWS-API suite runs on its own, against moto (jest.aws-api.config.cjs, `npm run test:aws-api`).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/aws-api/'],
   globalSetup: '<rootDir>/test/helpers/global-setup.cjs',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.cjs',
   setupFiles: ['<rootDir>/test/helpers/env.ts'],

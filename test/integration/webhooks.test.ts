@@ -4,8 +4,6 @@
  * deliverer, and the receiver verifies every delivery with the `standardwebhooks`
  * package. A receiver that fails is retried on the schedule, each attempt listed.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
@@ -15,31 +13,11 @@ import { claimDue, deleteMessage } from '../../infra/local/table-queue.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
+import { receiver } from '../helpers/webhook-receiver.js';
 
 // Retries a second apart, so the schedule plays out inside a test.
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1';
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver on loopback that answers each delivery with the next status of `answers` (then 204). */
-async function receiver(answers: number[] = []) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(answers.shift() ?? 204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 let pipeline: EventPipeline;
 beforeAll(() => {
