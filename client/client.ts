@@ -338,6 +338,10 @@ export class DeploymentsClient {
   listEvents(query?: QueryOf<'listEvents'>, opts?: RequestOptions) {
     return this.data('listEvents', { ...opts, query });
   }
+  /** Decision 45: one page of the operation's log, oldest first; `followOperationLogs` (client/logs.ts) follows it. */
+  listOperationLogs(operationId: string, query?: QueryOf<'listOperationLogs'>, opts?: RequestOptions) {
+    return this.data('listOperationLogs', { ...opts, params: { operation_id: operationId }, query });
+  }
   getOperation(operationId: string, opts?: RequestOptions) {
     return this.data('getOperation', { ...opts, params: { operation_id: operationId } });
   }

@@ -369,7 +369,7 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
   it('prints each phase change as a line as it happens, and exits 1 when the operation failed, naming the error', async () => {
     const failed = {
       ...operation('failed', 'provisioning_infrastructure'),
-      error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' },
+      error: { code: 'PLATFORM_ERROR', message: 'The platform refused.', phase: 'provisioning_infrastructure' as const, retryable: false },
     };
     const { clock, url } = await scripted([
       ok(operation('queued', 'queued')),
