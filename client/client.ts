@@ -24,6 +24,7 @@ export type BodyOf<K extends RouteId> = RouteBody<Routes[K]>;
 
 export type Deployment = s.Deployment;
 export type Operation = s.Operation;
+export type OperationLogLine = s.OperationLogLine;
 export type Environment = s.Environment;
 export type ApiKeyInfo = s.ApiKeyInfo;
 export type Accepted = s.Accepted;

@@ -5,6 +5,10 @@ import type { PageRequest } from '../core/pagination.js';
 import type { Pagination } from '../core/schemas.js';
 import { findOperation } from './lookups.js';
 
-export async function operationLog(orgId: string, id: string, req: PageRequest): Promise<{ items: LogLineRecord[]; pagination: Pagination }> {
+export async function operationLog(
+  orgId: string,
+  id: string,
+  req: PageRequest,
+): Promise<{ items: LogLineRecord[]; pagination: Pagination }> {
   return listOperationLog(await findOperation(orgId, id), req);
 }

@@ -33,7 +33,8 @@ export function transitionLines(op: Pick<OperationRecord, 'phase' | 'status'>, c
   const lines: NewLogLine[] = [];
   if (change.phase && change.phase !== op.phase && change.phase !== 'queued')
     lines.push({ phase, level: 'info', message: PHASE_MESSAGES[change.phase] });
-  if (change.status === 'failed' && op.status !== 'failed' && change.error) lines.push({ phase, level: 'error', message: change.error.message });
+  if (change.status === 'failed' && op.status !== 'failed' && change.error)
+    lines.push({ phase, level: 'error', message: change.error.message });
   if (change.status === 'canceled' && op.status !== 'canceled')
     lines.push({ phase, level: 'warning', message: change.message ?? 'The operation was canceled.' });
   return lines;

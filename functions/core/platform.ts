@@ -53,16 +53,17 @@ export interface PlatformConfig {
 /** A job as the driver knows it: opaque to the service, stored on the operation, JSON-safe. */
 export type JobHandle = string;
 
-export type JobStatus = (
+export type JobStatus =
   /** Still working; ask again after `nextCheckSeconds` (the workflow's default when absent). */
-  | { state: 'running'; nextCheckSeconds?: number }
-  | { state: 'succeeded'; result?: Record<string, unknown> }
-  /** `transient`: the workflow asks again with backoff before giving up; `message` is shown to the customer. */
-  | { state: 'failed'; transient: boolean; message: string }
-) & {
-  /** The job's log lines after the cursor the check was given, oldest first (decision 45), and the cursor after them. */
-  log?: PlatformLog;
-};
+  (
+    | { state: 'running'; nextCheckSeconds?: number }
+    | { state: 'succeeded'; result?: Record<string, unknown> }
+    /** `transient`: the workflow asks again with backoff before giving up; `message` is shown to the customer. */
+    | { state: 'failed'; transient: boolean; message: string }
+  ) & {
+    /** The job's log lines after the cursor the check was given, oldest first (decision 45), and the cursor after them. */
+    log?: PlatformLog;
+  };
 
 /** What a driver passes on of its platform's log for a job: shown to the customer in the operation's log. */
 export interface PlatformLog {

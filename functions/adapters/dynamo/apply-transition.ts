@@ -4,13 +4,13 @@
  * client can see the change, the organization's lock and the events.
  */
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
 import type { RevisionRecord } from '../../core/revisions.js';
 import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
 import { deployment, deploymentCountedIn, deploymentKey, nameKey, operationCountedIn, revisionItem } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
-import type { NewLogLine } from '../../core/operation-logs.js';
 import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';

@@ -12,7 +12,16 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { HostingPlatform, JobHandle, JobStatus, LogRequest, PhaseJob, PlatformLog, PlatformLogLine, RestoreJob } from '../../core/platform.js';
+import type {
+  HostingPlatform,
+  JobHandle,
+  JobStatus,
+  LogRequest,
+  PhaseJob,
+  PlatformLog,
+  PlatformLogLine,
+  RestoreJob,
+} from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
 import { simulatedJobKey } from '../dynamo/entities.js';
 
@@ -116,13 +125,21 @@ export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: Simulation
 
 /** What each phase's job logs, in order; the last line, at its end, says how long it took (`{s}`). */
 const PHASE_LOG: Record<string, readonly string[]> = {
-  provisioning_db: ['creating database instance db.t4g.small', 'waiting for the database to accept connections', 'database available after {s} s'],
+  provisioning_db: [
+    'creating database instance db.t4g.small',
+    'waiting for the database to accept connections',
+    'database available after {s} s',
+  ],
   provisioning_infrastructure: [
     'creating load balancer and target group',
     'starting 2 application containers',
     'health checks passing after {s} s',
   ],
-  destroying_infrastructure: ['draining and stopping application containers', 'deleting load balancer', 'infrastructure deleted after {s} s'],
+  destroying_infrastructure: [
+    'draining and stopping application containers',
+    'deleting load balancer',
+    'infrastructure deleted after {s} s',
+  ],
   destroying_db: ['taking a final database snapshot', 'deleting database instance', 'database deleted after {s} s'],
   syncing_dags: ['fetching the DAG bundle', 'DAGs synchronised after {s} s'],
   provisioning_user: ['creating the application user', 'user provisioned after {s} s'],
