@@ -226,6 +226,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-list-operations': DASHBOARD_LISTS,
   'dashboard-list-events': DASHBOARD_LISTS,
   'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  // Decision 45: the operation, then its log lines, one key range of the organization's partition.
+  'dashboard-list-operation-logs': {
+    ...USER,
+    items: [{ actions: ['GetItem'], reach: ['org'] }],
+    query: { table: true, indexes: [], reach: ['org'] },
+  },
   'list-environments': KEYED,
   'get-environment': KEYED,
   'get-key': KEYED,
