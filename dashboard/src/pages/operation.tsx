@@ -72,7 +72,9 @@ export function OperationPage({ operationId }: { operationId: string }) {
               </dd>
               <dt>Retry</dt>
               <dd data-testid="error-retryable">
-                {o.error.retryable ? 'Sending the same request again may succeed.' : 'Sending the same request again will fail the same way.'}
+                {o.error.retryable
+                  ? 'Sending the same request again may succeed.'
+                  : 'Sending the same request again will fail the same way.'}
               </dd>
             </>
           )}
@@ -80,7 +82,9 @@ export function OperationPage({ operationId }: { operationId: string }) {
       )}
       <h2>Log {done ? '' : '(following)'}</h2>
       {op.data && op.data.log.total > op.data.log.lines.length && (
-        <p class="muted">The last {op.data.log.lines.length} of {op.data.log.total} lines.</p>
+        <p class="muted">
+          The last {op.data.log.lines.length} of {op.data.log.total} lines.
+        </p>
       )}
       <ol class="operation-log" data-testid="operation-log">
         {op.data?.log.lines.map((l) => (
