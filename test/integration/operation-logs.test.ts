@@ -3,10 +3,17 @@
  * operation's phase and retry hint, and GET /operations/{id}/logs (dense, oldest first,
  * the workflow's and the platform's lines, no secret value).
  */
+import type http from 'node:http';
+import { runCli } from '../../client/cli/main.js';
+import { DeploymentsClient, followOperationLogs, NetworkError } from '../../client/index.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
+import { API_PREFIX } from '../../functions/routes.js';
+import { createApiServer } from '../../infra/local/api-server.js';
 import { createDeployment, operationReaches, readyDeployment } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
+import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { close, listen } from '../helpers/scripted-api.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
 
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
@@ -17,6 +24,7 @@ const drivers = {
   permanent: simulatedPlatform({ phaseDelayMs: 0, simulatedFailure: 'provisioning_infrastructure' }),
   transient: simulatedPlatform({ phaseDelayMs: 0, simulatedFailure: 'provisioning_db:transient' }),
   held: simulatedPlatform({ phaseDelayMs: 600_000, simulatedFailure: '' }),
+  slow: simulatedPlatform({ phaseDelayMs: 1500, simulatedFailure: '' }),
 };
 type Setting = keyof typeof drivers;
 const orgSetting = new Map<string, Setting>();
@@ -160,5 +168,77 @@ describe('GET /operations/{id}/logs (decision 45)', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('OPERATION_NOT_FOUND');
     }
+  });
+});
+
+describe('following a log: the typed client and deployctl (decision 45)', () => {
+  let server: http.Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createApiServer();
+    baseUrl = `${await listen(server)}${API_PREFIX}`;
+  });
+  afterAll(() => close(server));
+
+  it('followOperationLogs yields every line once, in order, across dropped connections, and returns the ended operation', async () => {
+    const key = await keyFor('slow');
+    const checked = conformanceCheckingFetch();
+    let n = 0;
+    // Fault injection: every third request loses its connection.
+    const flaky: typeof fetch = (input, init) => (++n % 3 === 0 ? Promise.reject(new TypeError('fetch failed')) : checked(input, init));
+    const api = new DeploymentsClient({ baseUrl, apiKey: key, fetch: flaky });
+    const created = await createDeployment(key, { app_type: 'airflow', name: 'logs-follow' });
+    const opId = created.body.data.operation_id;
+    const retries: unknown[] = [];
+    const logs = followOperationLogs(api, opId, { perPage: 2, onRetry: (e) => retries.push(e), random: () => 0 });
+    const seen: number[] = [];
+    let next = await logs.next();
+    while (!next.done) {
+      seen.push(next.value.sequence);
+      next = await logs.next();
+    }
+    expect(next.value.status).toBe('succeeded');
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries.every((e) => e instanceof NetworkError)).toBe(true);
+    const page = await new DeploymentsClient({ baseUrl, apiKey: key, fetch: checked }).listOperationLogs(opId, { page: 2, per_page: 4 });
+    expect(page.items.map((l) => l.sequence)).toEqual([5, 6, 7, 8]);
+  });
+
+  const deployctl = async (argv: string[], key: string) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      env: { DEPLOY_API_KEY: key, DEPLOY_API_URL: baseUrl },
+      fetch: conformanceCheckingFetch(),
+    });
+    return { code, stdout, stderr };
+  };
+
+  it('deployctl operations logs prints the lines, --follow until the end; get and wait explain a failure', async () => {
+    const key = await keyFor('permanent');
+    const created = await createDeployment(key, { app_type: 'airflow', name: 'logs-cli' });
+    const opId = created.body.data.operation_id;
+    const waited = await deployctl(['operations', 'wait', opId], key);
+    expect(waited.code).toBe(1);
+    expect(waited.stderr).toContain(`Operation ${opId} failed in phase provisioning_infrastructure: PROVISIONING_INFRASTRUCTURE_FAILED`);
+    expect(waited.stderr).toContain('Retry: sending the same request again will fail the same way.');
+    expect(waited.stderr).toMatch(/Last log lines .*\n(.*\n){4}.* error +provisioning_infrastructure: Simulated failure/);
+    const got = await deployctl(['operations', 'get', opId], key);
+    expect(got.code).toBe(0);
+    expect(got.stderr).toContain('Retry: sending the same request again will fail the same way.');
+    const listed = await deployctl(['operations', 'logs', opId], key);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ {3}1 \S+ info {4}provisioning_db: Provisioning the database\.$/);
+    expect(lines.at(-1)).toMatch(/ error +provisioning_infrastructure: Simulated failure/);
+    const since = await deployctl(['operations', 'logs', opId, '--since', String(lines.length - 1)], key);
+    expect(since.stdout.trimEnd().split('\n')).toEqual([lines.at(-1)]);
+    const followed = await deployctl(['operations', 'logs', opId, '--follow'], key);
+    expect(followed.code).toBe(1);
+    expect(followed.stdout.trimEnd().split('\n')).toEqual(lines);
+    expect((await deployctl(['operations', 'logs', opId, '--since', 'x'], key)).code).toBe(2);
   });
 });
