@@ -4,12 +4,14 @@
  * (and, for the event log, a middle page), each run metered for read units and items read.
  */
 import { listDeployments } from '../functions/adapters/dynamo/deployment-reads.js';
+import { logLineKey } from '../functions/adapters/dynamo/entities.js';
 import { listEvents } from '../functions/adapters/dynamo/event-reads.js';
+import { listOperationLog } from '../functions/adapters/dynamo/operation-log-reads.js';
 import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operation-reads.js';
 import { listRevisions } from '../functions/adapters/dynamo/revision-reads.js';
 import type { EventType, Pagination } from '../functions/core/schemas.js';
 import { metered, type Reading } from './meter.js';
-import type { SeededOrg } from './seed.js';
+import { type SeededOrg, writeAll } from './seed.js';
 
 export const PER_PAGE = 50;
 
@@ -156,6 +158,26 @@ async function measureCase(c: Case, runs: number, warmups: number): Promise<Case
   return { key: c.key, label: c.label, gated: c.gated, note: c.note, grows: c.grows, total, pages: last, runs, first: first!, deep: rest };
 }
 
+/** Decision 45: one operation with this many log lines, oldest first, page N a key range. */
+const LOG_LINES = 10_000;
+
+/** The log of one operation of the organization, written as the workflow's transactions leave it (adapters/dynamo/operation-update.ts). */
+async function seedOperationLog(orgId: string) {
+  const op = { org_id: orgId, id: 'op_00000000-0000-4000-8000-00000000f0a5', log_count: LOG_LINES };
+  const start = Date.parse('2026-11-24T00:00:00.000Z');
+  const lines = Array.from({ length: LOG_LINES }, (_, i) => ({
+    ...logLineKey(orgId, op.id, i + 1),
+    operation_id: op.id,
+    sequence: i + 1,
+    time: new Date(start + i * 250).toISOString(),
+    phase: 'provisioning_db',
+    level: 'info',
+    message: `simulated platform line ${i + 1}: creating database instance db.t4g.small`,
+  }));
+  await writeAll(lines);
+  return op;
+}
+
 /** The event type measured filtered: the most common one, so page 1 is full at every size. */
 export const EVENT_TYPE: EventType = 'operation.updated';
 
@@ -238,6 +260,14 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
       read: (page) => listDeployments(org.orgId, { status: 'ready', page, per_page: PER_PAGE }),
     },
     { key: 'events', label: 'events', gated: true, middle: true, read: evts() },
+    {
+      key: 'logs',
+      label: `log lines of one operation (${LOG_LINES.toLocaleString('en-US')})`,
+      gated: true,
+      middle: true,
+      total: LOG_LINES,
+      read: (page) => listOperationLog(logged, { page, per_page: PER_PAGE }),
+    },
     { key: 'evtype', label: `events type=${EVENT_TYPE}`, gated: true, middle: true, read: evts(EVENT_TYPE) },
     {
       key: 'revisions',
@@ -249,6 +279,7 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
     },
   ];
   const results: CaseResult[] = [];
+  const logged = await seedOperationLog(org.orgId);
   for (const c of cases) {
     const t0 = performance.now();
     const r = await measureCase(c, c.runs ?? runs, c.warmups ?? warmups);

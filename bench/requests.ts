@@ -85,6 +85,8 @@ export const ROWS: readonly Row[] = [
   { ...list('GET /operations?resource_id={id}', ''), path: (f) => `/operations?resource_id=${f.deploymentId}` },
   list('GET /events', '/events'),
   { ...list('GET /deployments/{id}/revisions', ''), path: (f) => `/deployments/${f.deploymentId}/revisions` },
+  // Decision 45: the operation (total = its log_count), then one Query of the page's lines.
+  { ...list('GET /operations/{id}/logs', ''), path: (f) => `/operations/${f.operationId}/logs` },
   list('GET /events?type=operation.updated', '/events?type=operation.updated'),
   {
     label: 'POST /deployments',

@@ -24,6 +24,7 @@ export type BodyOf<K extends RouteId> = RouteBody<Routes[K]>;
 
 export type Deployment = s.Deployment;
 export type Operation = s.Operation;
+export type OperationLogLine = s.OperationLogLine;
 export type Environment = s.Environment;
 export type ApiKeyInfo = s.ApiKeyInfo;
 export type Accepted = s.Accepted;
@@ -337,6 +338,10 @@ export class DeploymentsClient {
   /** Decision 37: the organization's events, newest first (filters: type, resource_id). */
   listEvents(query?: QueryOf<'listEvents'>, opts?: RequestOptions) {
     return this.data('listEvents', { ...opts, query });
+  }
+  /** Decision 45: one page of the operation's log, oldest first; `followOperationLogs` (client/logs.ts) follows it. */
+  listOperationLogs(operationId: string, query?: QueryOf<'listOperationLogs'>, opts?: RequestOptions) {
+    return this.data('listOperationLogs', { ...opts, params: { operation_id: operationId }, query });
   }
   getOperation(operationId: string, opts?: RequestOptions) {
     return this.data('getOperation', { ...opts, params: { operation_id: operationId } });

@@ -11,5 +11,6 @@
 export * from './client.js';
 export * from './deprecation.js';
 export * from './errors.js';
+export * from './logs.js';
 export * from './wait.js';
 export * from './webhooks.js';

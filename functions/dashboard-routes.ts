@@ -110,6 +110,16 @@ export const dashboardRoutes = {
     params: s.OperationIdParams,
     success: { status: 200, data: s.Operation },
   },
+  listOperationLogs: {
+    method: 'GET',
+    path: '/operations/{operation_id}/logs',
+    handler: 'dashboard-list-operation-logs',
+    role: 'viewer',
+    summary: "One operation's log lines, oldest first, as GET /api/v1/operations/{id}/logs lists them (decision 45)",
+    params: s.OperationIdParams,
+    query: s.ListQuery,
+    success: { status: 200, data: listPage(s.OperationLogLine) },
+  },
   listEvents: {
     method: 'GET',
     path: '/events',

@@ -278,6 +278,19 @@ export const waitOperation = {
   errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
 } as const satisfies Route;
 
+export const listOperationLogs = {
+  method: 'GET',
+  path: '/operations/{operation_id}/logs',
+  handler: 'list-operation-logs',
+  access: ['operations:read'],
+  summary: "List an operation's log lines, oldest first",
+  tag: 'Operations',
+  params: s.OperationIdParams,
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.OperationLogLine) },
+  errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
+} as const satisfies Route;
+
 export const getOperation = {
   method: 'GET',
   path: '/operations/{operation_id}',
@@ -426,6 +439,7 @@ export const routes = {
   createAppUser,
   listOperations,
   waitOperation,
+  listOperationLogs,
   getOperation,
   cancelOperation,
   listEvents,

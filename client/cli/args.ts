@@ -25,6 +25,7 @@ const OPTIONS = {
   // Repeatable: `deployments update --secret A=@a --secret B=@b`; `events listen` takes one.
   secret: { type: 'string', multiple: true },
   'from-start': { type: 'boolean' },
+  follow: { type: 'boolean' },
   since: { type: 'string' },
   size: { type: 'string' },
   'app-version': { type: 'string' },

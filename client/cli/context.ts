@@ -5,7 +5,8 @@ import type { Clock } from '../wait.js';
  * 0 success; 1 the operation failed, was canceled or outlived --timeout; 2 usage error;
  * 3 API or network error; 130 interrupted (Ctrl-C) while waiting: the operation goes on.
  */
-export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, interrupted: 130 } as const;
+/** docs/client.md lists them: failed (or --timeout ran out), canceled and interrupted each have their own. */
+export const EXIT = { ok: 0, operationFailed: 1, usage: 2, apiError: 3, operationCanceled: 4, interrupted: 130 } as const;
 
 export interface Stream {
   write(text: string): unknown;

@@ -42,6 +42,7 @@ const SYNOPSES: Record<string, string> = {
     '<deployment-id> --revision <n> [--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
   'operations list': '[--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
   'operations get': '<operation-id>',
+  'operations logs': '<operation-id> [--follow] [--since <sequence>]',
   'operations wait': '<operation-id> [--timeout <seconds>]',
   'operations cancel': '<operation-id>',
   'environments list': '[--page <n>] [--per-page <n>]',
@@ -87,8 +88,12 @@ oldest first, to --forward-to, signed as webhook deliveries are (Standard Webhoo
 one line per event: "→ <sequence> <type> <object id> [<receiver's status>]". A receiver
 that is down is reported and listening goes on; Ctrl-C stops it (exit 130).
 
-Exit codes: 0 success; 1 the operation failed, was canceled or did not finish within
---timeout; 2 usage error; 3 API or network error; 130 interrupted (Ctrl-C) while waiting,
+A failed or canceled operation (operations get, wait, logs --follow, --wait) is explained
+on stderr: its phase, whether sending the request again may help, its last log lines.
+
+Exit codes: 0 success; 1 the operation failed or did not finish within --timeout;
+2 usage error; 3 API or network error; 4 the operation was canceled; 130 interrupted
+(Ctrl-C) while waiting,
 the operation goes on ("deployctl operations wait <operation-id>" watches it again), or
 events listen stopped.
 `;

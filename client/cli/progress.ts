@@ -1,5 +1,5 @@
 /** Waiting for an operation with its progress on stderr, and the exit code its outcome gives. */
-import type { Operation } from '../client.js';
+import type { Operation, OperationLogLine } from '../client.js';
 import { ErrorResponse, formatDuration } from '../errors.js';
 import { type Clock, type FallbackInfo, type ProgressInfo, type RetryInfo, waitForOperation } from '../wait.js';
 import type { WaitLimit } from './args.js';
@@ -120,10 +120,54 @@ export async function follow(r: Run, operationId: string, label: string, limit: 
   }
 }
 
-/** 0 for a succeeded operation; otherwise says why on stderr and gives 1. */
-export function operationOutcome(r: Run, op: Operation): number {
+/**
+ * 0 for a succeeded operation; otherwise says why on stderr (decision 45: the phase,
+ * whether sending the request again may help, the last lines of its log) and gives 1
+ * for a failed operation, 4 for a canceled one.
+ */
+export async function operationOutcome(r: Run, op: Operation): Promise<number> {
   if (op.status === 'succeeded') return EXIT.ok;
-  const why = op.error ? `${op.error.code}: ${op.error.message}` : op.progress.message;
-  err(r.ctx, `Operation ${op.id} ${op.status} in phase ${op.progress.phase}: ${why}`);
-  return EXIT.operationFailed;
+  await explainEnd(r, op);
+  return op.status === 'canceled' ? EXIT.operationCanceled : EXIT.operationFailed;
 }
+
+/** How many of the last log lines a failure shows. */
+const LAST_LINES = 5;
+
+/** What a failed or canceled operation tells on stderr; nothing for another status. */
+export async function explainEnd(r: Run, op: Operation): Promise<void> {
+  if (op.status !== 'failed' && op.status !== 'canceled') return;
+  const why = op.error ? `${op.error.code}: ${op.error.message}` : op.progress.message;
+  const phase = op.error?.phase ?? op.progress.phase;
+  err(r.ctx, `Operation ${op.id} ${op.status} in phase ${phase}: ${why}`);
+  if (op.error?.retryable !== undefined)
+    err(
+      r.ctx,
+      op.error.retryable
+        ? 'Retry: sending the same request again may succeed.'
+        : 'Retry: sending the same request again will fail the same way.',
+    );
+  const lines = await lastLogLines(r, op.id);
+  if (lines.length) err(r.ctx, `Last log lines (deployctl operations logs ${op.id}):\n${lines.map(logLine).join('\n')}`);
+}
+
+/** The last lines of the log, or none when they cannot be read (an older server): the outcome is told anyway. */
+async function lastLogLines(r: Run, id: string): Promise<OperationLogLine[]> {
+  try {
+    const first = await r.api.listOperationLogs(id, { per_page: LAST_LINES });
+    const pages = first.pagination?.pages ?? 0;
+    const last = pages > 1 ? await r.api.listOperationLogs(id, { page: pages, per_page: LAST_LINES }) : first;
+    const before =
+      pages > 1 && last.items.length < LAST_LINES
+        ? await r.api.listOperationLogs(id, { page: pages - 1, per_page: LAST_LINES })
+        : undefined;
+    const all = [...(Array.isArray(before?.items) ? before.items : []), ...(Array.isArray(last.items) ? last.items : [])];
+    return all.slice(-LAST_LINES);
+  } catch {
+    return [];
+  }
+}
+
+/** One log line as the CLI prints it (out and err make its text safe for a terminal). */
+export const logLine = (l: OperationLogLine): string =>
+  `${String(l.sequence).padStart(4)} ${l.time} ${l.level.padEnd(7)} ${l.phase}: ${l.message}`;

@@ -11,12 +11,14 @@ import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js
 import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
-import { type OperationError, phaseFailed } from '../core/errors.js';
+import { errorView, type OperationError, phaseFailed } from '../core/errors.js';
+import { LINES_PER_CHECK, type NewLogLine, platformText, redact } from '../core/operation-logs.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
 import {
   type HostingPlatform,
   isPlatformErrorName,
   type JobHandle,
+  type JobStatus,
   PlatformError,
   TransientPlatformError,
   type WorkPhase,
@@ -149,11 +151,60 @@ export async function checkPhase(
     await platform.cancel(input.handle);
     throw new PhaseTimedOut(input.phase, op.job?.limit_seconds ?? timing.timeoutSeconds);
   }
-  const job = await platform.check(input.handle);
-  if (job.state === 'failed') throw job.transient ? new TransientPlatformError(job.message) : new PlatformError(job.message);
+  const job = await platform.check(input.handle, { ...(op.job?.log_cursor ? { after: op.job.log_cursor } : {}), limit: LINES_PER_CHECK });
+  const secrets = await secretValues(op, job);
+  const lines: NewLogLine[] = (job.log?.lines ?? [])
+    .slice(0, LINES_PER_CHECK)
+    .map((l) => ({ phase: input.phase, level: l.level, message: platformText(l.message, secrets), ...(l.time ? { time: l.time } : {}) }));
+  const failure = job.state === 'failed' ? redact(job.message, secrets) : undefined;
+  // Each transient failure is a try the workflow makes again (ASL Retry): the log says so.
+  if (job.state === 'failed' && job.transient)
+    lines.push({ phase: input.phase, level: 'warning', message: `The platform failed transiently; trying again: ${failure}` });
+  await recordPlatformLog(input, op, lines, job.log?.cursor, now);
+  if (job.state === 'failed') throw job.transient ? new TransientPlatformError(failure ?? '') : new PlatformError(failure ?? '');
   if (job.state === 'succeeded') return { handle: input.handle, status: 'succeeded', next_check_seconds: 0 };
   const wanted = job.nextCheckSeconds ?? timing.checkSeconds;
   return { handle: input.handle, status: 'running', next_check_seconds: Math.max(0, Math.min(Math.ceil(wanted), Math.ceil(left / 1000))) };
+}
+
+/**
+ * The secret env values the job may have seen (decision 41): only an update hands a
+ * configuration to the platform, and they are opened only when there is text to search.
+ */
+async function secretValues(op: OperationRecord, job: JobStatus): Promise<string[]> {
+  const config = op.update?.config;
+  if (!config || !Object.values(config.env).some((e) => e.secret)) return [];
+  if (!job.log?.lines.length && job.state !== 'failed') return [];
+  const opened = await openEnv(config, op.org_id, op.resource_id);
+  return Object.values(opened.env).flatMap((e) => (e.secret ? [e.value] : []));
+}
+
+/**
+ * Stores a check's log lines and moves the job's log cursor past them, in one
+ * transaction (apply-transition.ts numbers them). A check run again after its lines were
+ * stored finds the cursor moved and asks the driver only for later ones.
+ */
+async function recordPlatformLog(
+  input: PhaseInput,
+  read: OperationRecord,
+  lines: NewLogLine[],
+  cursor: string | undefined,
+  now: () => Date,
+): Promise<void> {
+  const moved = cursor !== undefined && cursor !== read.job?.log_cursor;
+  if (!lines.length && !moved) return;
+  let op = read;
+  await withRetries(async () => {
+    if (isTerminal(op.status)) throw new OperationEnded(op.id, op.status);
+    if (!op.job || op.job.phase !== input.phase) return;
+    if (op.job.log_cursor !== read.job?.log_cursor) return; // stored by an earlier try of this check
+    const job = moved ? { ...op.job, log_cursor: cursor } : op.job;
+    const at = now().toISOString();
+    if (!(await applyTransition({ operation: op, change: { job }, lines, at, retries: STEP_RETRIES, events: changeEvents }))) {
+      op = (await load(input)).op;
+      throw new Retry();
+    }
+  }, STEP_RETRIES);
 }
 
 export async function completeOperation(input: StepInput, appDomain: string, now = () => new Date()): Promise<void> {
@@ -229,20 +280,43 @@ function causeMessage(cause: string | undefined): string | undefined {
   return cause;
 }
 
+/**
+ * Decision 45: whether sending the request again may succeed. A failure that outlasted
+ * the workflow's retries (the platform's transient ones, AWS faults) may; a permanent
+ * platform failure, or a fault of the service itself, will not by trying again.
+ */
+const TRANSIENT_FAILURES = ['TransientPlatformError', 'TransientAwsError', 'Retry', 'TransactionRefused'];
+const retryableFailure = (name: string | undefined): boolean =>
+  name !== undefined && (TRANSIENT_FAILURES.includes(name) || name.startsWith('Lambda.'));
+
 export async function failOperation(input: StepInput & { failure?: Failure }, now = () => new Date()): Promise<void> {
   const timedOut = input.failure?.Error === 'States.Timeout' || input.failure?.Error === 'PhaseTimedOut';
-  const error: OperationError | undefined = timedOut
+  const error: Omit<OperationError, 'phase'> | undefined = timedOut
     ? { code: 'OPERATION_TIMED_OUT', message: causeMessage(input.failure?.Cause) ?? 'The operation did not finish in time.' }
     : undefined;
-  await endFailed(input, (op) => error ?? { code: phaseFailed(op.phase), message: failureMessage(input.failure, op) }, now);
+  await endFailed(
+    input,
+    (op) =>
+      error ?? {
+        code: phaseFailed(op.phase),
+        message: failureMessage(input.failure, op),
+        retryable: retryableFailure(input.failure?.Error),
+      },
+    now,
+  );
 }
 
-async function endFailed(input: StepInput, errorFor: (op: OperationRecord) => OperationError, now: () => Date): Promise<boolean> {
+/** Ends the operation failed; its error carries the phase it stopped in (decision 45) and, unless told, the retry hint of its code. */
+async function endFailed(
+  input: StepInput,
+  errorFor: (op: OperationRecord) => Omit<OperationError, 'phase'>,
+  now: () => Date,
+): Promise<boolean> {
   return withRetries(async () => {
     const { op, deployment } = await load(input);
     if (isTerminal(op.status)) return false;
     const at = now().toISOString();
-    const error = errorFor(op);
+    const error = errorView({ ...errorFor(op), phase: op.phase }, op.phase);
     const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
     if (
       !(await applyTransition({

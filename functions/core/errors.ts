@@ -325,7 +325,26 @@ export type OperationErrorCode = PhaseFailedCode | Exclude<keyof typeof OPERATIO
 export interface OperationError {
   code: OperationErrorCode;
   message: string;
+  /** Decision 45: the phase it failed in, and whether sending the same request again may succeed. */
+  phase?: Phase;
+  retryable?: boolean;
 }
+
+/**
+ * Whether a failure with this code may go away if the request is sent again, when the
+ * failure itself does not say (a `<PHASE>_FAILED` says: see app/workflow-steps.ts): a
+ * timeout, a workflow that stopped or did not start are; a phase's failure is not.
+ */
+const RETRYABLE_CODES: readonly string[] = ['OPERATION_TIMED_OUT', 'OPERATION_INTERRUPTED', 'WORKFLOW_START_FAILED'];
+export const retryableCode = (code: string): boolean => RETRYABLE_CODES.includes(code);
+
+/** A failed operation's `error` as shown (decision 45); one stored before it reads with the phase the operation stopped in. */
+export const errorView = (e: OperationError, phase: Phase): Required<OperationError> => ({
+  code: e.code,
+  message: e.message,
+  phase: e.phase ?? phase,
+  retryable: e.retryable ?? retryableCode(e.code),
+});
 
 /** The code of an operation that failed in `phase`. */
 export const phaseFailed = (phase: Phase): PhaseFailedCode => `${phase.toUpperCase() as Uppercase<Phase>}_FAILED`;

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConfigChange, StoredConfig } from './deployment-config.js';
-import type { OperationError } from './errors.js';
+import { errorView, type OperationError } from './errors.js';
 import { deploymentPath, operationPath } from './paths.js';
 import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
@@ -65,11 +65,22 @@ export interface OperationRecord {
   params?: Record<string, unknown>;
   /** deployment.update: the configuration to apply (secrets sealed), what it changes, and the revision a rollback restores. */
   update?: { config: StoredConfig; changes: ConfigChange[]; rollback_of: number | null };
-  /** The current phase's job on the platform, and when the phase must be done by. */
-  job?: { phase: Phase; handle: string; deadline: string; limit_seconds: number };
+  /**
+   * The current phase's job on the platform, and when the phase must be done by;
+   * `log_cursor`: where the driver's log lines stored so far end (core/platform.ts).
+   */
+  job?: { phase: Phase; handle: string; deadline: string; limit_seconds: number; log_cursor?: string };
   /** Where it sits in each dense list it belongs to (set by the store; never shown). */
   positions?: OperationPositions;
+  /** Its log (decision 45): how many lines it has, and the time of the last one (absent: none yet). */
+  log_count?: number;
+  log_at?: string;
 }
+
+/** What a transition of an operation may change. */
+export type OperationChange = Partial<
+  Pick<OperationRecord, 'status' | 'phase' | 'message' | 'started_at' | 'ended_at' | 'error' | 'result' | 'job'>
+>;
 
 /** 1-based positions in the organization's operations, its type's, its deployment's, and its deployment's of its type. */
 export interface OperationPositions {
@@ -89,7 +100,7 @@ export function operationView(op: OperationRecord): Operation {
     requested_at: op.requested_at,
     ...(op.started_at ? { started_at: op.started_at } : {}),
     ...(op.ended_at ? { ended_at: op.ended_at } : {}),
-    ...(op.status === 'failed' && op.error ? { error: op.error } : {}),
+    ...(op.status === 'failed' && op.error ? { error: errorView(op.error, op.phase) } : {}),
     ...(op.status === 'succeeded' && op.result ? { result: op.result } : {}),
     ...(op.update ? { changes: op.update.changes } : {}),
     links: { self: operationPath(op.id), resource: deploymentPath(op.resource_id) },

@@ -55,15 +55,45 @@ export type JobHandle = string;
 
 export type JobStatus =
   /** Still working; ask again after `nextCheckSeconds` (the workflow's default when absent). */
-  | { state: 'running'; nextCheckSeconds?: number }
-  | { state: 'succeeded'; result?: Record<string, unknown> }
-  /** `transient`: the workflow asks again with backoff before giving up; `message` is shown to the customer. */
-  | { state: 'failed'; transient: boolean; message: string };
+  (
+    | { state: 'running'; nextCheckSeconds?: number }
+    | { state: 'succeeded'; result?: Record<string, unknown> }
+    /** `transient`: the workflow asks again with backoff before giving up; `message` is shown to the customer. */
+    | { state: 'failed'; transient: boolean; message: string }
+  ) & {
+    /** The job's log lines after the cursor the check was given, oldest first (decision 45), and the cursor after them. */
+    log?: PlatformLog;
+  };
+
+/** What a driver passes on of its platform's log for a job: shown to the customer in the operation's log. */
+export interface PlatformLog {
+  /** At most `limit` lines: more are asked for at the next check, from `cursor`. */
+  lines: PlatformLogLine[];
+  /** Opaque to the service: where the lines returned end. */
+  cursor: string;
+}
+
+export interface PlatformLogLine {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  /** When the platform wrote it (ISO 8601); the service never stores a time earlier than the line before. */
+  time?: string;
+}
+
+/** Which log lines a check asks for: those after `after` (from the start when absent), at most `limit`. */
+export interface LogRequest {
+  after?: string;
+  limit: number;
+}
 
 export interface HostingPlatform {
   /** Starts the phase's job. Idempotent: starting the same job again returns the same handle. */
   start(job: PhaseJob): Promise<JobHandle>;
-  check(handle: JobHandle): Promise<JobStatus>;
+  /**
+   * The job's state, and, when asked, its log lines since the last ones stored. A line
+   * may hold anything but a secret env value; the workflow replaces any it finds anyway.
+   */
+  check(handle: JobHandle, log?: LogRequest): Promise<JobStatus>;
   /** Stops the job where the platform can; a job already finished or stopped is left as it is. */
   cancel(handle: JobHandle): Promise<void>;
   /**

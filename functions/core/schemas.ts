@@ -82,6 +82,11 @@ export const PHASE_NAMES = [
 export const Phase = schema(() => z.enum(PHASE_NAMES));
 export type Phase = z.infer<typeof Phase>;
 
+/** Decision 45: how much an operation's log line matters. */
+export const LOG_LEVELS = ['info', 'warning', 'error'] as const;
+export const LogLevel = schema(() => z.enum(LOG_LEVELS));
+export type LogLevel = z.infer<typeof LogLevel>;
+
 /** Decision 37: the changes a client can see, one event each. */
 export const EVENT_TYPES = ['deployment.created', 'deployment.updated', 'operation.created', 'operation.updated'] as const;
 export const EventType = schema(() => z.enum(EVENT_TYPES));
@@ -377,13 +382,34 @@ export const Operation = schema(() =>
     requested_at: Timestamp,
     started_at: z.optional(Timestamp),
     ended_at: z.optional(Timestamp),
-    error: z.optional(z.object({ code: z.string(), message: z.string() })),
+    error: z.optional(
+      z.object({
+        code: z.string(),
+        message: z.string(),
+        phase: Phase.check(z.describe('The phase it failed in (decision 45).')),
+        retryable: z
+          .boolean()
+          .check(z.describe('True when sending the same request again may succeed: a transient failure, a timeout (decision 45).')),
+      }),
+    ),
     result: z.optional(z.record(z.string(), z.unknown())),
     changes: z.optional(z.array(ConfigChange)).check(z.describe('deployment.update: what it changes.')),
     links: z.object({ self: z.string(), resource: z.string() }),
   }),
 );
 export type Operation = z.infer<typeof Operation>;
+
+/** Decision 45: one line of an operation's log. */
+export const OperationLogLine = schema(() =>
+  z.object({
+    sequence: z.int().check(z.describe('1, 2, 3, … with no gaps, oldest first.')),
+    time: Timestamp.check(z.describe('Never earlier than the line before.')),
+    phase: Phase.check(z.describe("The operation's phase when the line was written.")),
+    level: LogLevel,
+    message: z.string(),
+  }),
+);
+export type OperationLogLine = z.infer<typeof OperationLogLine>;
 
 export const Environment = schema(() =>
   z.object({

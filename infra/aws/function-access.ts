@@ -231,11 +231,19 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
   },
   'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  // Decision 45: the operation, then its log lines, one key range of the organization's partition.
+  'dashboard-list-operation-logs': {
+    ...USER,
+    items: [{ actions: ['GetItem'], reach: ['org'] }],
+    query: { table: true, indexes: [], reach: ['org'] },
+  },
   'list-environments': KEYED,
   'get-environment': KEYED,
   'get-key': KEYED,
   'get-deployment': KEYED,
   'get-operation': KEYED,
+  // Decision 45: the operation (GetItem), then its log lines, one key range of the base table.
+  'list-operation-logs': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   // Decision 36: reads the operation until it changes (a consistent GetItem every 500 ms),
   // holding one of the organization's wait slots meanwhile (wait-slots.ts: Put, Delete).
   // A wait that waits holds one of the organization's slots (wait-slots.ts): those items' attributes only.
@@ -273,9 +281,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'route-not-found': NONE,
   // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
   // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
-  // The one function that opens a deployment's env secrets: to hand them to the platform driver.
+  // The function that opens a deployment's env secrets to hand them to the platform driver.
   'start-phase': { ...STEP, kms: ['Decrypt:deployment-env'] },
-  'check-phase': STEP,
+  // It opens them too, only to find them in the driver's log lines and replace them (decision 136).
+  'check-phase': { ...STEP, kms: ['Decrypt:deployment-env'] },
   'complete-operation': STEP,
   'fail-operation': STEP,
   // Finds unfinished operations (operation.activeOperations holds only those), asks Step Functions

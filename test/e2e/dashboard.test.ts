@@ -82,6 +82,8 @@ beforeAll(async () => {
     DYNAMODB_PORT: String(await freePort()),
     DATA_DIR: dataDir,
     PHASE_DELAY_MS: '4000',
+    // The DAG sync of the failure the operation page explains.
+    SIMULATED_FAILURE: 'syncing_dags',
     DASHBOARD_TOKEN_SECONDS: String(TOKEN_SECONDS),
   };
   stack = await startNpm(env);
@@ -167,6 +169,22 @@ describe('the dashboard, against npm start', () => {
       'running provisioning_infrastructure',
       'succeeded ready',
     ]);
+    // Its log: a line per phase entered, the platform's lines between them (decision 45).
+    await page.getByTestId('operation-log').getByText('The deployment is ready.').waitFor();
+
+    // A failure explained (SIMULATED_FAILURE=syncing_dags): its phase, the retry hint, and its log ending with the error.
+    const depId = await deployment.getAttribute('data-deployment-id').catch(() => null);
+    const etl = depId ?? (await publicApi('GET', '/deployments', { 'X-API-Key': key })).body.data.items[0].id;
+    const sync = await publicApi('POST', `/deployments/${etl}/dag-syncs`, { 'X-API-Key': key }, {});
+    expect(sync.status).toBe(202);
+    await page.goto(`${origin}/dashboard/#/operations/${sync.body.data.operation_id}`);
+    await page.locator('.facts .badge', { hasText: 'failed' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('error-phase').innerText()).toBe('syncing_dags');
+    expect(await page.getByTestId('error-retryable').innerText()).toBe('Sending the same request again will fail the same way.');
+    const log = page.getByTestId('operation-log').locator('li');
+    await log.last().getByText(/Simulated failure in phase syncing_dags/).waitFor();
+    expect(await log.last().locator('.badge').innerText()).toBe('error');
+    expect(await log.first().innerText()).toContain('Synchronising DAGs.');
     await shot(page, 'operation');
 
     // Revoke, after a confirmation; the public API refuses the key at once.

@@ -53,6 +53,8 @@ describe('FUNCTION_ACCESS', () => {
       'create-deployment': ['Encrypt'],
       'update-deployment': ['Encrypt'],
       'start-phase': ['Decrypt:deployment-env'],
+      // Decision 136: to find secret values in the driver's log lines.
+      'check-phase': ['Decrypt:deployment-env'],
     });
     const withQueue = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.queue.length ? [[n, a.queue]] : [])));
     expect(withQueue).toEqual({ 'dispatch-events': ['SendMessage'], 'deliver-webhooks': ['SendMessage'] });

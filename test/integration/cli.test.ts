@@ -369,7 +369,7 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
   it('prints each phase change as a line as it happens, and exits 1 when the operation failed, naming the error', async () => {
     const failed = {
       ...operation('failed', 'provisioning_infrastructure'),
-      error: { code: 'PLATFORM_ERROR', message: 'The platform refused.' },
+      error: { code: 'PLATFORM_ERROR', message: 'The platform refused.', phase: 'provisioning_infrastructure' as const, retryable: false },
     };
     const { clock, url } = await scripted([
       ok(operation('queued', 'queued')),
@@ -408,10 +408,10 @@ describe('deployctl: outcomes of a wait (scripted server, virtual time)', () => 
     expect(seen).toHaveLength(1 + 361);
   });
 
-  it('exits 1 when it was canceled, and when a given --timeout runs out, naming the command to watch it again', async () => {
+  it('exits 4 when it was canceled, 1 when a given --timeout runs out, naming the command to watch it again', async () => {
     const canceled = await scripted([ok(operation('canceled', 'provisioning_db'))]);
     expect((await deployctl(['operations', 'wait', OP_ID], { key: 'k', url: canceled.url, clock: canceled.clock })).code).toBe(
-      EXIT.operationFailed,
+      EXIT.operationCanceled,
     );
     const slow = await scripted([ok(operation('running', 'provisioning_db'))], true);
     const res = await deployctl(['operations', 'wait', OP_ID, '--timeout', '60'], { key: 'k', url: slow.url, clock: slow.clock });

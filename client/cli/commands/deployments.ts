@@ -34,7 +34,7 @@ async function reportAccepted(
   const deployment = await api.getDeployment(accepted.deployment_id);
   if (values.json) json(ctx, { deployment, operation: op });
   else if (op.status === 'succeeded') out(ctx, how.done(deployment));
-  return operationOutcome(r, op);
+  return await operationOutcome(r, op);
 }
 
 /** What update and rollback take besides their own: --if-match, --dry-run (which does not wait), --idempotency-key. */

@@ -4,16 +4,35 @@ import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled'];
+const LOG_PAGE = 100;
 
-/** An operation and its timeline: every change of it, from the events feed (decision 37), oldest first. */
+/** The operation's last LOG_PAGE log lines (decision 45): its last page, and the one before when that is short. */
+async function lastLogLines(operationId: string) {
+  const params = { operation_id: operationId };
+  const first = await api('listOperationLogs', { params, query: { page: 1, per_page: LOG_PAGE } });
+  const { pages, total } = first.pagination;
+  if (pages <= 1) return { lines: first.items, total };
+  const [before, last] = await Promise.all([
+    api('listOperationLogs', { params, query: { page: pages - 1, per_page: LOG_PAGE } }),
+    api('listOperationLogs', { params, query: { page: pages, per_page: LOG_PAGE } }),
+  ]);
+  return { lines: [...before.items, ...last.items].slice(-LOG_PAGE), total };
+}
+
+/**
+ * An operation, its failure explained (phase, retry hint) and its log, refreshed while it
+ * runs (decision 45), and its timeline: every change of it, from the events feed
+ * (decision 37), oldest first.
+ */
 export function OperationPage({ operationId }: { operationId: string }) {
   const op = useLoad(
     async () => {
-      const [operation, events] = await Promise.all([
+      const [operation, events, log] = await Promise.all([
         api('getOperation', { params: { operation_id: operationId } }),
         api('listEvents', { query: { per_page: 100, resource_id: operationId } }),
+        lastLogLines(operationId),
       ]);
-      return { operation, timeline: [...events.items].reverse() };
+      return { operation, timeline: [...events.items].reverse(), log };
     },
     [operationId],
     2000,
@@ -45,8 +64,36 @@ export function OperationPage({ operationId }: { operationId: string }) {
           <dd>{formatTime(o.requested_at)}</dd>
           <dt>Ended</dt>
           <dd>{formatTime(o.ended_at)}</dd>
+          {o.error && (
+            <>
+              <dt>Error</dt>
+              <dd class="operation-error">
+                <code>{o.error.code}</code> in phase <strong data-testid="error-phase">{o.error.phase}</strong>: {o.error.message}
+              </dd>
+              <dt>Retry</dt>
+              <dd data-testid="error-retryable">
+                {o.error.retryable
+                  ? 'Sending the same request again may succeed.'
+                  : 'Sending the same request again will fail the same way.'}
+              </dd>
+            </>
+          )}
         </dl>
       )}
+      <h2>Log {done ? '' : '(following)'}</h2>
+      {op.data && op.data.log.total > op.data.log.lines.length && (
+        <p class="muted">
+          The last {op.data.log.lines.length} of {op.data.log.total} lines.
+        </p>
+      )}
+      <ol class="operation-log" data-testid="operation-log">
+        {op.data?.log.lines.map((l) => (
+          <li key={l.sequence} class={`log-${l.level}`}>
+            <span class="log-seq">{l.sequence}</span> <time dateTime={l.time}>{formatTime(l.time)}</time>{' '}
+            <span class={`badge log-${l.level}`}>{l.level}</span> <strong>{l.phase}</strong> — {l.message}
+          </li>
+        ))}
+      </ol>
       <h2>Timeline</h2>
       <ol class="timeline">
         {op.data?.timeline.map((e) => {

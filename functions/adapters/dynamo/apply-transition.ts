@@ -4,13 +4,14 @@
  * client can see the change, the organization's lock and the events.
  */
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
 import type { RevisionRecord } from '../../core/revisions.js';
 import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
 import { deployment, deploymentCountedIn, deploymentKey, nameKey, operationCountedIn, revisionItem } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
-import { type OperationChange, operationUpdate } from './operation-update.js';
+import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
 import {
@@ -29,6 +30,8 @@ export type { OperationChange };
 export interface Transition {
   operation: OperationRecord;
   change: OperationChange;
+  /** Lines of the operation's log beyond those the change itself writes (the platform's, decision 45). */
+  lines?: readonly NewLogLine[];
   /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
   deployment?: { record: DeploymentRecord; to: DeploymentStatus };
   /** A configuration update's success: the deployment takes it as its next revision (decision 42). */
@@ -86,7 +89,7 @@ export async function applyTransition(t: Transition): Promise<boolean> {
   const counts = new StatusCountChanges();
   const ending = t.change.status !== undefined && isTerminal(t.change.status) && !isTerminal(op.status);
   if (t.change.status && t.change.status !== op.status) counts.moveIn(operationCountedIn(op), op.status, t.change.status);
-  const items: Record<string, TransactItem> = { operation: operationUpdate(op, t.change) };
+  const items: Record<string, TransactItem> = {};
   const changes = [t.events.operation(op, { ...op, ...t.change })];
   const depWrite = deploymentWrite(t, ending);
   if (depWrite.item) items.deployment = depWrite.item;
@@ -108,7 +111,9 @@ export async function applyTransition(t: Transition): Promise<boolean> {
     }
   }
   Object.assign(items, counts.items());
-  const visible = Object.keys(items).length > 1 || changes.some((e) => e !== undefined);
+  const visible = Object.keys(items).length > 0 || changes.some((e) => e !== undefined);
+  // The operation and its log lines: a log line is no change another write must be ordered with.
+  Object.assign(items, operationWrites(op, t.change, t.at, t.lines));
   // A change no client sees (the phase's job) writes the operation alone.
   if (!visible) return commitTransition(items);
   // The organization's lock numbers the events; losing it to another write only means starting again from it.

@@ -99,6 +99,7 @@ export const operation = entity('operation', {
     'id, org_id, type, status, phase, message, resource_id, requested_at, started_at, ended_at, error, result, params, job': 'the record',
     update: 'deployment.update: the configuration to apply (secrets sealed), its changes, the revision a rollback restores',
     'seq, type_seq, res_seq, res_type_seq': 'its positions in its four dense lists',
+    'log_count, log_at': 'its log (decision 45): the lines written, 1..n, and the time of the last; absent before the first',
   },
   indexes: {
     operations: { physical: 'gsi1', pk: OPS, sk: '{seq}', byStatus: 'opsByStatus' },
@@ -199,6 +200,14 @@ export const revision = entity('revision', {
   attributes: { 'deployment_id, revision, config, created_at, operation_id, rollback_of': 'the revision (secrets sealed)' },
 });
 
+export const operationLogLine = entity('operationLogLine', {
+  description:
+    'line n of an operation’s log (decision 45), written in the transaction that counts it on the operation; an operation’s lines are one key range, so a page reads what it returns',
+  pk: ORG,
+  sk: 'LOG#{operation_id}#{sequence}',
+  attributes: { 'operation_id, sequence, time, phase, level, message': 'the line' },
+});
+
 export const simulatedJob = entity('simulatedJob', {
   description: 'a job of the simulated platform (only the simulated driver writes these)',
   pk: ORG,
@@ -252,6 +261,7 @@ export const ENTITIES = [
   event,
   webhook,
   revision,
+  operationLogLine,
   deliveryAttempt,
   queuedDelivery,
   simulatedJob,
@@ -279,6 +289,8 @@ export const deliveryPk = (webhookId: string) => deliveryAttempt.pk.build({ webh
 export const authFailureKey = (address: string, windowStart: number) => authFailures.key({ address, window_start: String(windowStart) });
 export const revisionKey = (orgId: string, deploymentId: string, n: number) =>
   revision.key({ org_id: orgId, deployment_id: deploymentId, revision: n });
+export const logLineKey = (orgId: string, operationId: string, sequence: number) =>
+  operationLogLine.key({ org_id: orgId, operation_id: operationId, sequence });
 export const simulatedJobKey = (orgId: string, operationId: string, phase: string) =>
   simulatedJob.key({ org_id: orgId, operation_id: operationId, phase });
 

@@ -10,10 +10,10 @@ import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
 import { deployment, deploymentCountedIn, deploymentKey, opCountAttr, operationCountedIn, operationItem, typeSeqAttr } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
-import { operationUpdate } from './operation-update.js';
+import { operationWrites } from './operation-update.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
-import { Retry, setClause, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
+import { Retry, setClause, type TransactItem, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
 
 export interface NewOperation {
   /** The deployment as read; the write holds only if it is unchanged. */
@@ -93,7 +93,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
       },
     },
     operation: putNew(operationItem(operation, positions)),
-    canceled: req.cancel && canceled && operationUpdate(req.cancel.operation, canceled),
+    ...(req.cancel && canceled ? prefixed('canceled', operationWrites(req.cancel.operation, canceled, snap.at)) : {}),
     ...counts.items(),
     ...events.items,
   };
@@ -107,3 +107,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   remember(d.org_id, orgAfter(d.org_id, snap, orgSet), moved);
   return operation;
 }
+
+/** The items of another record's writes under names of their own in this transaction. */
+const prefixed = (prefix: string, items: Record<string, TransactItem>): Record<string, TransactItem> =>
+  Object.fromEntries(Object.entries(items).map(([name, item]) => [name === 'operation' ? prefix : `${prefix}_${name}`, item]));

@@ -30,6 +30,8 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     params: optional(item.params),
     update: optional(item.update),
     job: optional(item.job),
+    log_count: optional(item.log_count),
+    log_at: optional(item.log_at),
     positions:
       item.res_type_seq === undefined
         ? undefined

@@ -4,12 +4,24 @@
  * (SIMULATED_FAILURE=<phase>) makes that phase's job fail; `<phase>:transient` makes it
  * fail transiently, which the workflow retries with backoff and then gives up on.
  *
+ * Each job writes a few lines of log, as a real platform's would, spread over its
+ * duration (decision 45); the cursor is the count of lines handed out.
+ *
  * Jobs live in the table (`JOB#<operation>#<phase>`), like a real platform's own state:
  * a job started before a restart of the local stack is found, and finishes, after it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, RestoreJob } from '../../core/platform.js';
+import type {
+  HostingPlatform,
+  JobHandle,
+  JobStatus,
+  LogRequest,
+  PhaseJob,
+  PlatformLog,
+  PlatformLogLine,
+  RestoreJob,
+} from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
 import { simulatedJobKey } from '../dynamo/entities.js';
 
@@ -61,15 +73,18 @@ export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: Simulation
       return handle;
     },
 
-    async check(handle): Promise<JobStatus> {
+    async check(handle, log): Promise<JobStatus> {
       const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keyOf(handle), ConsistentRead: true }));
       if (!Item) return { state: 'failed', transient: false, message: 'The platform has no record of this job.' };
       if (Item.state === 'canceled') return { state: 'failed', transient: false, message: 'The job was canceled.' };
-      const left = Number(Item.ends_at) - now();
-      if (left > 0) return { state: 'running', nextCheckSeconds: Math.ceil(left / 1000) };
-      if (Item.outcome === 'succeeded') return { state: 'succeeded' };
+      const endsAt = Number(Item.ends_at);
+      const withLog = (status: JobStatus): JobStatus =>
+        log ? { ...status, log: simulatedLog(String(Item.phase), String(Item.outcome), endsAt, phaseDelayMs, now(), log) } : status;
+      const left = endsAt - now();
+      if (left > 0) return withLog({ state: 'running', nextCheckSeconds: Math.ceil(left / 1000) });
+      if (Item.outcome === 'succeeded') return withLog({ state: 'succeeded' });
       const message = `Simulated failure in phase ${Item.phase} (SIMULATED_FAILURE=${simulatedFailure}).`;
-      return { state: 'failed', transient: Item.outcome === 'transient', message };
+      return withLog({ state: 'failed', transient: Item.outcome === 'transient', message });
     },
 
     async restore(job: RestoreJob) {
@@ -106,4 +121,50 @@ export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: Simulation
       }
     },
   };
+}
+
+/** What each phase's job logs, in order; the last line, at its end, says how long it took (`{s}`). */
+const PHASE_LOG: Record<string, readonly string[]> = {
+  provisioning_db: [
+    'creating database instance db.t4g.small',
+    'waiting for the database to accept connections',
+    'database available after {s} s',
+  ],
+  provisioning_infrastructure: [
+    'creating load balancer and target group',
+    'starting 2 application containers',
+    'health checks passing after {s} s',
+  ],
+  destroying_infrastructure: [
+    'draining and stopping application containers',
+    'deleting load balancer',
+    'infrastructure deleted after {s} s',
+  ],
+  destroying_db: ['taking a final database snapshot', 'deleting database instance', 'database deleted after {s} s'],
+  syncing_dags: ['fetching the DAG bundle', 'DAGs synchronised after {s} s'],
+  provisioning_user: ['creating the application user', 'user provisioned after {s} s'],
+  applying_config: ['rendering the configuration of the new revision', 'configuration applied after {s} s'],
+  restarting_services: ['rolling restart of the application containers', 'services healthy after {s} s'],
+};
+
+/**
+ * The job's lines due by `at`, after the cursor: line i of n is due at (i + 1) / n of the
+ * job's duration. A failing job's last line is a warning instead of its success.
+ */
+function simulatedLog(phase: string, outcome: string, endsAt: number, delayMs: number, at: number, req: LogRequest): PlatformLog {
+  const script = PHASE_LOG[phase] ?? [`${phase} done after {s} s`];
+  const started = endsAt - delayMs;
+  const all: PlatformLogLine[] = script.map((text, i) => {
+    const last = i === script.length - 1;
+    const failing = last && outcome !== 'succeeded';
+    return {
+      level: failing ? 'warning' : 'info',
+      message: failing ? `${phase} did not complete` : text.replace('{s}', (delayMs / 1000).toFixed(1)),
+      time: new Date(started + Math.round((delayMs * (i + 1)) / script.length)).toISOString(),
+    };
+  });
+  const due = all.filter((l) => Date.parse(l.time ?? '') <= at);
+  const from = Number(req.after ?? 0);
+  const lines = due.slice(from, from + req.limit);
+  return { lines, cursor: String(from + lines.length) };
 }
