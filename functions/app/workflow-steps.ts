@@ -200,7 +200,7 @@ async function recordPlatformLog(
     if (op.job.log_cursor !== read.job?.log_cursor) return; // stored by an earlier try of this check
     const job = moved ? { ...op.job, log_cursor: cursor } : op.job;
     const at = now().toISOString();
-    if (!(await applyTransition({ operation: op, change: { job }, lines, at, retries: STEP_RETRIES, events: changeEvents }))) {
+    if (!(await applyTransition({ operation: op, change: { job }, lines, at, retries: STEP_RETRIES, events: systemChanges }))) {
       op = (await load(input)).op;
       throw new Retry();
     }
