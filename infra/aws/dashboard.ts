@@ -46,7 +46,7 @@ export class DashboardUsers extends Construct {
       passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       removalPolicy: settings.removalPolicy,
-      deletionProtection: settings.removalPolicy === RemovalPolicy.RETAIN,
+      deletionProtection: settings.deletionProtection,
     });
     this.client = this.pool.addClient('Web', {
       userPoolClientName: 'dashboard',

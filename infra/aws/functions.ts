@@ -95,8 +95,9 @@ export const BUNDLE_OPTIONS = {
 } as const;
 
 /**
- * Concurrent executions reserved per function when the stage reserves them (and so the
- * most each may use): about 560 of an account's usual 1,000, leaving room for the rest.
+ * Concurrent executions reserved per function when a setting reserves them (and so the
+ * most each may use). Their sum must fit the account's quota less the 100 Lambda keeps
+ * unreserved; docs/deploy.md states it, and test/infra/prod.test.ts keeps the two equal.
  */
 const RESERVED_CONCURRENCY: Record<FunctionKind, number> = { http: 20, workflow: 10, events: 10 };
 const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {

@@ -147,14 +147,26 @@ describe('settings from context', () => {
     expect(from({})).toMatchObject({
       stage: 'dev',
       removalPolicy: RemovalPolicy.DESTROY,
-      tableDeletionProtection: false,
+      deletionProtection: false,
+      reservedConcurrency: false,
       waf: false,
       appDomain: 'apps.example.com',
     });
   });
 
   it('makes prod retained and protected, with WAF on unless turned off', () => {
-    expect(from({ stage: 'prod' })).toMatchObject({ removalPolicy: RemovalPolicy.RETAIN, tableDeletionProtection: true, waf: true });
+    expect(from({ stage: 'prod' })).toMatchObject({
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+      deletionProtection: true,
+      waf: true,
+    });
+    expect(from({ stage: 'prod', deletionProtection: 'false' }).deletionProtection).toBe(false);
+  });
+
+  it('reserves no concurrency in any stage unless a setting asks for it (a new account could not deploy)', () => {
+    expect(from({ stage: 'prod' }).reservedConcurrency).toBe(false);
+    expect(from({ stage: 'dev' }).reservedConcurrency).toBe(false);
+    expect(from({ stage: 'prod', reservedConcurrency: 'true' }).reservedConcurrency).toBe(true);
     expect(from({ stage: 'prod', waf: 'false' }).waf).toBe(false);
   });
 

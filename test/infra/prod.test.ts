@@ -2,11 +2,13 @@
  * The prod stage with every option on (custom domain, WAF, alarm e-mail), synthesized
  * once with real bundling and cdk-nag: what differs from dev, and nothing else.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { MANAGED_RULE_GROUPS } from '../../infra/aws/api.js';
-import { reservedConcurrency } from '../../infra/aws/functions.js';
+import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
 import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth } from './synth.js';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
@@ -19,6 +21,7 @@ beforeAll(async () => {
     certificateArn: CERT,
     alarmEmail: 'oncall@example.org',
     appDomain: 'apps.example.org',
+    reservedConcurrency: 'true',
   });
 }, 120_000);
 afterAll(() => cleanup(s));
@@ -31,9 +34,9 @@ it('is the DeploymentApi-prod stack', () => {
   expect(s.stack.stackName).toBe('DeploymentApi-prod');
 });
 
-it('retains the table, with deletion protection', () => {
+it('retains the table on update and delete (not on a failed first create), with deletion protection', () => {
   s.template.hasResource('AWS::DynamoDB::Table', {
-    DeletionPolicy: 'Retain',
+    DeletionPolicy: 'RetainExceptOnCreate',
     UpdateReplacePolicy: 'Retain',
     Properties: Match.objectLike({
       DeletionProtectionEnabled: true,
@@ -43,17 +46,17 @@ it('retains the table, with deletion protection', () => {
 });
 
 it('retains the webhook key (rotating) and both webhook queues', () => {
-  s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+  s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'RetainExceptOnCreate', Properties: Match.objectLike({ EnableKeyRotation: true }) });
   const queues = resourcesOfType(s.json, 'AWS::SQS::Queue');
   expect(queues).toHaveLength(2);
-  for (const [, q] of queues) expect(q.DeletionPolicy).toBe('Retain');
+  for (const [, q] of queues) expect(q.DeletionPolicy).toBe('RetainExceptOnCreate');
   s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
 });
 
 it('keeps logs a year and retains them', () => {
   for (const [, lg] of resourcesOfType(s.json, 'AWS::Logs::LogGroup')) {
     expect(lg.Properties?.RetentionInDays).toBe(365);
-    expect(lg.DeletionPolicy).toBe('Retain');
+    expect(lg.DeletionPolicy).toBe('RetainExceptOnCreate');
   }
 });
 
@@ -112,7 +115,12 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
   expect(flatten(assoc.ResourceArn)).toContain('/stages/');
 });
 
-it('reserves concurrency for every function: 1 for the reconciler, more for the long-polling wait', () => {
+it('never keeps a resource past a failed first create: nothing is plainly Retain', () => {
+  const kept = Object.entries(s.json.Resources).filter(([, r]) => r.DeletionPolicy === 'Retain');
+  expect(kept.map(([id]) => id)).toEqual([]);
+});
+
+it('with -c reservedConcurrency=true, reserves concurrency for every function: 1 for the reconciler, more for the long-polling wait', () => {
   for (const f of s.stack.functions.all) {
     expect({ fn: f.name, n: s.json.Resources[logicalId(f.fn)]!.Properties?.ReservedConcurrentExecutions }).toEqual({
       fn: f.name,
@@ -123,6 +131,10 @@ it('reserves concurrency for every function: 1 for the reconciler, more for the 
   const total = s.stack.functions.all.reduce((n, f) => n + reservedConcurrency(f.kind, f.name), 0);
   // AWS keeps 100 of an account's usual 1,000 unreserved.
   expect(total).toBeLessThanOrEqual(900);
+  // The quota check in docs/deploy.md names the same total.
+  const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
+  expect(docs).toContain(`the stack reserves ${total} in all`);
+  expect(docs).toContain(`must be at least ${total}.`);
 });
 
 it('serves the API only on the custom domain (TLS 1.3/1.2 with forward secrecy, strict, regional) at the root, and says so in ApiUrl', () => {
