@@ -46,7 +46,10 @@ it('retains the table on update and delete (not on a failed first create), with 
 });
 
 it('retains the webhook key (rotating) and both webhook queues', () => {
-  s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'RetainExceptOnCreate', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+  s.template.hasResource('AWS::KMS::Key', {
+    DeletionPolicy: 'RetainExceptOnCreate',
+    Properties: Match.objectLike({ EnableKeyRotation: true }),
+  });
   const queues = resourcesOfType(s.json, 'AWS::SQS::Queue');
   expect(queues).toHaveLength(2);
   for (const [, q] of queues) expect(q.DeletionPolicy).toBe('RetainExceptOnCreate');
