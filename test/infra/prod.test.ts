@@ -9,22 +9,11 @@ import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { MANAGED_RULE_GROUPS } from '../../infra/aws/api.js';
 import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
-import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth } from './synth.js';
+import { flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageOf } from './synth.js';
 
-const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
+const CERT = PROD_CONTEXT.certificateArn;
 
-let s: Synthesized;
-beforeAll(async () => {
-  s = await synth({
-    stage: 'prod',
-    domainName: 'api.example.org',
-    certificateArn: CERT,
-    alarmEmail: 'oncall@example.org',
-    appDomain: 'apps.example.org',
-    reservedConcurrency: 'true',
-  });
-}, 120_000);
-afterAll(() => cleanup(s));
+const s = stageOf({ ...PROD_CONTEXT });
 
 it('passes cdk-nag with no unacknowledged finding', () => {
   expect(s.report.pluginReports.flatMap((p) => p.violations)).toEqual([]);
@@ -77,7 +66,12 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
   // The size rule sees the whole body the handlers would take (64 KiB), and a larger one counts as a match.
   expect(p.AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
   const rules = p.Rules as any[];
-  expect(rules.map((r) => r.Name)).toEqual(['BodyTooLarge', 'RateLimitPerAddress', ...MANAGED_RULE_GROUPS.map((g) => g.name)]);
+  expect(rules.map((r) => r.Name)).toEqual([
+    'BodyTooLarge',
+    'RateLimitPerAddress',
+    'RateLimitPerViewer',
+    ...MANAGED_RULE_GROUPS.map((g) => g.name),
+  ]);
   expect(rules.map((r) => r.Priority)).toEqual(rules.map((_, i) => i));
   expect(rules[0].Statement.SizeConstraintStatement).toEqual({
     FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
@@ -85,11 +79,26 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
     Size: MAX_BODY_BYTES,
     TextTransformations: [{ Priority: 0, Type: 'NONE' }],
   });
-  expect(rules[1].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 });
+  // The dashboard's API comes through CloudFront: counted per viewer (X-Forwarded-For), everything else per address.
+  const dashboardApi = { ByteMatchStatement: expect.objectContaining({ FieldToMatch: { UriPath: {} }, SearchString: '/dashboard/api/' }) };
+  expect(rules[1].Statement.RateBasedStatement).toEqual({
+    AggregateKeyType: 'IP',
+    Limit: 2000,
+    EvaluationWindowSec: 300,
+    ScopeDownStatement: { NotStatement: { Statement: dashboardApi } },
+  });
+  expect(rules[2].Statement.RateBasedStatement).toEqual({
+    AggregateKeyType: 'FORWARDED_IP',
+    ForwardedIPConfig: { HeaderName: 'X-Forwarded-For', FallbackBehavior: 'MATCH' },
+    Limit: 2000,
+    EvaluationWindowSec: 300,
+    ScopeDownStatement: dashboardApi,
+  });
   // Each of the two blocks answers with its own status and the error envelope, not one 429 for everything.
   for (const [i, status, code] of [
     [0, 413, 'PAYLOAD_TOO_LARGE'],
     [1, 429, 'RATE_LIMIT_EXCEEDED'],
+    [2, 429, 'RATE_LIMIT_EXCEEDED'],
   ] as const) {
     const custom = rules[i].Action.Block.CustomResponse;
     expect(custom.ResponseCode).toBe(status);
@@ -162,4 +171,23 @@ it('mails the alarm topic, and passes the app domain to the functions', () => {
   for (const f of s.stack.functions.all) {
     expect(s.json.Resources[logicalId(f.fn)]!.Properties?.Environment.Variables.APP_DOMAIN).toBe('apps.example.org');
   }
+});
+
+it("sends the dashboard's API to the custom domain, since the execute-api endpoint is off", () => {
+  const [, dist] = resourcesOfType(s.json, 'AWS::CloudFront::Distribution')[0]!;
+  const config = dist.Properties!.DistributionConfig;
+  const behavior = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === '/dashboard/api/*');
+  const origin = (config.Origins as any[]).find((o) => o.Id === behavior.TargetOriginId);
+  expect(origin.DomainName).toBe('api.example.org');
+  expect(origin.OriginPath ?? '').toBe('');
+  expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+});
+
+it("refuses, before creating anything, a certificate from another region than the stack's", () => {
+  const rules = (s.json as { Rules?: Record<string, any> }).Rules ?? {};
+  const rule = Object.values(rules).find((r) => JSON.stringify(r).includes('eu-west-1'));
+  expect(rule.Assertions[0]).toEqual({
+    Assert: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'eu-west-1'] },
+    AssertDescription: expect.stringContaining("in the stack's region"),
+  });
 });
