@@ -10,6 +10,7 @@ import { getOperation, listActiveOperations } from '../adapters/dynamo/operation
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
+import { CHECK_FLOOR_FIRST_SECONDS, nextCheck } from '../core/check-schedule.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
 import { errorView, type OperationError, phaseFailed } from '../core/errors.js';
 import { LINES_PER_CHECK, type NewLogLine, platformText, redact } from '../core/operation-logs.js';
@@ -59,6 +60,8 @@ export interface PhaseState {
   handle: JobHandle;
   status: 'running' | 'succeeded';
   next_check_seconds: number;
+  /** The least the check after next waits (core/check-schedule.ts); the workflow hands it back. */
+  floor_seconds: number;
 }
 
 export interface PhaseTiming {
@@ -129,7 +132,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
         throw new Retry();
     }, STEP_RETRIES);
   }
-  return { handle, status: 'running', next_check_seconds: 0 };
+  return { handle, status: 'running', next_check_seconds: 0, floor_seconds: CHECK_FLOOR_FIRST_SECONDS };
 }
 
 /**
@@ -139,7 +142,7 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
  * and the phase times out.
  */
 export async function checkPhase(
-  input: PhaseInput & { handle: JobHandle },
+  input: PhaseInput & { handle: JobHandle; floor_seconds?: number },
   platform: HostingPlatform,
   timing: PhaseTiming,
 ): Promise<PhaseState> {
@@ -162,9 +165,10 @@ export async function checkPhase(
     lines.push({ phase: input.phase, level: 'warning', message: `The platform failed transiently; trying again: ${failure}` });
   await recordPlatformLog(input, op, lines, job.log?.cursor, now);
   if (job.state === 'failed') throw job.transient ? new TransientPlatformError(failure ?? '') : new PlatformError(failure ?? '');
-  if (job.state === 'succeeded') return { handle: input.handle, status: 'succeeded', next_check_seconds: 0 };
-  const wanted = job.nextCheckSeconds ?? timing.checkSeconds;
-  return { handle: input.handle, status: 'running', next_check_seconds: Math.max(0, Math.min(Math.ceil(wanted), Math.ceil(left / 1000))) };
+  if (job.state === 'succeeded')
+    return { handle: input.handle, status: 'succeeded', next_check_seconds: 0, floor_seconds: CHECK_FLOOR_FIRST_SECONDS };
+  const next = nextCheck(job.nextCheckSeconds ?? timing.checkSeconds, input.floor_seconds, left);
+  return { handle: input.handle, status: 'running', next_check_seconds: next.seconds, floor_seconds: next.floor };
 }
 
 /**

@@ -6,7 +6,7 @@
  * itself (throttling, unknown paths outside the prefix, integration faults) keeps the
  * service's error envelope through gateway responses.
  */
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, CfnRule, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -17,6 +17,7 @@ import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { DASHBOARD_API_PREFIX, dashboardRouteList } from '../../functions/dashboard-routes.js';
 import { API_PREFIX, routeList } from '../../functions/routes.js';
 import type { HttpHandlerName } from './function-access.js';
+import { LOG_GROUP_KMS } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const NOT_FOUND_HANDLER = 'route-not-found' satisfies HttpHandlerName;
@@ -124,9 +125,9 @@ export class ServiceApi extends Construct {
       description: `Deployment Management API (${settings.stage})`,
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       // Execution logs (errors only) need the account-level CloudWatch role; it outlives the stack
-      // because other APIs in the account may rely on it.
+      // because other APIs in the account may rely on it, but not a failed first create.
       cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       // Beside a custom domain the default execute-api URL would be a second way in, without its TLS policy.
       disableExecuteApiEndpoint: settings.customDomain !== undefined,
       deployOptions: {
@@ -140,6 +141,15 @@ export class ServiceApi extends Construct {
         accessLogFormat: apigw.AccessLogFormat.custom(`{${ACCESS_LOG_FORMAT}}`),
       },
     });
+
+    // API Gateway would create the execution log group itself, kept forever: made here first, with retention.
+    const executionLogs = new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${settings.stage}`,
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogs);
+    for (const group of [this.accessLogs, executionLogs]) Validations.of(group).acknowledge(LOG_GROUP_KMS);
 
     // The stack's ApiUrl output (with the /api/v1 prefix) replaces RestApi's own endpoint output.
     this.api.node.tryRemoveChild('Endpoint');
@@ -160,6 +170,7 @@ export class ServiceApi extends Construct {
     }
 
     if (settings.customDomain) {
+      requireCertificateInRegion(this, settings.customDomain.certificateArn);
       this.domain = this.api.addDomainName('Domain', {
         domainName: settings.customDomain.domainName,
         certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', settings.customDomain.certificateArn),
@@ -167,6 +178,11 @@ export class ServiceApi extends Construct {
         // TLS 1.3 and 1.2 with forward secrecy only, and nothing older even from clients that ask.
         securityPolicy: apigw.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09,
         endpointAccessMode: apigw.EndpointAccessMode.STRICT,
+      });
+      Validations.of(this.domain).acknowledge({
+        id: 'cdk-validator-cfnguard::api_gw_domain_tls_check',
+        reason:
+          'The rule knows only TLS_1_2; the domain uses a stricter policy, TLS 1.3 and 1.2 with forward secrecy only (SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09).',
       });
       this.baseUrl = `https://${settings.customDomain.domainName}${API_PREFIX}`;
     } else {
@@ -210,7 +226,10 @@ export class ServiceApi extends Construct {
     const integration = (name: HttpHandlerName) => {
       let found = integrations.get(name);
       if (!found) {
-        found = new apigw.LambdaIntegration(handler(name), { proxy: true, allowTestInvoke: false });
+        // One permission per function for the whole API rather than one per method: route-not-found
+        // alone answers every ANY method, and a statement per method would fill its 20 KB resource
+        // policy and the template (decision 151). The console's test invoke is allowed with it.
+        found = new apigw.LambdaIntegration(handler(name), { proxy: true, scopePermissionToMethod: false });
         integrations.set(name, found);
       }
       return found;
@@ -261,6 +280,24 @@ export class ServiceApi extends Construct {
   }
 }
 
+/**
+ * A regional custom domain takes a certificate from its own region only. When the stack's
+ * region is known at synth, another region fails synth; otherwise a template rule fails
+ * the deploy before anything is created.
+ */
+export function requireCertificateInRegion(scope: Construct, certificateArn: string): void {
+  const certRegion = certificateArn.split(':')[3] ?? '';
+  const region = Stack.of(scope).region;
+  const message = `certificateArn is an ACM certificate in ${certRegion}, but the API is regional: give a certificate for the custom domain in the stack's region`;
+  if (!Token.isUnresolved(region)) {
+    if (region !== certRegion) throw new Error(`context ${message} (${region}).`);
+    return;
+  }
+  new CfnRule(scope, 'CertificateInStackRegion', {
+    assertions: [{ assert: Fn.conditionEquals(Aws.REGION, certRegion), assertDescription: `The ${message}.` }],
+  });
+}
+
 /** A WAF rule's own answer: a status and the error envelope. WAF knows no request id, so the body has none. */
 export interface WafBlock {
   readonly rule: string;
@@ -294,6 +331,16 @@ const blockWith = (rule: string) => {
   return { block: { customResponse: { responseCode: b.status, customResponseBodyKey: b.bodyKey } } };
 };
 
+/** Requests for the dashboard's API, which reach the stage through CloudFront. */
+const DASHBOARD_API_PATH: wafv2.CfnWebACL.StatementProperty = {
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'STARTS_WITH',
+    searchString: `${DASHBOARD_API_PREFIX}/`,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+};
+
 /** AWS managed rule groups, in order; the rules named in `count` only count, because they would refuse valid requests. */
 export const MANAGED_RULE_GROUPS: readonly { name: string; count: readonly string[] }[] = [
   // IPs AWS has seen attacking (bots, reconnaissance).
@@ -305,7 +352,7 @@ export const MANAGED_RULE_GROUPS: readonly { name: string; count: readonly strin
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', count: [] },
 ];
 
-/** The web ACL's rules, in priority order: a body larger than the API takes, the per-address rate, then the managed groups. */
+/** The web ACL's rules, in priority order: a body larger than the API takes, the per-address rates, then the managed groups. */
 function wafRules(settings: Settings): Omit<wafv2.CfnWebACL.RuleProperty, 'priority' | 'visibilityConfig'>[] {
   return [
     {
@@ -324,7 +371,29 @@ function wafRules(settings: Settings): Omit<wafv2.CfnWebACL.RuleProperty, 'prior
     {
       name: 'RateLimitPerAddress',
       action: blockWith('RateLimitPerAddress'),
-      statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: settings.wafRateLimitPer5Min, evaluationWindowSec: 300 } },
+      statement: {
+        rateBasedStatement: {
+          aggregateKeyType: 'IP',
+          limit: settings.wafRateLimitPer5Min,
+          evaluationWindowSec: 300,
+          scopeDownStatement: { notStatement: { statement: DASHBOARD_API_PATH } },
+        },
+      },
+    },
+    {
+      // The dashboard's API comes through CloudFront, whose edge addresses carry many users each:
+      // counted per viewer address, the one CloudFront appends to X-Forwarded-For (decision 154).
+      name: 'RateLimitPerViewer',
+      action: blockWith('RateLimitPerAddress'),
+      statement: {
+        rateBasedStatement: {
+          aggregateKeyType: 'FORWARDED_IP',
+          forwardedIpConfig: { headerName: 'X-Forwarded-For', fallbackBehavior: 'MATCH' },
+          limit: settings.wafRateLimitPer5Min,
+          evaluationWindowSec: 300,
+          scopeDownStatement: DASHBOARD_API_PATH,
+        },
+      },
     },
     ...MANAGED_RULE_GROUPS.map((group) => ({
       name: group.name,

@@ -36,7 +36,7 @@ import {
   usesTable,
 } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
-import { iam5ResourceFinding } from './nag.js';
+import { iam5ResourceFinding, LOG_GROUP_KMS } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -95,8 +95,9 @@ export const BUNDLE_OPTIONS = {
 } as const;
 
 /**
- * Concurrent executions reserved per function when the stage reserves them (and so the
- * most each may use): about 560 of an account's usual 1,000, leaving room for the rest.
+ * Concurrent executions reserved per function when a setting reserves them (and so the
+ * most each may use). Their sum must fit the account's quota less the 100 Lambda keeps
+ * unreserved; docs/deploy.md states it, and test/infra/prod.test.ts keeps the two equal.
  */
 const RESERVED_CONCURRENCY: Record<FunctionKind, number> = { http: 20, workflow: 10, events: 10 };
 const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {
@@ -178,8 +179,9 @@ export class FunctionFactory extends Construct {
       retention: settings.logRetention,
       removalPolicy: settings.removalPolicy,
     });
+    Validations.of(logGroup).acknowledge(LOG_GROUP_KMS);
     // Its own role without the AWS managed basic-execution policy: logs go to this log group only.
-    const role = new iam.Role(this, `${id}Role`, {
+    const role = new FunctionRole(this, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs the ${name} function (${settings.stage})`,
     });
@@ -245,6 +247,28 @@ export class FunctionFactory extends Construct {
     const made: ServiceFunction = { name, kind, fn, access };
     this.made.set(name, made);
     return made;
+  }
+}
+
+/**
+ * A role that keeps every statement granted to it in one inline policy of its own, not in
+ * an AWS::IAM::Policy resource beside it: one resource fewer per function, where the
+ * template has to stay well under CloudFormation's 500 (decision 151). IAM counts both
+ * kinds as the role's inline policies, so the size limit is the same; and the function
+ * cannot start before its grants exist, since they are created with its role.
+ */
+class FunctionRole extends iam.Role {
+  private readonly document: iam.PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: iam.RoleProps) {
+    const document = new iam.PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, access: document } });
+    this.document = document;
+  }
+
+  override addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
+    this.document.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
   }
 }
 

@@ -23,3 +23,13 @@ function flatten(node: Cfn): string {
 export function iam5ResourceFinding(scope: IConstruct, resource: string): string {
   return `AwsSolutions-IAM5[Resource::${flatten(Stack.of(scope).resolve(resource) as Cfn)}]`;
 }
+
+/**
+ * Log groups take no customer managed key (Control Tower CT.CLOUDWATCH.PR.3, checked by
+ * `npm run validate:aws`): acknowledged on every log group the stack makes, with this reason.
+ */
+export const LOG_GROUP_KMS = {
+  id: 'cdk-validator-cfnguard::cloudwatch_log_group_encrypted_check',
+  reason:
+    'CloudWatch Logs encrypts every log group at rest with keys it manages; the logs hold no secrets (the logger redacts them and every test run audits its own logs for them, decision 119), so a customer managed key would add a key policy and a cost without protecting anything more.',
+} as const;

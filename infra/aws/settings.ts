@@ -14,9 +14,18 @@ export const STAGES = ['dev', 'prod'] as const;
 export type StageName = (typeof STAGES)[number];
 
 export interface StageDefaults {
-  /** Table, log groups: what `cdk destroy` does to data. */
+  /**
+   * Table, log groups, key, queues, secret, user pool: what `cdk destroy` does to data.
+   * Prod keeps them on update and delete but not on a failed first create
+   * (RETAIN_ON_UPDATE_OR_DELETE), so a first deploy that fails leaves nothing behind.
+   */
   readonly removalPolicy: RemovalPolicy;
-  readonly tableDeletionProtection: boolean;
+  /**
+   * Deletion protection on the table and the user pool. It also stops CloudFormation from
+   * deleting them when a first create rolls back, so the first deploy of a new account
+   * may turn it off (`-c deletionProtection=false`) and the next deploy on (docs/deploy.md).
+   */
+  readonly deletionProtection: boolean;
   readonly logRetention: RetentionDays;
   /** Stage-wide API Gateway throttle: a backstop behind the per-key limits the handlers enforce. */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
@@ -24,8 +33,10 @@ export interface StageDefaults {
   readonly waf: boolean;
   /**
    * Reserve each function's concurrency (functions.ts RESERVED_CONCURRENCY), so one busy
-   * or attacked function cannot starve the others. Off in dev: a new account's limit
-   * (often 10) cannot reserve anything; `-c reservedConcurrency=true` turns it on.
+   * or attacked function cannot starve the others. Off in every stage: a new account's
+   * limit (often 10) cannot reserve anything and the first deploy would fail;
+   * `-c reservedConcurrency=true` turns it on once the account's quota allows it
+   * (docs/deploy.md says how to check).
    */
   readonly reservedConcurrency: boolean;
 }
@@ -33,19 +44,19 @@ export interface StageDefaults {
 const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
-    tableDeletionProtection: false,
+    deletionProtection: false,
     logRetention: RetentionDays.ONE_WEEK,
     throttle: { rateLimit: 50, burstLimit: 100 },
     waf: false,
     reservedConcurrency: false,
   },
   prod: {
-    removalPolicy: RemovalPolicy.RETAIN,
-    tableDeletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    deletionProtection: true,
     logRetention: RetentionDays.ONE_YEAR,
     throttle: { rateLimit: 500, burstLimit: 1000 },
     waf: true,
-    reservedConcurrency: true,
+    reservedConcurrency: false,
   },
 };
 
@@ -74,6 +85,7 @@ export const CONTEXT_KEYS = [
   'waf',
   'wafRateLimit',
   'reservedConcurrency',
+  'deletionProtection',
   'alarmEmail',
   'phaseDelayMs',
   'phaseTimeoutSeconds',
@@ -142,6 +154,7 @@ export function readSettings(lookup: Lookup): Settings {
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
     waf: bool('waf', defaults.waf),
     reservedConcurrency: bool('reservedConcurrency', defaults.reservedConcurrency),
+    deletionProtection: bool('deletionProtection', defaults.deletionProtection),
     // WAF's minimum for a rate-based rule is 10 per evaluation window.
     wafRateLimitPer5Min: int('wafRateLimit', 2000, 10),
     alarmEmail,

@@ -5,7 +5,7 @@
  * and the alarms.
  */
 import fs from 'node:fs';
-import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -45,8 +45,10 @@ export class DeploymentApiStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
     this.settings = settings;
-    Tags.of(this).add('service', 'deployment-management-api');
-    Tags.of(this).add('stage', settings.stage);
+    // CloudFormation takes no Tags on a CloudWatch dashboard in every region (us-east-1 rejects them).
+    const untaggable = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
+    Tags.of(this).add('service', 'deployment-management-api', untaggable);
+    Tags.of(this).add('stage', settings.stage, untaggable);
 
     this.data = new DataTable(this, 'Data', settings);
 
@@ -107,16 +109,27 @@ export class DeploymentApiStack extends Stack {
       handler: (name) => this.functions.get(name).fn,
     });
 
-    this.dashboard = new DashboardSite(this, 'Dashboard', { settings, users: this.dashboardUsers, api: this.api.api });
-
-    this.monitoring = new Monitoring(this, 'Monitoring', {
+    this.dashboard = new DashboardSite(this, 'Dashboard', {
       settings,
+      users: this.dashboardUsers,
       api: this.api.api,
-      functions: this.functions.all,
-      stateMachine,
-      table: this.data.table,
-      webhooks: { deadLetterQueue: this.webhooks.deadLetterQueue, dispatcher: this.functions.get('dispatch-events').fn },
+      apiDomainName: settings.customDomain?.domainName,
     });
+
+    // The alarms (two per function) and the dashboard in a nested stack of their own: they would
+    // otherwise take a fifth of CloudFormation's 500 resources a stack (decision 151).
+    this.monitoring = new Monitoring(
+      new NestedStack(this, 'Operations', { description: `Alarms and dashboard (${settings.stage})` }),
+      'Monitoring',
+      {
+        settings,
+        api: this.api.api,
+        functions: this.functions.all,
+        stateMachine,
+        table: this.data.table,
+        webhooks: { deadLetterQueue: this.webhooks.deadLetterQueue, dispatcher: this.functions.get('dispatch-events').fn },
+      },
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.baseUrl, description: 'Service base URL (ends in /api/v1)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'DynamoDB table (TABLE_NAME for npm run keys)' });

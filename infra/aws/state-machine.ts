@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Validations } from 'aws-cdk-lib';
+import { Aws, Fn, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -14,6 +14,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { FUNCTION_ACCESS, type FunctionName } from './function-access.js';
 import { REPO_ROOT } from './functions.js';
+import { LOG_GROUP_KMS } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const OPERATION_ASL = path.join(REPO_ROOT, 'statemachines', 'operation.asl.json');
@@ -68,9 +69,14 @@ export class OperationStateMachine extends Construct {
     }
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
+      // Under /aws/vendedlogs/ CloudWatch Logs needs no resource policy entry per log group (its
+      // 5,120-character policy fills up otherwise); the stack's own id keeps the name unique
+      // when a retained group of a deleted stack still exists.
+      logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-workflow-${Fn.select(2, Fn.split('/', Aws.STACK_ID))}`,
       retention: props.settings.logRetention,
       removalPolicy: props.settings.removalPolicy,
     });
+    Validations.of(this.logGroup).acknowledge(LOG_GROUP_KMS);
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       stateMachineType: sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromFile(props.aslFile),

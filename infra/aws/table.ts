@@ -19,7 +19,7 @@ export class DataTable extends Construct {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TTL_ATTRIBUTE,
       stream: dynamodb.StreamViewType[TABLE_STREAM.StreamViewType],
-      deletionProtection: settings.tableDeletionProtection,
+      deletionProtection: settings.deletionProtection,
       removalPolicy: settings.removalPolicy,
     });
     for (const index of INDEXES) {

@@ -13,13 +13,15 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { functionTimeout } from './functions.js';
+import { functionTimeout, reservedConcurrency } from './functions.js';
 import type { Settings } from './settings.js';
 
 /** Receives before a delivery message goes to the dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 /** Messages per deliverer invocation (delivered in parallel, each POST ≤ 10 s). */
 export const DELIVER_BATCH_SIZE = 10;
+/** Deliverers the queue runs at once (SQS event source maximum concurrency), and so the POSTs in flight ≤ 10 × this. */
+export const DELIVER_MAX_CONCURRENCY = reservedConcurrency('events', 'deliver-webhooks');
 /** Stream records per dispatcher invocation. */
 export const DISPATCH_BATCH_SIZE = 100;
 /** Retries of a failing stream batch (halved each time) before it goes to the dead-letter queue. */
@@ -83,6 +85,20 @@ export class WebhookDelivery extends Construct {
         reason:
           'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and the stream event source (dynamodb:ListStreams) do not support resource-level permissions.',
       });
-    deliverer.addEventSource(new SqsEventSource(this.queue, { batchSize: DELIVER_BATCH_SIZE, reportBatchItemFailures: true }));
+    deliverer.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: DELIVER_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        // As many deliverers as the function may have reserved: above that Lambda would throttle
+        // them and the messages would come back early, counting toward the dead-letter queue.
+        maxConcurrency: DELIVER_MAX_CONCURRENCY,
+      }),
+    );
+    // A retry later than SQS's 15-minute delay is waited in hops, the deliverer sending the
+    // message back to its own queue (decision 108): up to 72 messages a delivery, which Lambda's
+    // recursive-loop detection would stop after about 16. The loop is bounded by the retry
+    // schedule and the dead-letter queue, so it is allowed (decision 153).
+    const cfn = (deliverer as lambda.Function).node.defaultChild as lambda.CfnFunction;
+    cfn.recursiveLoop = lambda.RecursiveLoop.ALLOW;
   }
 }

@@ -89,6 +89,21 @@ describe('dashboard', () => {
     expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\./);
     expect(headers.FrameOptions.FrameOption).toBe('DENY');
     expect(headers.StrictTransportSecurity).toMatchObject({ IncludeSubdomains: true });
+    // CloudFront's names are global to the account: each carries the stack's name and region.
+    for (const name of [
+      one('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.Name,
+      one('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig.Name,
+    ])
+      expect(flatten(name)).toMatch(/^DeploymentApi-dev-<Ref:AWS::Region>-/);
+    // Without a custom domain the dashboard's API is reached at the execute-api endpoint, below the stage.
+    const api = (dist.Origins as any[]).find((o) => o.Id === dist.CacheBehaviors[0].TargetOriginId);
+    expect(flatten(api.DomainName)).toContain('execute-api');
+  });
+
+  it("keeps the app's deployment function's logs as long as the stage keeps logs", () => {
+    const [, deployer] = resourcesOfType(s.json, 'AWS::Lambda::Function').find(([id]) => id.startsWith('CustomCDKBucketDeployment'))!;
+    expect(flatten(deployer.Properties?.LoggingConfig?.LogGroup)).toMatch(/^<Ref:DashboardDeployLogs/);
+    for (const [, lg] of resourcesOfType(s.json, 'AWS::Logs::LogGroup')) expect(lg.Properties?.RetentionInDays).toBe(7);
   });
 
   it('deploys the built app and its config with the stack, and outputs its URL and the user pool id', () => {

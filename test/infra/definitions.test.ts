@@ -5,12 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PHASES } from '../../functions/core/operations.js';
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 import { handlerNames } from '../../functions/routes.js';
-import { NOT_FOUND_HANDLER } from '../../infra/aws/api.js';
+import { NOT_FOUND_HANDLER, requireCertificateInRegion } from '../../infra/aws/api.js';
 import { EVENTS_FUNCTIONS, FUNCTION_ACCESS, physicalIndexes, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
 import { type FunctionEnvName, functionEnv } from '../../infra/aws/function-env.js';
 import { entryOf } from '../../infra/aws/functions.js';
@@ -149,14 +149,35 @@ describe('settings from context', () => {
     expect(from({})).toMatchObject({
       stage: 'dev',
       removalPolicy: RemovalPolicy.DESTROY,
-      tableDeletionProtection: false,
+      deletionProtection: false,
+      reservedConcurrency: false,
       waf: false,
       appDomain: 'apps.example.com',
     });
   });
 
   it('makes prod retained and protected, with WAF on unless turned off', () => {
-    expect(from({ stage: 'prod' })).toMatchObject({ removalPolicy: RemovalPolicy.RETAIN, tableDeletionProtection: true, waf: true });
+    expect(from({ stage: 'prod' })).toMatchObject({
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+      deletionProtection: true,
+      waf: true,
+    });
+    expect(from({ stage: 'prod', deletionProtection: 'false' }).deletionProtection).toBe(false);
+  });
+
+  it("fails synth with a clear message when the certificate is not in the stack's known region", () => {
+    const app = new App();
+    const stack = new Stack(app, 'S', { env: { account: '123456789012', region: 'us-east-1' } });
+    expect(() => requireCertificateInRegion(stack, 'arn:aws:acm:eu-west-1:123456789012:certificate/abc')).toThrow(
+      /certificate in eu-west-1, but the API is regional: give a certificate for the custom domain in the stack's region \(us-east-1\)/,
+    );
+    expect(() => requireCertificateInRegion(stack, 'arn:aws:acm:us-east-1:123456789012:certificate/abc')).not.toThrow();
+  });
+
+  it('reserves no concurrency in any stage unless a setting asks for it (a new account could not deploy)', () => {
+    expect(from({ stage: 'prod' }).reservedConcurrency).toBe(false);
+    expect(from({ stage: 'dev' }).reservedConcurrency).toBe(false);
+    expect(from({ stage: 'prod', reservedConcurrency: 'true' }).reservedConcurrency).toBe(true);
     expect(from({ stage: 'prod', waf: 'false' }).waf).toBe(false);
   });
 

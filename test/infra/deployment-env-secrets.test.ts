@@ -4,16 +4,13 @@
  * decrypt for it (to hand the configuration to the platform driver), and nothing may
  * decrypt without naming a purpose.
  */
-import { actionsOf, logicalId, resourcesOfType, type Statement, stageOf } from './synth.js';
+import { actionsOf, logicalId, policiesOf, type Statement, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });
 
 /** Every policy statement of the template, with the logical id of the policy's roles. */
 function statements(): { roles: string[]; statement: Statement }[] {
-  return resourcesOfType(s.json, 'AWS::IAM::Policy').flatMap(([, p]) => {
-    const roles = ((p.Properties?.Roles ?? []) as { Ref?: string }[]).map((r) => r.Ref ?? '');
-    return ((p.Properties?.PolicyDocument.Statement ?? []) as Statement[]).map((statement) => ({ roles, statement }));
-  });
+  return policiesOf(s.json).flatMap(({ roles, statements }) => statements.map((statement) => ({ roles, statement })));
 }
 
 const decrypts = () => statements().filter(({ statement }) => actionsOf(statement).some((a) => a === 'kms:Decrypt' || a === 'kms:*'));

@@ -20,8 +20,8 @@ import {
   flatten,
   fnId,
   logicalId,
+  policiesOf,
   resourcesOf,
-  resourcesOfType,
   type Statement,
   stageOf,
   statementsOfRole,
@@ -116,8 +116,8 @@ describe('IAM, per function', () => {
     expect(encrypters.sort()).toEqual(['create-deployment', 'create-webhook', 'update-deployment']);
     expect(decrypters.sort()).toEqual(['create-webhook', 'deliver-webhooks', 'start-phase']);
     // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
-    const allSends = resourcesOfType(s.json, 'AWS::IAM::Policy')
-      .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[])
+    const allSends = policiesOf(s.json)
+      .flatMap((p) => p.statements)
       .filter((st) => actionsOf(st).some((a) => a === 'sqs:SendMessage' || a === 'kms:Decrypt' || a === 'kms:Encrypt'));
     expect(allSends).toHaveLength(senders.length + encrypters.length + decrypters.length + 1);
   });

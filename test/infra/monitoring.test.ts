@@ -1,10 +1,10 @@
-/** Operations (infra/aws/monitoring.ts): the alarms, where they go, the dashboard, and log retention. */
+/** Operations (infra/aws/monitoring.ts, a nested stack): the alarms, where they go, the dashboard, and log retention. */
 import { fnId, logicalId, resourcesOfType, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });
 
 describe('operations', () => {
-  const alarms = () => resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+  const alarms = () => resourcesOfType(s.all, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
 
   it('alarms on the API 5xx rate', () => {
     expect(
@@ -55,7 +55,7 @@ describe('operations', () => {
   it('sends every alarm to the alarm topic, and has a dashboard', () => {
     const topic = logicalId(s.stack.monitoring.topic);
     for (const a of alarms()) expect(a.AlarmActions).toEqual([{ Ref: topic }]);
-    s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    expect(resourcesOfType(s.all, 'AWS::CloudWatch::Dashboard')).toHaveLength(1);
   });
 
   it('keeps logs a week in dev, and lets them go with the stack', () => {

@@ -2,26 +2,18 @@
  * The prod stage with every option on (custom domain, WAF, alarm e-mail), synthesized
  * once with real bundling and cdk-nag: what differs from dev, and nothing else.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { MANAGED_RULE_GROUPS } from '../../infra/aws/api.js';
-import { reservedConcurrency } from '../../infra/aws/functions.js';
-import { cleanup, flatten, logicalId, resourcesOfType, type Synthesized, synth } from './synth.js';
+import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
+import { flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageOf } from './synth.js';
 
-const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
+const CERT = PROD_CONTEXT.certificateArn;
 
-let s: Synthesized;
-beforeAll(async () => {
-  s = await synth({
-    stage: 'prod',
-    domainName: 'api.example.org',
-    certificateArn: CERT,
-    alarmEmail: 'oncall@example.org',
-    appDomain: 'apps.example.org',
-  });
-}, 120_000);
-afterAll(() => cleanup(s));
+const s = stageOf({ ...PROD_CONTEXT });
 
 it('passes cdk-nag with no unacknowledged finding', () => {
   expect(s.report.pluginReports.flatMap((p) => p.violations)).toEqual([]);
@@ -31,9 +23,9 @@ it('is the DeploymentApi-prod stack', () => {
   expect(s.stack.stackName).toBe('DeploymentApi-prod');
 });
 
-it('retains the table, with deletion protection', () => {
+it('retains the table on update and delete (not on a failed first create), with deletion protection', () => {
   s.template.hasResource('AWS::DynamoDB::Table', {
-    DeletionPolicy: 'Retain',
+    DeletionPolicy: 'RetainExceptOnCreate',
     UpdateReplacePolicy: 'Retain',
     Properties: Match.objectLike({
       DeletionProtectionEnabled: true,
@@ -43,17 +35,20 @@ it('retains the table, with deletion protection', () => {
 });
 
 it('retains the webhook key (rotating) and both webhook queues', () => {
-  s.template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+  s.template.hasResource('AWS::KMS::Key', {
+    DeletionPolicy: 'RetainExceptOnCreate',
+    Properties: Match.objectLike({ EnableKeyRotation: true }),
+  });
   const queues = resourcesOfType(s.json, 'AWS::SQS::Queue');
   expect(queues).toHaveLength(2);
-  for (const [, q] of queues) expect(q.DeletionPolicy).toBe('Retain');
+  for (const [, q] of queues) expect(q.DeletionPolicy).toBe('RetainExceptOnCreate');
   s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
 });
 
 it('keeps logs a year and retains them', () => {
   for (const [, lg] of resourcesOfType(s.json, 'AWS::Logs::LogGroup')) {
     expect(lg.Properties?.RetentionInDays).toBe(365);
-    expect(lg.DeletionPolicy).toBe('Retain');
+    expect(lg.DeletionPolicy).toBe('RetainExceptOnCreate');
   }
 });
 
@@ -71,7 +66,12 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
   // The size rule sees the whole body the handlers would take (64 KiB), and a larger one counts as a match.
   expect(p.AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
   const rules = p.Rules as any[];
-  expect(rules.map((r) => r.Name)).toEqual(['BodyTooLarge', 'RateLimitPerAddress', ...MANAGED_RULE_GROUPS.map((g) => g.name)]);
+  expect(rules.map((r) => r.Name)).toEqual([
+    'BodyTooLarge',
+    'RateLimitPerAddress',
+    'RateLimitPerViewer',
+    ...MANAGED_RULE_GROUPS.map((g) => g.name),
+  ]);
   expect(rules.map((r) => r.Priority)).toEqual(rules.map((_, i) => i));
   expect(rules[0].Statement.SizeConstraintStatement).toEqual({
     FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
@@ -79,11 +79,26 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
     Size: MAX_BODY_BYTES,
     TextTransformations: [{ Priority: 0, Type: 'NONE' }],
   });
-  expect(rules[1].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 });
+  // The dashboard's API comes through CloudFront: counted per viewer (X-Forwarded-For), everything else per address.
+  const dashboardApi = { ByteMatchStatement: expect.objectContaining({ FieldToMatch: { UriPath: {} }, SearchString: '/dashboard/api/' }) };
+  expect(rules[1].Statement.RateBasedStatement).toEqual({
+    AggregateKeyType: 'IP',
+    Limit: 2000,
+    EvaluationWindowSec: 300,
+    ScopeDownStatement: { NotStatement: { Statement: dashboardApi } },
+  });
+  expect(rules[2].Statement.RateBasedStatement).toEqual({
+    AggregateKeyType: 'FORWARDED_IP',
+    ForwardedIPConfig: { HeaderName: 'X-Forwarded-For', FallbackBehavior: 'MATCH' },
+    Limit: 2000,
+    EvaluationWindowSec: 300,
+    ScopeDownStatement: dashboardApi,
+  });
   // Each of the two blocks answers with its own status and the error envelope, not one 429 for everything.
   for (const [i, status, code] of [
     [0, 413, 'PAYLOAD_TOO_LARGE'],
     [1, 429, 'RATE_LIMIT_EXCEEDED'],
+    [2, 429, 'RATE_LIMIT_EXCEEDED'],
   ] as const) {
     const custom = rules[i].Action.Block.CustomResponse;
     expect(custom.ResponseCode).toBe(status);
@@ -112,7 +127,12 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
   expect(flatten(assoc.ResourceArn)).toContain('/stages/');
 });
 
-it('reserves concurrency for every function: 1 for the reconciler, more for the long-polling wait', () => {
+it('never keeps a resource past a failed first create: nothing is plainly Retain', () => {
+  const kept = Object.entries(s.json.Resources).filter(([, r]) => r.DeletionPolicy === 'Retain');
+  expect(kept.map(([id]) => id)).toEqual([]);
+});
+
+it('with -c reservedConcurrency=true, reserves concurrency for every function: 1 for the reconciler, more for the long-polling wait', () => {
   for (const f of s.stack.functions.all) {
     expect({ fn: f.name, n: s.json.Resources[logicalId(f.fn)]!.Properties?.ReservedConcurrentExecutions }).toEqual({
       fn: f.name,
@@ -123,6 +143,10 @@ it('reserves concurrency for every function: 1 for the reconciler, more for the 
   const total = s.stack.functions.all.reduce((n, f) => n + reservedConcurrency(f.kind, f.name), 0);
   // AWS keeps 100 of an account's usual 1,000 unreserved.
   expect(total).toBeLessThanOrEqual(900);
+  // The quota check in docs/deploy.md names the same total.
+  const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
+  expect(docs).toContain(`the stack reserves ${total} in all`);
+  expect(docs).toContain(`must be at least ${total}.`);
 });
 
 it('serves the API only on the custom domain (TLS 1.3/1.2 with forward secrecy, strict, regional) at the root, and says so in ApiUrl', () => {
@@ -143,8 +167,30 @@ it('serves the API only on the custom domain (TLS 1.3/1.2 with forward secrecy, 
 });
 
 it('mails the alarm topic, and passes the app domain to the functions', () => {
-  s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.org' });
+  // The topic lives in the nested Operations stack.
+  expect(resourcesOfType(s.all, 'AWS::SNS::Subscription').map(([, r]) => r.Properties)).toEqual([
+    expect.objectContaining({ Protocol: 'email', Endpoint: 'oncall@example.org' }),
+  ]);
   for (const f of s.stack.functions.all) {
     expect(s.json.Resources[logicalId(f.fn)]!.Properties?.Environment.Variables.APP_DOMAIN).toBe('apps.example.org');
   }
+});
+
+it("sends the dashboard's API to the custom domain, since the execute-api endpoint is off", () => {
+  const [, dist] = resourcesOfType(s.json, 'AWS::CloudFront::Distribution')[0]!;
+  const config = dist.Properties!.DistributionConfig;
+  const behavior = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === '/dashboard/api/*');
+  const origin = (config.Origins as any[]).find((o) => o.Id === behavior.TargetOriginId);
+  expect(origin.DomainName).toBe('api.example.org');
+  expect(origin.OriginPath ?? '').toBe('');
+  expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+});
+
+it("refuses, before creating anything, a certificate from another region than the stack's", () => {
+  const rules = (s.json as { Rules?: Record<string, any> }).Rules ?? {};
+  const rule = Object.values(rules).find((r) => JSON.stringify(r).includes('eu-west-1'));
+  expect(rule.Assertions[0]).toEqual({
+    Assert: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'eu-west-1'] },
+    AssertDescription: expect.stringContaining("in the stack's region"),
+  });
 });

@@ -37,6 +37,11 @@ describe('operation workflow', () => {
     });
   });
 
+  it('logs under /aws/vendedlogs/states/ (no resource policy entry per group), named for this stack', () => {
+    const [, group] = resourcesOfType(s.json, 'AWS::Logs::LogGroup').find(([id]) => id === logicalId(s.stack.workflow.logGroup))!;
+    expect(flatten(group.Properties?.LogGroupName)).toMatch(/^\/aws\/vendedlogs\/states\/DeploymentApi-dev-workflow-/);
+  });
+
   it('may invoke exactly its step functions', () => {
     const role = logicalId(s.stack.workflow.stateMachine.role);
     const invoke = statementsOfRole(s.json, role).filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { type BuiltApp, buildApp } from '../../infra/aws/app.js';
@@ -22,6 +22,14 @@ import type { FunctionName } from '../../infra/aws/function-access.js';
 export interface Synthesized extends BuiltApp {
   template: Template;
   json: CfnTemplate;
+  /**
+   * The stack and its nested stacks in one: each nested template's resources, their
+   * parameters replaced by what the parent passes (so a reference to a parent resource
+   * reads `{ Ref: <its logical id> }` as it would in the parent).
+   */
+  all: CfnTemplate;
+  /** Each nested stack's own template, by the logical id of its AWS::CloudFormation::Stack in the parent. */
+  nested: Record<string, CfnTemplate>;
   /** The cloud assembly, shared: the bundles are read from it, nothing is written. */
   outdir: string;
   /** Where this file's construct tree staged its (unbundled) assets. */
@@ -33,11 +41,13 @@ export interface Synthesized extends BuiltApp {
 export interface CfnResource {
   Type: string;
   Properties?: Record<string, any>;
+  Metadata?: Record<string, any>;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
 }
 export interface CfnTemplate {
   Resources: Record<string, CfnResource>;
+  Parameters?: Record<string, unknown>;
   Outputs?: Record<string, { Value: unknown }>;
 }
 
@@ -129,8 +139,30 @@ export async function synth(context: Record<string, string>): Promise<Synthesize
   const json = JSON.parse(fs.readFileSync(path.join(outdir, templateFile), 'utf8')) as CfnTemplate;
   const reportFile = path.join(outdir, 'validation-report.json');
   const report: ValidationReport = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : { pluginReports: [] };
-  return { ...built, template: Template.fromJSON(json), json, outdir, treeDir, report };
+  const nested: Record<string, CfnTemplate> = {};
+  const all: CfnTemplate = { ...json, Resources: { ...json.Resources } };
+  for (const stack of built.stack.node.findAll().filter(NestedStack.isNestedStack)) {
+    const id = logicalId(stack.nestedStackResource!);
+    const child = JSON.parse(fs.readFileSync(path.join(outdir, stack.templateFile), 'utf8')) as CfnTemplate;
+    nested[id] = child;
+    const passed = (json.Resources[id]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
+    const substituted = JSON.parse(JSON.stringify(child.Resources), (_k, v) =>
+      v && typeof v === 'object' && typeof v.Ref === 'string' && v.Ref in passed ? passed[v.Ref] : v,
+    );
+    Object.assign(all.Resources, substituted);
+  }
+  return { ...built, template: Template.fromJSON(json), json, all, nested, outdir, treeDir, report };
 }
+
+/** The context of the prod stage with every option on, shared by the test files that read it (one assembly). */
+export const PROD_CONTEXT: Readonly<Record<string, string>> = {
+  stage: 'prod',
+  domainName: 'api.example.org',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666',
+  alarmEmail: 'oncall@example.org',
+  appDomain: 'apps.example.org',
+  reservedConcurrency: 'true',
+};
 
 /** Removes the file's construct tree; the assembly stays for the next file. */
 export function cleanup(s: Synthesized | undefined): void {
@@ -180,10 +212,29 @@ export interface Statement {
   Effect: string;
 }
 
+/**
+ * Every identity policy of the template with the logical ids of its roles: the
+ * AWS::IAM::Policy resources and the roles' inline policies (the functions' roles keep
+ * theirs inline, infra/aws/functions.ts FunctionRole).
+ */
+export function policiesOf(json: CfnTemplate): { roles: string[]; statements: Statement[] }[] {
+  const attached = resourcesOfType(json, 'AWS::IAM::Policy').map(([, p]) => ({
+    roles: ((p.Properties?.Roles ?? []) as unknown[]).map((r) => flatten(r).replace(/^<Ref:(.*)>$/, '$1')),
+    statements: (p.Properties?.PolicyDocument.Statement ?? []) as Statement[],
+  }));
+  const inline = resourcesOfType(json, 'AWS::IAM::Role').flatMap(([id, r]) =>
+    ((r.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).map((p) => ({
+      roles: [id],
+      statements: p.PolicyDocument.Statement,
+    })),
+  );
+  return [...attached, ...inline];
+}
+
 export function statementsOfRole(json: CfnTemplate, roleLogicalId: string): Statement[] {
-  return resourcesOfType(json, 'AWS::IAM::Policy')
-    .filter(([, p]) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => flatten(r) === `<Ref:${roleLogicalId}>`))
-    .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement);
+  return policiesOf(json)
+    .filter((p) => p.roles.includes(roleLogicalId))
+    .flatMap((p) => p.statements);
 }
 
 export const actionsOf = (s: { Action: string | string[] }): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);

@@ -1,6 +1,7 @@
 /** Webhook delivery (infra/aws/webhooks.ts): the key, the queues, and the two events functions on their sources. */
 import { Match } from 'aws-cdk-lib/assertions';
 import { EVENTS_FUNCTIONS, type FunctionName } from '../../infra/aws/function-access.js';
+import { reservedConcurrency } from '../../infra/aws/functions.js';
 import { flatten, fnId, logicalId, resourcesOfType, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });
@@ -61,8 +62,17 @@ describe('webhook delivery', () => {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.webhooks.queue), 'Arn'] },
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      // No more deliverers at once than it may have reserved (messages throttled back would count toward the dead letters).
+      ScalingConfig: { MaximumConcurrency: reservedConcurrency('events', 'deliver-webhooks') },
     });
     s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+  });
+
+  it("lets the deliverer send to its own queue as often as the retry schedule takes (Lambda's loop detection would stop it)", () => {
+    expect(s.json.Resources[fnId(s, 'deliver-webhooks')]!.Properties?.RecursiveLoop).toBe('Allow');
+    const others = s.stack.functions.all.filter((f) => f.name !== 'deliver-webhooks');
+    for (const f of others)
+      expect({ fn: f.name, loop: s.json.Resources[fnId(s, f.name)]!.Properties?.RecursiveLoop }).toEqual({ fn: f.name, loop: undefined });
   });
 
   it('gives the events functions no VPC (the deliverer POSTs to the internet)', () => {
