@@ -4,6 +4,7 @@ import { api, configureApi } from './api.js';
 import { configureAuth, isSignedIn, onSessionChange, restoreSession, signOut } from './auth.js';
 import { loadConfig } from './config.js';
 import { useLoad, useRoute } from './hooks.js';
+import { DeploymentPage } from './pages/deployment.js';
 import { DeploymentsPage } from './pages/deployments.js';
 import { KeysPage } from './pages/keys.js';
 import { OperationPage } from './pages/operation.js';
@@ -15,15 +16,18 @@ function Shell() {
   const route = useRoute();
   const me = useLoad(() => api('getMe'), []);
   const [section, id, sub] = route;
+  const canManage = me.data?.role === 'admin';
   const page =
     section === 'keys' && id && sub === 'usage' ? (
       <UsagePage keyId={id} />
+    ) : section === 'deployments' && id ? (
+      <DeploymentPage deploymentId={id} canManage={canManage} />
     ) : section === 'deployments' ? (
-      <DeploymentsPage />
+      <DeploymentsPage canManage={canManage} />
     ) : section === 'operations' && id ? (
-      <OperationPage operationId={id} />
+      <OperationPage operationId={id} canManage={canManage} />
     ) : (
-      <KeysPage canManage={me.data?.role === 'admin'} />
+      <KeysPage canManage={canManage} />
     );
   const current = section === 'deployments' || section === 'operations' ? 'deployments' : 'keys';
   return (

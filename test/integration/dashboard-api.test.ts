@@ -175,6 +175,8 @@ describe('the dashboard API', () => {
         at: new Date(base + i * 1000).toISOString(),
         method: 'GET',
         route: '/api/v1/deployments',
+        path: '/api/v1/deployments',
+        client_address: '203.0.113.9',
         status,
         key_id: record.id,
         org_id: org,

@@ -225,7 +225,15 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
                 <td>
                   <code>{k.hint}</code>
                 </td>
-                <td>{k.scopes.join(', ')}</td>
+                <td>
+                  <ul class="scopes" aria-label="Scopes">
+                    {k.scopes.map((s) => (
+                      <li key={s} class="badge scope">
+                        {s}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
                 <td>{formatTime(k.created_at)}</td>
                 <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
                 <td>{formatTime(k.last_used_at)}</td>

@@ -17,7 +17,7 @@ const answering = (statusCode: number) => async (): Promise<ApiResponse> => ({ s
 /** The stack's order: the settling hook outermost, the early write last before the intent. */
 const stack = (intent: () => Promise<ApiResponse>) => middy(intent).use(usageLog()).use(usageLogAhead(routes.getKey));
 
-it('writes one entry with the route’s success status, the route template, the key, organization and request id', async () => {
+it('writes one entry with the route’s success status, the route template and path, the client address, the key, organization and request id, settled with its duration', async () => {
   const who = caller();
   const at = new Date();
   await stack(answering(200))(apiEvent(), apiContext({ caller: who, now: at, requestId: 'req_u1' }));
@@ -26,6 +26,9 @@ it('writes one entry with the route’s success status, the route template, the 
       at: at.toISOString(),
       method: 'GET',
       route: '/api/v1/key',
+      path: apiEvent().path,
+      client_address: '198.51.100.7',
+      duration_ms: expect.any(Number),
       status: 200,
       key_id: who.keyId,
       org_id: who.orgId,
