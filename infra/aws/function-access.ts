@@ -244,9 +244,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
-  // As create-deployment, update-deployment, rollback-deployment, delete-deployment and cancel-operation.
-  'dashboard-create-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'] },
-  'dashboard-update-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'] },
+  // As create-deployment, update-deployment, rollback-deployment, delete-deployment and cancel-operation;
+  // create and update digest secret values with a key derived from the key-signing secret (decision 131).
+  'dashboard-create-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
+  'dashboard-update-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
   'dashboard-rollback-deployment': dashboardWriter(['StartExecution']),
   'dashboard-destroy-deployment': dashboardWriter(['StartExecution', 'StopExecution']),
   'dashboard-cancel-operation': dashboardWriter(['StopExecution']),
