@@ -323,7 +323,6 @@ describe('the dashboard, against npm start', () => {
       .waitFor();
     expect(await page.locator('.facts').innerText()).toMatch(/Duration\s+\d+(\.\d)? s/);
     expect(await page.getByRole('button', { name: 'Cancel operation' }).count()).toBe(0);
-    expect(await overflowingTables(page).catch(() => [])).toEqual([]);
     await page.getByRole('link', { name: '← Its deployment' }).click();
     await page.getByRole('heading', { name: 'Deployment web' }).waitFor();
 
@@ -333,8 +332,7 @@ describe('the dashboard, against npm start', () => {
     await rollback.locator('table.diff').waitFor();
     expect(await rollback.locator('tbody th').allInnerTexts()).toEqual(['config.env.API_TOKEN', 'config.env.LOG_LEVEL', 'config.size']);
     await rollback.getByRole('button', { name: 'Roll back' }).click();
-    await following.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
-    await facts.getByText(/^3, applied/).waitFor();
+    await facts.getByText(/^3, applied/).waitFor({ timeout: 60_000 });
     expect(await page.locator('tr[data-revision="3"]').innerText()).toContain('rollback to 1');
     expect(await facts.innerText()).toMatch(/Size\s+small/);
 

@@ -223,7 +223,7 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
                   <a href={`#/keys/${k.id}/usage`}>{k.name}</a>
                 </th>
                 <td>
-                  <code>{k.hint}</code>
+                  <code class="hint">{k.hint}</code>
                 </td>
                 <td>
                   <ul class="scopes" aria-label="Scopes">
