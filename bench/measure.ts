@@ -6,6 +6,7 @@
 import { listDeployments } from '../functions/adapters/dynamo/deployment-reads.js';
 import { listEvents } from '../functions/adapters/dynamo/event-reads.js';
 import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operation-reads.js';
+import { listRevisions } from '../functions/adapters/dynamo/revision-reads.js';
 import type { EventType, Pagination } from '../functions/core/schemas.js';
 import { metered, type Reading } from './meter.js';
 import type { SeededOrg } from './seed.js';
@@ -238,6 +239,14 @@ export async function measureSize(org: SeededOrg, runs: number, warmups: number)
     },
     { key: 'events', label: 'events', gated: true, middle: true, read: evts() },
     { key: 'evtype', label: `events type=${EVENT_TYPE}`, gated: true, middle: true, read: evts(EVENT_TYPE) },
+    {
+      key: 'revisions',
+      label: `revisions of one deployment (${org.revised.revision.toLocaleString('en-US')})`,
+      gated: true,
+      middle: true,
+      total: org.revised.revision,
+      read: (page) => listRevisions(org.revised, { page, per_page: PER_PAGE }),
+    },
   ];
   const results: CaseResult[] = [];
   for (const c of cases) {

@@ -22,7 +22,7 @@ import { installMeter } from './meter.js';
 import { printReport } from './report.js';
 import { printRequestsReport } from './report-requests.js';
 import { measureRequests, type RequestsOptions, type RequestsResult, startRequestBench } from './requests.js';
-import { buildOrg, type SeededOrg, seedOrg } from './seed.js';
+import { buildOrg, REVISIONS, type SeededOrg, seedOrg } from './seed.js';
 import { tableItemCount, verifyEventShape, verifyOrg, verifyTable } from './verify.js';
 
 /** BENCH_SIZES / BENCH_RUNS / BENCH_WARMUPS override the defaults (for trying the benchmark out quickly). */
@@ -178,7 +178,7 @@ async function measureLists(endpoint: string, delivery: DeliveryResult | undefin
     written += org.items.length + 1;
     const line =
       `${fmt(n)} operations: ${fmt(org.items.length + 1)} items (${fmt(org.deployments)} deployments, ` +
-      `${fmt(org.items.length - 2 * n - org.deployments - org.countItems)} name reservations, ${fmt(org.countItems)} status-count buckets, ${fmt(org.events)} events, the org item) built in ${secs(t1 - t0)}, ` +
+      `${fmt(org.items.length - 2 * n - org.deployments - org.countItems - REVISIONS)} name reservations, ${fmt(org.countItems)} status-count buckets, ${fmt(org.events)} events, ${fmt(REVISIONS)} revisions, the org item) built in ${secs(t1 - t0)}, ` +
       `written in ${secs(t2 - t1)} (${fmt(Math.round((org.items.length + 1) / ((t2 - t1) / 1000)))} items/s)`;
     seeding.push(line);
     console.log(`seeded ${line}`);

@@ -18,6 +18,11 @@
  * the history's operations or deployments; 65% operation.updated, 15% operation.created,
  * 15% deployment.updated, 5% deployment.created; the org item gets evt_seq and
  * evt_seq_<type>. (run.ts checks one seeded event's attributes against a real write's.)
+ *
+ * And the long-lived deployment has been reconfigured REVISIONS times (decision 43): its
+ * revision items, built by revisionItem, alternate its size, and its record says it is at
+ * the last one. The deployment.update operations that applied them are not seeded (no list
+ * measured here reads them, and they would change the operations' mix above).
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -31,6 +36,7 @@ import {
   operationCountedIn,
   operationItem,
   orgKey,
+  revisionItem,
   typeSeqAttr,
 } from '../functions/adapters/dynamo/entities.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
@@ -95,7 +101,12 @@ export interface SeededOrg {
   /** Events seeded (= operations), and how many of each type. */
   events: number;
   eventsByType: Record<string, number>;
+  /** The long-lived deployment as stored, at revision REVISIONS. */
+  revised: DeploymentRecord;
 }
+
+/** How many revisions the long-lived deployment has: decision 43's list at 10,000. */
+export const REVISIONS = 10_000;
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -277,6 +288,8 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
   ];
   const countItems = statusCountItems(counted);
   const items: Item[] = [...ops, ...countItems];
+  const revised = records[0]!.d;
+  items.push(...revisionsOf(revised, opRecords.find((op) => op.resource_id === revised.id)!.id, REVISIONS));
   for (const r of records) {
     items.push(deploymentItem(r.d, r.seq));
     if (!r.nameFreed) items.push(nameItem(orgId, r.d.name, r.d.id));
@@ -342,7 +355,33 @@ export function buildOrg(orgId: string, n: number, seed: number): SeededOrg {
     countItems: countItems.length,
     events: n,
     eventsByType: evtTypeSeq,
+    revised,
   };
+}
+
+/** Revisions 1..n of `d` (1 applied by its create), spread over its life and alternating its size; `d` moves to revision n. */
+function revisionsOf(d: DeploymentRecord, createId: string, n: number): Item[] {
+  const sizes = ['small', 'medium', 'large'] as const;
+  const created = Date.parse(d.created_at);
+  const step = (Date.parse(d.updated_at) - created) / Math.max(1, n - 1);
+  const items: Item[] = [];
+  for (let revision = 1; revision <= n; revision++) {
+    const at = new Date(created + Math.floor((revision - 1) * step)).toISOString();
+    items.push(
+      revisionItem({
+        org_id: d.org_id,
+        deployment_id: d.id,
+        revision,
+        config: { ...d.config, size: sizes[(revision - 1) % sizes.length]! },
+        created_at: at,
+        operation_id: revision === 1 ? createId : newOperationId(),
+        rollback_of: null,
+      }),
+    );
+  }
+  d.revision = n;
+  d.config = { ...d.config, size: sizes[(n - 1) % sizes.length]! };
+  return items;
 }
 
 /** BatchWriteItem, 25 items a request, `concurrency` requests in flight, unprocessed items retried. */

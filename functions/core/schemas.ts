@@ -96,15 +96,24 @@ const Timestamp = schema(() => z.string().check(z.describe('ISO 8601 UTC timesta
 
 // ---- requests ----------------------------------------------------------------
 
-export const DeploymentName = schema(() =>
-  z
-    .string()
-    .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit')),
-);
+/**
+ * A deployment's or app user's name: 1-64 of a few characters. The length is checked
+ * first, with the same message and stopping there, so the document shows `maxLength` and a
+ * too-long name still gets one problem (decision 160).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function shortName() {
+  const rule = 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit';
+  return [z.maxLength(64, { message: rule, abort: true }), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, rule)] as const;
+}
+
+export const DeploymentName = schema(() => z.string().check(...shortName()));
 
 // ---- configuration (decisions 41-43) ----------------------------------------------
 
 export const Size = schema(() => z.enum(SIZES));
+/** A release such as `2.10.5`; which ones are supported is configuration (decision 41), so only the length is bounded here. */
+const AppVersion = schema(() => z.string().check(z.maxLength(32)));
 const EnvName = schema(() => z.string().check(z.regex(ENV_NAME, 'must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$')));
 const EnvEntryInput = schema(() =>
   z.strictObject({
@@ -116,7 +125,7 @@ const EnvEntryInput = schema(() =>
 /** `config` at creation: any of its fields; the others take their defaults. */
 export const ConfigInput = schema(() =>
   z.strictObject({
-    app_version: z.optional(z.string()).check(z.describe('A supported release of the app type; default the newest.')),
+    app_version: z.optional(AppVersion).check(z.describe('A supported release of the app type; default the newest.')),
     size: z.optional(Size),
     env: z.optional(z.record(EnvName, EnvEntryInput)).check(z.describe('At most 50 entries.')),
   }),
@@ -125,7 +134,7 @@ export const ConfigInput = schema(() =>
 /** `config` in a merge patch (RFC 7396): in `env`, null removes a name, an object merges into its entry. */
 export const ConfigPatch = schema(() =>
   z.strictObject({
-    app_version: z.optional(z.string()),
+    app_version: z.optional(AppVersion),
     size: z.optional(Size),
     env: z.optional(z.nullable(z.record(EnvName, z.nullable(EnvEntryInput)))),
   }),
@@ -134,7 +143,7 @@ export const ConfigPatch = schema(() =>
 export const PatchDeploymentBody = schema(() => z.strictObject({ config: z.optional(ConfigPatch) }));
 export type PatchDeploymentBody = z.infer<typeof PatchDeploymentBody>;
 
-export const RollbackBody = schema(() => z.strictObject({ revision: z.int().check(z.gte(1)) }));
+export const RollbackBody = schema(() => z.strictObject({ revision: z.int().check(z.gte(1), z.lte(2 ** 31 - 1)) }));
 
 export const DryRunQuery = schema(() =>
   z.object({
@@ -151,7 +160,7 @@ export const CreateDeploymentBody = schema(() =>
   z.strictObject({
     app_type: AppType,
     name: z.optional(DeploymentName),
-    environment_id: z.optional(z.string()).check(z.describe('An id from GET /environments; default env_default.')),
+    environment_id: z.optional(z.string().check(z.maxLength(64))).check(z.describe('An id from GET /environments; default env_default.')),
     config: z.optional(ConfigInput),
   }),
 );
@@ -159,12 +168,8 @@ export type CreateDeploymentBody = z.infer<typeof CreateDeploymentBody>;
 
 export const CreateAppUserBody = schema(() =>
   z.strictObject({
-    username: z
-      .string()
-      .check(
-        z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit'),
-      ),
-    email: z.email(),
+    username: z.string().check(...shortName()),
+    email: z.email().check(z.maxLength(254)),
     role: z.enum(USER_ROLES),
   }),
 );
@@ -270,7 +275,9 @@ export const CreateWebhookBody = schema(() =>
     url: z
       .string()
       .check(z.minLength(1), z.maxLength(2048), z.describe('An absolute https URL, without user or password, of at most 2048 characters.')),
-    events: z.optional(z.array(EventType).check(z.minLength(1))).check(z.describe('The event types to deliver (default: all four).')),
+    events: z
+      .optional(z.array(EventType).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)))
+      .check(z.describe('The event types to deliver (default: all four).')),
     description: z.optional(z.string().check(z.maxLength(255))),
   }),
 );

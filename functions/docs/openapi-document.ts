@@ -7,7 +7,9 @@
  * (`openApiDocument()`).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { API_PREFIX, type Route, type RouteId, routes } from '../routes.js';
+import { API_PREFIX, type Route, type RouteId, routeList, routes } from '../routes.js';
+import { addErrorCodeSchemas } from './openapi-errors.js';
+import { addIntegerFormats } from './openapi-formats.js';
 import { registerHeaders } from './openapi-headers.js';
 import { apiInfo, TAGS } from './openapi-info.js';
 import { operationOf } from './openapi-operations.js';
@@ -17,6 +19,17 @@ import { API_KEY_SCHEME, SECURITY_SCHEME } from './openapi-security.js';
 import { registerDeliveryHeaders, webhooksSection } from './openapi-webhooks.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/**
+ * Paths carry the full /api/v1 prefix, so the host root is the server: "Try it out" on the
+ * docs page calls the same host that served it, whichever stage that is. It is public
+ * (`x-internal: false`): the API is for the organizations' own programs.
+ */
+const SERVER = {
+  url: '/',
+  description: 'The host that served this document: the local stack (npm start), a staging or the production stage.',
+  'x-internal': false,
+};
 
 const routeEntries = () => Object.entries(routes) as [RouteId, Route][];
 
@@ -32,9 +45,7 @@ function build(): OpenApiDocument {
   const doc = new OpenApiGeneratorV31([...registry.definitions, ...componentSchemaDefinitions()]).generateDocument({
     openapi: '3.1.0',
     info: apiInfo(),
-    // Paths carry the full /api/v1 prefix, so the host root is the server: "Try it out"
-    // on the docs page calls the same host that served it.
-    servers: [{ url: '/', description: 'This host' }],
+    servers: [SERVER],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS,
   });
@@ -45,8 +56,10 @@ function build(): OpenApiDocument {
     op.parameters = completeParameters(route, op.parameters);
   }
   addComponentSchemaExamples(doc.components?.schemas);
+  addErrorCodeSchemas(doc.components?.schemas, routeList);
   // What the service sends to webhook URLs (written by hand: they reference the named schemas).
   doc.webhooks = webhooksSection();
+  addIntegerFormats(doc);
   return doc;
 }
 

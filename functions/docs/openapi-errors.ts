@@ -1,7 +1,10 @@
 /**
  * The error responses of each operation, grouped by status. Every code's status, meaning
  * and example message come from the error catalogue (`core/errors.ts`); a route's list is
- * typed with the catalogue's codes.
+ * typed with the catalogue's codes. Each code has its own named schema (the error envelope
+ * with `code` fixed to it), and a status that several codes share is the `anyOf` of theirs:
+ * a form linters and client generators read as it is meant, unlike an `allOf` that narrows
+ * the envelope afterwards (decision 161).
  */
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
@@ -10,6 +13,19 @@ import type { Route } from '../routes.js';
 import { EXAMPLE_REQUEST_ID } from './openapi-examples.js';
 import { deprecationHeadersOf, type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { ref } from './openapi-refs.js';
+
+/** The name of a code's schema: `DEPLOYMENT_NOT_FOUND` -> `DeploymentNotFoundError`. */
+export function errorSchemaName(code: ErrorCode): string {
+  const pascal = code
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+  return pascal.endsWith('Error') ? pascal : `${pascal}Error`;
+}
+
+/** The error codes a path answers for a method it does not take (decision 33), besides those of its routes. */
+const PATH_ERRORS: readonly ErrorCode[] = ['METHOD_NOT_ALLOWED'];
 
 /** Error codes every route that needs a key can answer with, besides its own. */
 const KEYED_ERRORS: readonly ErrorCode[] = [
@@ -26,8 +42,10 @@ const SCOPED_ERRORS: readonly ErrorCode[] = ['INSUFFICIENT_SCOPE'];
 /** The error codes a route can answer with, in status order. */
 export function errorCodesOf(route: Route): ErrorCode[] {
   const own = route.errors ?? [];
-  const common: readonly ErrorCode[] =
-    route.access === 'public' ? ['INTERNAL_ERROR'] : [...KEYED_ERRORS, ...(route.access === 'key' ? [] : SCOPED_ERRORS)];
+  const common: readonly ErrorCode[] = [
+    ...PATH_ERRORS,
+    ...(route.access === 'public' ? ['INTERNAL_ERROR' as const] : [...KEYED_ERRORS, ...(route.access === 'key' ? [] : SCOPED_ERRORS)]),
+  ];
   return [...new Set([...own, ...common])].sort((a, b) => errorStatus(a) - errorStatus(b));
 }
 
@@ -46,13 +64,17 @@ function errorExample(code: ErrorCode) {
   };
 }
 
-/** The headers of an error response: rate-limit headers once a key is accepted, Retry-After where the codes send it. */
+/**
+ * The headers of an error response: rate-limit headers once a key is accepted (not on a
+ * 405, which the catch-all answers before any key is read), Retry-After where the codes send it.
+ */
 function errorHeaders(route: Route, status: number, codes: readonly ErrorCode[]): HeaderName[] {
-  const limited = route.access !== 'public' && status !== 401 && status !== 500;
+  const limited = route.access !== 'public' && status !== 401 && status !== 405 && status !== 500;
   return [
     'XRequestId',
     ...(limited ? RATE_LIMIT_HEADERS : []),
     ...(status === 429 ? ['RetryAfter' as const] : []),
+    ...(codes.includes('METHOD_NOT_ALLOWED') ? ['Allow' as const] : []),
     ...(codes.includes('IDEMPOTENCY_KEY_IN_USE') ? ['IdempotencyRetryAfter' as const] : []),
     ...deprecationHeadersOf(route),
   ];
@@ -68,16 +90,32 @@ export function errorResponses(route: Route): RouteConfig['responses'] {
       headers: headerRefs(errorHeaders(route, status, codes)),
       content: {
         'application/json': {
-          schema: {
-            allOf: [
-              ref('schemas', 'Error'),
-              { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } },
-            ],
-          },
+          schema:
+            codes.length === 1
+              ? ref('schemas', errorSchemaName(codes[0]!))
+              : { anyOf: codes.map((c) => ref('schemas', errorSchemaName(c))) },
           examples: Object.fromEntries(codes.map((code) => [code, errorExample(code)])),
         },
       },
     };
   }
   return out;
+}
+
+/**
+ * Replaces the generated `Error` envelope with one schema per code: the envelope with
+ * `code` fixed to the code, described by the catalogue's meaning. Only the codes some
+ * operation answers with are added (an unused component would be dead text).
+ */
+export function addErrorCodeSchemas(schemas: Record<string, unknown> | undefined, routeList: readonly Route[]): void {
+  const envelope = schemas?.Error as { properties: { error: { properties: Record<string, unknown> } } } | undefined;
+  if (!schemas || !envelope) throw new Error('OpenAPI generation lost the Error schema');
+  const used = new Set(routeList.flatMap(errorCodesOf));
+  for (const code of [...used].sort()) {
+    const schema = structuredClone(envelope) as typeof envelope & Record<string, unknown>;
+    schema.properties.error.properties.code = { type: 'string', const: code };
+    schemas[errorSchemaName(code)] = { ...schema, description: errorMeaning(code), examples: [errorExample(code).value] };
+  }
+  // The open envelope served only as the template: every answer names its code's schema.
+  delete schemas.Error;
 }

@@ -26,6 +26,7 @@ function successContent(id: RouteId, route: Route): ZodContentObject {
         schema: {
           type: 'object',
           required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
           description: 'An OpenAPI 3.1 document (not wrapped in the data envelope).',
         },
       },
@@ -79,7 +80,7 @@ function requestBody(body: core.$ZodType, mediaTypes: readonly string[]): NonNul
 
 /** Decision 42: the revision an update applies to. */
 const IF_MATCH = z.object({
-  'If-Match': z.optional(z.string()).describe('`"<revision>"` (the ETag of GET /deployments/{id}) or `*`; otherwise 412.'),
+  'If-Match': z.optional(z.string().max(24)).describe('`"<revision>"` (the ETag of GET /deployments/{id}) or `*`; otherwise 412.'),
 });
 
 /** The operation of a route, for `OpenAPIRegistry.registerPath`. */

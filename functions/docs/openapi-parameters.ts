@@ -45,6 +45,13 @@ export function registerRequestHeaders(registry: OpenAPIRegistry): void {
   });
 }
 
+/**
+ * Path ids are read as any text and answered `404` when they name nothing, so the
+ * document bounds them generously, above the longest id form (`op_<uuid>`, 39 characters):
+ * a longer value names nothing either (decision 160).
+ */
+export const PATH_PARAM_MAX_LENGTH = 128;
+
 /** Query integers are strings to zod (it parses them); to clients they are integers with bounds and defaults. */
 function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefined {
   let found: z.ZodNumber | undefined;
@@ -74,6 +81,7 @@ function idForms(route: Route, name: string, field: z.ZodType): Record<string, u
     DEPRECATIONS.some((d) => d.use.query === name && d.use.form === form && d.use.routes.includes(`${route.method} ${route.path}`));
   return {
     type: 'string',
+    maxLength: Math.max(...forms.map(([, f]) => f.example.length)),
     oneOf: forms.map(([form, f]) => ({
       pattern: f.pattern,
       description: f.description,
@@ -96,7 +104,12 @@ export function completeParameters(route: Route, generated: unknown[] | undefine
   for (const p of params) {
     if ('$ref' in p) continue;
     p.description ??= PARAM_DOCS[p.name];
-    if (p.in === 'path' && p.name === 'asset') p.schema = { type: 'string', enum: [...DOCS_ASSET_NAMES] };
+    if (p.in === 'path') {
+      p.schema =
+        p.name === 'asset'
+          ? { type: 'string', enum: [...DOCS_ASSET_NAMES] }
+          : { ...p.schema, minLength: 1, maxLength: PATH_PARAM_MAX_LENGTH };
+    }
     const field = p.in === 'query' ? shape[p.name] : undefined;
     const typed = field && (describeQueryParam(field) ?? idForms(route, p.name, field));
     if (typed) p.schema = typed;

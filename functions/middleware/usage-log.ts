@@ -55,10 +55,16 @@ async function settle(request: ApiRequest): Promise<void> {
   }
 }
 
+/** What a request that got past every check answers when it succeeds: a dry run answers its route's other success (decision 42). */
+function expectedStatus(route: Route, api: RequestState): number {
+  const dryRun = (api.input.query as { dry_run?: unknown } | undefined)?.dry_run === true;
+  return dryRun && route.success.or ? route.success.or.status : route.success.status;
+}
+
 /** Writes the entry of a request that got past every check; the last `before` hook. */
 export const usageLogAhead = (route: Route): ApiMiddleware => ({
   async before(request) {
-    const entry = entryOf(request, route.success.status);
+    const entry = entryOf(request, expectedStatus(route, request.context.api));
     if (!entry) return;
     const key = usageEntryKey(entry);
     const written = recordUsage(entry, key).then(

@@ -11,6 +11,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
 import { ERRORS, type ErrorCode, errorStatus } from '../../functions/core/errors.js';
 import { type OpenApiDocument, openApiDocument } from '../../functions/docs/openapi-document.js';
+import { errorSchemaName } from '../../functions/docs/openapi-errors.js';
 import { JSON_CONTENT_TYPE } from '../../functions/middleware/responses.js';
 import { matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
@@ -80,7 +81,6 @@ export function validatorAt(ptr: string): ValidateFunction {
  */
 export function compileAllValidators(): void {
   const { doc } = setup();
-  validatorAt(pointer('components', 'schemas', 'Error'));
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, { responses?: Record<string, ResponseObject> }>)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
@@ -107,6 +107,14 @@ const show = (body: unknown) => {
   return text === undefined ? '(none)' : text.length > 600 ? `${text.slice(0, 600)}…` : text;
 };
 
+/** The values an enum or const failure allowed, for the message. */
+const allowed = (params: Record<string, unknown> | undefined) =>
+  params && 'allowedValues' in params
+    ? ` (${(params.allowedValues as unknown[]).join(', ')})`
+    : params && 'allowedValue' in params
+      ? ` (${String(params.allowedValue)})`
+      : '';
+
 /** The problems with a response, empty when it conforms. */
 export function conformanceProblems(res: ObservedResponse): string[] {
   const { doc } = setup();
@@ -123,12 +131,13 @@ export function conformanceProblems(res: ObservedResponse): string[] {
   const match = matchRoute(res.method, path);
   if (match.kind !== 'route') {
     // Paths and methods no route takes: the catch-all answers (decision 33).
-    const expected = match.kind === 'not-found' ? { status: 404, code: 'NOT_FOUND' } : { status: 405, code: 'METHOD_NOT_ALLOWED' };
+    const expected =
+      match.kind === 'not-found' ? { status: 404, code: 'NOT_FOUND' as const } : { status: 405, code: 'METHOD_NOT_ALLOWED' as const };
     if (res.status !== expected.status && res.status !== 500)
       problems.push(`no route takes ${res.method} ${path}, so the status must be ${expected.status}, not ${res.status}`);
     if (match.kind === 'method-not-allowed' && res.status === 405 && !headers.allow) problems.push('a 405 must carry an Allow header');
     if (contentType !== JSON_CONTENT_TYPE) problems.push(`Content-Type is ${contentType ?? '(none)'}, expected ${JSON_CONTENT_TYPE}`);
-    const v = validatorAt(pointer('components', 'schemas', 'Error'));
+    const v = validatorAt(pointer('components', 'schemas', errorSchemaName(expected.code)));
     if (!v(res.body))
       problems.push(`the body is not the error envelope: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ')}`);
     return problems;
@@ -172,7 +181,7 @@ export function conformanceProblems(res: ObservedResponse): string[] {
     const v = validatorAt(pointer('paths', opPath, method, 'responses', String(res.status), 'content', 'application/json', 'schema'));
     if (!v(res.body)) {
       problems.push(
-        `the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`).join('; ')}`,
+        `the body does not match the schema: ${v.errors?.map((e) => `${e.instancePath || '(root)'} ${e.message}${allowed(e.params)}`).join('; ')}`,
       );
     }
     const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;

@@ -43,6 +43,20 @@ it('corrects the early entry to the status actually answered, still one entry', 
   expect((await listUsage(who.keyId, 10)).map((e) => e.status)).toEqual([404]);
 });
 
+it('writes a dry run’s entry with the 200 it answers from the start; settling adds only its duration (decision 145)', async () => {
+  const who = caller();
+  const dryRun = middy(answering(200)).use(usageLog()).use(usageLogAhead(routes.updateDeployment));
+  const { calls } = await dynamoCallsOf(() => dryRun(apiEvent(), apiContext({ caller: who, input: { query: { dry_run: true } } })));
+  expect(calls.map((c) => c.command)).toEqual(['PutItemCommand', 'UpdateItemCommand']);
+  expect((calls[0]!.input as { Item: { status: number } }).Item.status).toBe(200);
+  expect((await listUsage(who.keyId, 10)).map((e) => e.status)).toEqual([200]);
+  // Without dry_run the same route's entry is written as its 202, and corrected when the answer differs.
+  const real = middy(answering(202)).use(usageLog()).use(usageLogAhead(routes.updateDeployment));
+  const other = caller();
+  await real(apiEvent(), apiContext({ caller: other, input: { query: { dry_run: false } } }));
+  expect((await listUsage(other.keyId, 10)).map((e) => e.status)).toEqual([202]);
+});
+
 it('logs a request refused before the intent once, with its status (usageLog alone, the early write never ran)', async () => {
   const who = caller();
   const refused = middy(answering(403)).use(usageLog());
