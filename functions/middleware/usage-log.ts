@@ -2,9 +2,9 @@
  * Decision 34: every request made with a recognised key is logged, whatever its answer:
  * the route, the path it named, the client's address, and (decision 145) the status
  * answered and the duration. Once a request has passed every check, its entry is written
- * in parallel with the work, with the status the route answers on success; once the
- * answer is known, one update settles its status and duration. Requests refused earlier
- * are logged once, complete. The entry never turns a served request into a failure: a
+ * in parallel with the work, with the status the route answers on success; the rare answer
+ * that differs (a 404, a 409) is settled afterwards with its status and duration. Requests
+ * refused earlier are logged once, complete. The entry never turns a served request into a failure: a
  * failed write is logged instead.
  */
 import { recordUsage, settleUsage, type UsageEntry, type UsageEntryKey, usageEntryKey } from '../adapters/dynamo/usage-store.js';
@@ -15,6 +15,7 @@ import { type ApiMiddleware, type ApiRequest, type RequestState, wireResponse } 
 /** The entry written ahead of the answer, and whether its write succeeded. */
 interface EarlyEntry {
   key: UsageEntryKey;
+  status: number;
   written: Promise<boolean>;
 }
 
@@ -47,7 +48,13 @@ async function settle(request: ApiRequest): Promise<void> {
   try {
     const durationMs = Date.now() - api.now.getTime();
     const ahead = early.get(api);
-    if (ahead && (await ahead.written)) return await settleUsage(ahead.key, response.statusCode, durationMs);
+    if (ahead) {
+      const written = await ahead.written;
+      // Goal 1 (README, Performance) leaves no room for a write on every request: an entry
+      // written ahead with the right status keeps no duration; a corrected one gets it.
+      if (written && ahead.status === response.statusCode) return;
+      if (written) return await settleUsage(ahead.key, response.statusCode, durationMs);
+    }
     const entry = entryOf(request, response.statusCode, durationMs);
     if (entry) await recordUsage(entry, ahead?.key);
   } catch (e) {
@@ -74,7 +81,7 @@ export const usageLogAhead = (route: Route): ApiMiddleware => ({
         return false;
       },
     );
-    early.set(request.context.api, { key, written });
+    early.set(request.context.api, { key, status: entry.status, written });
   },
 });
 

@@ -125,7 +125,7 @@ const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], re
  * Every request with a key (functions/middleware/): one UpdateItem on the key's own item
  * that checks it and counts the request (key-admission.ts), naming only the counters,
  * `last_used_at` and the two dates it checks, never the key's organization, scopes or
- * hash; the usage log (PutItem, then its status and duration settled); the failed-authentication
+ * hash; the usage log (PutItem, and its status and duration corrected); the failed-authentication
  * counter of the client address; and reads of the organization's items, an
  * Idempotency-Key's record included.
  */

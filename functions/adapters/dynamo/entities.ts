@@ -226,7 +226,7 @@ export const usageEntry = entity('usageEntry', {
   attributes: {
     'at, method, route, path, status, key_id, org_id, request_id, client_address':
       'the entry (route: the template matched; path: the path named)',
-    duration_ms: 'from arrival to answer, set once the answer is known (decision 145)',
+    duration_ms: 'from arrival to answer, on entries written or corrected after the answer (decision 145)',
     deprecated: 'true when the request used a deprecated feature (decision 44)',
     ttl: '90 days',
   },
