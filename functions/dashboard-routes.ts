@@ -13,7 +13,7 @@ import * as s from './core/schemas.js';
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
 
 export interface DashboardRoute {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path below DASHBOARD_API_PREFIX, with `{name}` parameters as API Gateway writes them. */
   readonly path: string;
   /** Module name in functions/http/ (and the Lambda function's name). */
@@ -23,7 +23,12 @@ export interface DashboardRoute {
   readonly params?: z.ZodMiniObject;
   readonly query?: z.ZodMiniType;
   readonly body?: z.ZodMiniType;
-  readonly success: { readonly status: 200 | 201; readonly data: z.ZodMiniType };
+  /** `or`: the other success it may answer instead (an update that changes nothing, or a dry run). */
+  readonly success: {
+    readonly status: 200 | 201 | 202;
+    readonly data: z.ZodMiniType;
+    readonly or?: { readonly status: 200; readonly data: z.ZodMiniType };
+  };
 }
 
 const listPage = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item), pagination: s.Pagination });
@@ -92,6 +97,65 @@ export const dashboardRoutes = {
     query: s.ListDeploymentsQuery,
     success: { status: 200, data: listPage(s.Deployment) },
   },
+  getDeployment: {
+    method: 'GET',
+    path: '/deployments/{deployment_id}',
+    handler: 'dashboard-get-deployment',
+    role: 'viewer',
+    summary: 'One deployment, with its configuration (secret values never shown)',
+    params: s.DeploymentIdParams,
+    success: { status: 200, data: s.Deployment },
+  },
+  listRevisions: {
+    method: 'GET',
+    path: '/deployments/{deployment_id}/revisions',
+    handler: 'dashboard-list-revisions',
+    role: 'viewer',
+    summary: "A deployment's configuration revisions, newest first",
+    params: s.DeploymentIdParams,
+    query: s.ListQuery,
+    success: { status: 200, data: listPage(s.Revision) },
+  },
+  createDeployment: {
+    method: 'POST',
+    path: '/deployments',
+    handler: 'dashboard-create-deployment',
+    role: 'admin',
+    summary: 'Create a deployment in the organization, as POST /api/v1/deployments does',
+    body: s.CreateDeploymentBody,
+    success: { status: 202, data: s.Accepted },
+  },
+  destroyDeployment: {
+    method: 'DELETE',
+    path: '/deployments/{deployment_id}',
+    handler: 'dashboard-destroy-deployment',
+    role: 'admin',
+    summary: 'Destroy a deployment, as DELETE /api/v1/deployments/{deployment_id} does',
+    params: s.DeploymentIdParams,
+    success: { status: 202, data: s.Accepted },
+  },
+  updateDeployment: {
+    method: 'PATCH',
+    path: '/deployments/{deployment_id}',
+    handler: 'dashboard-update-deployment',
+    role: 'admin',
+    summary: "Update a deployment's configuration (a merge patch of config; dry_run=true shows what would change), If-Match honoured",
+    params: s.DeploymentIdParams,
+    query: s.DryRunQuery,
+    body: s.PatchDeploymentBody,
+    success: { status: 202, data: s.Accepted, or: { status: 200, data: s.dryRunOrDeployment() } },
+  },
+  rollbackDeployment: {
+    method: 'POST',
+    path: '/deployments/{deployment_id}/rollback',
+    handler: 'dashboard-rollback-deployment',
+    role: 'admin',
+    summary: "Restore a revision's configuration (dry_run=true shows what would change), If-Match honoured",
+    params: s.DeploymentIdParams,
+    query: s.DryRunQuery,
+    body: s.RollbackBody,
+    success: { status: 202, data: s.Accepted, or: { status: 200, data: s.dryRunOrDeployment() } },
+  },
   listOperations: {
     method: 'GET',
     path: '/operations',
@@ -119,6 +183,15 @@ export const dashboardRoutes = {
     params: s.OperationIdParams,
     query: s.ListQuery,
     success: { status: 200, data: listPage(s.OperationLogLine) },
+  },
+  cancelOperation: {
+    method: 'POST',
+    path: '/operations/{operation_id}/cancel',
+    handler: 'dashboard-cancel-operation',
+    role: 'admin',
+    summary: 'Cancel a queued or running operation, as POST /api/v1/operations/{operation_id}/cancel does',
+    params: s.OperationIdParams,
+    success: { status: 200, data: s.Operation },
   },
   listEvents: {
     method: 'GET',

@@ -19,9 +19,11 @@ declare const DASHBOARD_ROUTES: { readonly [K in DashboardRouteId]: Pick<Dashboa
 type Route<K extends DashboardRouteId> = (typeof dashboardRoutes)[K];
 
 /** A call's input: the path parameters and body a route declares are required, and then so is the input. */
-export type CallInput<K extends DashboardRouteId> = { query?: RouteQuery<Route<K>> } & (RouteParams<Route<K>> extends undefined
-  ? { params?: undefined }
-  : { params: RouteParams<Route<K>> }) &
+export type CallInput<K extends DashboardRouteId> = {
+  query?: RouteQuery<Route<K>>;
+  /** The revision the change was reviewed against (decision 42's If-Match): a change since is refused with 412. */
+  ifMatch?: string;
+} & (RouteParams<Route<K>> extends undefined ? { params?: undefined } : { params: RouteParams<Route<K>> }) &
   (RouteBody<Route<K>> extends undefined ? { body?: undefined } : { body: RouteBody<Route<K>> });
 
 export class ApiFailure extends Error {
@@ -39,10 +41,14 @@ export function configureApi(c: DashboardConfig): void {
   base = c.apiBase;
 }
 
-async function send(method: string, target: string, token: string, body?: unknown): Promise<Response> {
+async function send(method: string, target: string, token: string, body?: unknown, ifMatch?: string): Promise<Response> {
   return fetch(`${base}${target}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -53,13 +59,18 @@ export async function api<K extends DashboardRouteId>(
 ): Promise<RouteData<Route<K>>> {
   const { method, path } = DASHBOARD_ROUTES[id];
   const target = routeTarget(id, path, input?.params, input?.query);
-  let res = await send(method, target, await currentToken(), input?.body);
-  if (res.status === 401) res = await send(method, target, await refresh(), input?.body);
-  const parsed = (await res.json().catch(() => null)) as { data?: unknown; error?: { code: ErrorCode; message: string } } | null;
+  let res = await send(method, target, await currentToken(), input?.body, input?.ifMatch);
+  if (res.status === 401) res = await send(method, target, await refresh(), input?.body, input?.ifMatch);
+  const parsed = (await res.json().catch(() => null)) as {
+    data?: unknown;
+    error?: { code: ErrorCode; message: string; details?: { field: string; issue: string }[] };
+  } | null;
   if (res.ok && parsed && 'data' in parsed) return parsed.data as RouteData<Route<K>>;
+  // The fields a 400 names, so that a form can say which of its entries is wrong.
+  const details = parsed?.error?.details?.map((d) => `${d.field} ${d.issue}`).join('; ');
   throw new ApiFailure(
     res.status,
     parsed?.error?.code ?? 'UNEXPECTED_RESPONSE',
-    parsed?.error?.message ?? `The server answered ${res.status}.`,
+    `${parsed?.error?.message ?? `The server answered ${res.status}.`}${details ? ` (${details})` : ''}`,
   );
 }

@@ -44,5 +44,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], everyMs?: nu
   return { ...state, reload: () => setTick((t) => t + 1) };
 }
 
+/** A time as the reader's locale writes it, with its time zone (`Nov 24, 2026, 9:15:02 AM UTC`). */
 export const formatTime = (iso: string | null | undefined): string =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '—';
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) : '—';
+
+/** A duration in milliseconds, as short as it reads well: `850 ms`, `4.2 s`, `3 min 5 s`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** An error as the user reads it: the API's message, else what was thrown. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

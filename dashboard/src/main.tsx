@@ -5,6 +5,7 @@ import { configureAuth, isSignedIn, onSessionChange, restoreSession, signOut } f
 import { loadConfig } from './config.js';
 import { useLoad, useRoute } from './hooks.js';
 import { ActivityPage } from './pages/activity.js';
+import { DeploymentPage } from './pages/deployment.js';
 import { DeploymentsPage } from './pages/deployments.js';
 import { KeysPage } from './pages/keys.js';
 import { OperationPage } from './pages/operation.js';
@@ -16,17 +17,20 @@ function Shell() {
   const route = useRoute();
   const me = useLoad(() => api('getMe'), []);
   const [section, id, sub] = route;
+  const canManage = me.data?.role === 'admin';
   const page =
     section === 'keys' && id && sub === 'usage' ? (
       <UsagePage keyId={id} />
+    ) : section === 'deployments' && id ? (
+      <DeploymentPage deploymentId={id} canManage={canManage} />
     ) : section === 'deployments' ? (
-      <DeploymentsPage />
+      <DeploymentsPage canManage={canManage} />
     ) : section === 'operations' && id ? (
-      <OperationPage operationId={id} />
+      <OperationPage operationId={id} canManage={canManage} />
     ) : section === 'activity' ? (
       <ActivityPage />
     ) : (
-      <KeysPage canManage={me.data?.role === 'admin'} />
+      <KeysPage canManage={canManage} />
     );
   const current = section === 'deployments' || section === 'operations' ? 'deployments' : section === 'activity' ? 'activity' : 'keys';
   return (

@@ -76,7 +76,13 @@ export const UsageEntry = z.object({
   at: Timestamp,
   method: z.string(),
   route: z.string(),
+  /** The path the request named (the route template for entries logged before paths were kept). */
+  path: z.string(),
   status: z.int(),
+  /** The request's source address; null for entries logged before addresses were kept. */
+  client_address: z.nullable(z.string()),
+  /** From arrival to answer; null while unknown (an entry being settled, or logged before durations were kept). */
+  duration_ms: z.nullable(z.number()),
   request_id: z.string(),
   /** The request used a deprecated feature (decision 44): present, and true, only then. */
   deprecated: z.optional(z.literal(true)),

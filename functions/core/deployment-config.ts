@@ -6,9 +6,10 @@
  * it; it is shown as `{"secret": true}` and nothing else, everywhere.
  */
 import { createHmac } from 'node:crypto';
+import { SIZES } from './deployment-options.js';
 import type { AppType } from './schemas.js';
 
-export const SIZES = ['small', 'medium', 'large'] as const;
+export { SIZES };
 export type Size = (typeof SIZES)[number];
 export const DEFAULT_SIZE: Size = 'small';
 

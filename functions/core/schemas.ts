@@ -28,13 +28,14 @@ function schema<S>(build: () => S): S {
 }
 
 import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from './deployment-config.js';
+import { APP_TYPES } from './deployment-options.js';
 import { SCOPES } from './scopes.js';
 
 export { SCOPES };
 export const Scope = schema(() => z.enum(SCOPES));
 export type Scope = z.infer<typeof Scope>;
 
-export const APP_TYPES = ['airflow', 'superset'] as const;
+export { APP_TYPES };
 export const AppType = schema(() => z.enum(APP_TYPES));
 export type AppType = z.infer<typeof AppType>;
 

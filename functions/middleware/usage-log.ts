@@ -1,11 +1,13 @@
 /**
- * Decision 34: every request made with a recognised key is logged, whatever its answer.
- * Once a request has passed every check, its entry is written in parallel with the work,
- * with the status the route answers on success; the rare answer that differs (a 404, a
- * 409) corrects it afterwards. Requests refused earlier are logged once, with their status.
- * The entry never turns a served request into a failure: a failed write is logged instead.
+ * Decision 34: every request made with a recognised key is logged, whatever its answer:
+ * the route, the path it named, the client's address, and (decision 145) the status
+ * answered and the duration. Once a request has passed every check, its entry is written
+ * in parallel with the work, with the status the route answers on success; the rare answer
+ * that differs (a 404, a 409) is settled afterwards with its status and duration. Requests
+ * refused earlier are logged once, complete. The entry never turns a served request into a failure: a
+ * failed write is logged instead.
  */
-import { recordUsage, setUsageStatus, type UsageEntry, type UsageEntryKey, usageEntryKey } from '../adapters/dynamo/usage-store.js';
+import { recordUsage, settleUsage, type UsageEntry, type UsageEntryKey, usageEntryKey } from '../adapters/dynamo/usage-store.js';
 import { logger } from '../lib/logger.js';
 import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, type RequestState, wireResponse } from './api-request.js';
@@ -19,14 +21,18 @@ interface EarlyEntry {
 
 const early = new WeakMap<RequestState, EarlyEntry>();
 
-function entryOf(api: RequestState, status: number): UsageEntry | undefined {
+function entryOf(request: ApiRequest, status: number, durationMs?: number): UsageEntry | undefined {
+  const { api } = request.context;
   const caller = api.caller;
   if (!caller) return undefined;
   return {
     at: api.now.toISOString(),
     method: api.route.method,
     route: api.route.path,
+    path: request.event.path,
     status,
+    client_address: request.event.requestContext?.identity?.sourceIp || null,
+    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     key_id: caller.keyId,
     org_id: caller.orgId,
     request_id: api.requestId,
@@ -40,13 +46,16 @@ async function settle(request: ApiRequest): Promise<void> {
   const response = wireResponse(request.response);
   if (!api || !response) return;
   try {
+    const durationMs = Date.now() - api.now.getTime();
     const ahead = early.get(api);
     if (ahead) {
       const written = await ahead.written;
+      // Goal 1 (README, Performance) leaves no room for a write on every request: an entry
+      // written ahead with the right status keeps no duration; a corrected one gets it.
       if (written && ahead.status === response.statusCode) return;
-      if (written) return await setUsageStatus(ahead.key, response.statusCode);
+      if (written) return await settleUsage(ahead.key, response.statusCode, durationMs);
     }
-    const entry = entryOf(api, response.statusCode);
+    const entry = entryOf(request, response.statusCode, durationMs);
     if (entry) await recordUsage(entry, ahead?.key);
   } catch (e) {
     logger.error('usage log write failed', { error: e as Error });
@@ -62,8 +71,7 @@ function expectedStatus(route: Route, api: RequestState): number {
 /** Writes the entry of a request that got past every check; the last `before` hook. */
 export const usageLogAhead = (route: Route): ApiMiddleware => ({
   async before(request) {
-    const { api } = request.context;
-    const entry = entryOf(api, expectedStatus(route, api));
+    const entry = entryOf(request, expectedStatus(route, request.context.api));
     if (!entry) return;
     const key = usageEntryKey(entry);
     const written = recordUsage(entry, key).then(
@@ -73,7 +81,7 @@ export const usageLogAhead = (route: Route): ApiMiddleware => ({
         return false;
       },
     );
-    early.set(api, { key, status: entry.status, written });
+    early.set(request.context.api, { key, status: entry.status, written });
   },
 });
 

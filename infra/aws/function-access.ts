@@ -22,6 +22,7 @@ import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-fa
 import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
+import { USAGE_SETTLE_ATTRIBUTES } from '../../functions/adapters/dynamo/usage-store.js';
 import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
 import type { SealPurpose } from '../../functions/core/secret-sealer.js';
 import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
@@ -124,14 +125,14 @@ const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], re
  * Every request with a key (functions/middleware/): one UpdateItem on the key's own item
  * that checks it and counts the request (key-admission.ts), naming only the counters,
  * `last_used_at` and the two dates it checks, never the key's organization, scopes or
- * hash; the usage log (PutItem, and its status corrected); the failed-authentication
+ * hash; the usage log (PutItem, and its status and duration corrected); the failed-authentication
  * counter of the client address; and reads of the organization's items, an
  * Idempotency-Key's record included.
  */
 const REQUEST: readonly ItemGrant[] = [
   { actions: ['UpdateItem'], reach: ['apiKey'], attributes: ADMISSION_ATTRIBUTES, returnValues: ['NONE', 'ALL_OLD'] },
   { actions: ['PutItem'], reach: ['usage'] },
-  { actions: ['UpdateItem'], reach: ['usage'], attributes: ['pk', 'sk', 'status'], returnValues: ['NONE'] },
+  { actions: ['UpdateItem'], reach: ['usage'], attributes: USAGE_SETTLE_ATTRIBUTES, returnValues: ['NONE'] },
   { actions: ['UpdateItem'], reach: ['authFailures'], attributes: AUTH_FAILURE_ATTRIBUTES, returnValues: ['UPDATED_NEW'] },
   { actions: ['GetItem'], reach: ['org'] },
 ];
@@ -194,6 +195,17 @@ const DASHBOARD_LISTS: FunctionAccess = {
   query: { table: true, indexes: LIST_INDEXES, reach: ['org'] },
 };
 
+/**
+ * The dashboard's deployment changes: the public writers' own transactions and reads
+ * (writer above) without an API key's items, the user re-checked in the pool as key
+ * management does it.
+ */
+const dashboardWriter = (states: readonly StatesAction[]): FunctionAccess => ({
+  ...KEY_MANAGER,
+  items: [{ actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
+  states,
+});
+
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-get-me': USER,
   // The organization's keys (api-key-store.ts listKeys): key management only.
@@ -231,12 +243,25 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
   },
   'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-get-deployment': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-list-revisions': {
+    ...USER,
+    items: [{ actions: ['GetItem'], reach: ['org'] }],
+    query: { table: true, indexes: [], reach: ['org'] },
+  },
   // Decision 45: the operation, then its log lines, one key range of the organization's partition.
   'dashboard-list-operation-logs': {
     ...USER,
     items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
+  // As create-deployment, update-deployment, rollback-deployment, delete-deployment and cancel-operation;
+  // create and update digest secret values with a key derived from the key-signing secret (decision 131).
+  'dashboard-create-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
+  'dashboard-update-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
+  'dashboard-rollback-deployment': dashboardWriter(['StartExecution']),
+  'dashboard-destroy-deployment': dashboardWriter(['StartExecution', 'StopExecution']),
+  'dashboard-cancel-operation': dashboardWriter(['StopExecution']),
   'list-environments': KEYED,
   'get-environment': KEYED,
   'get-key': KEYED,

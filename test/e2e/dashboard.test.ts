@@ -4,8 +4,10 @@
  * makes, copies, watches and revokes a key that the public API then refuses, a viewer
  * only reads, another organization sees nothing, and an expired token is refused by the
  * API while the app refreshes it, sign-out revokes the refresh token, and a foreign Host
- * is refused. With UPDATE_SCREENSHOTS=1 it also writes the
- * screenshots in docs/screenshots.
+ * is refused. An admin manages a deployment from the dashboard (create, edit with a
+ * dry-run diff, a failed update on a second stack whose platform fails, rollback,
+ * destroy) while a viewer may only look; at 1280 px no table scrolls sideways. With
+ * UPDATE_SCREENSHOTS=1 it also writes the screenshots in docs/screenshots.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +33,7 @@ let stack: LocalProcess | undefined;
 let browser: Browser;
 let origin: string;
 /** What the admin's test leaves for the others: the key's id and the deployment's operation. */
-const made: { keyId?: string; operationId?: string } = {};
+const made: { keyId?: string; operationId?: string; deploymentId?: string } = {};
 
 async function publicApi(method: string, p: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${stack!.baseUrl}${p}`, {
@@ -61,15 +63,24 @@ function nextToken(page: Page): Promise<string> {
 async function signedIn(
   email: string,
   options: Parameters<Browser['newContext']>[0] = {},
+  at = origin,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  await page.goto(`${origin}/dashboard/`);
+  await page.goto(`${at}/dashboard/`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'API keys' }).waitFor();
   return { context, page };
+}
+
+/** Every table of the page fits its container: nothing to scroll sideways. The tables that do not, by their caption. */
+async function overflowingTables(page: Page): Promise<string[]> {
+  await page.locator('.table-wrap').first().waitFor();
+  return page.$$eval('.table-wrap', (wraps) =>
+    wraps.filter((w) => w.scrollWidth > w.clientWidth).map((w) => w.querySelector('caption')?.textContent ?? '(no caption)'),
+  );
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -138,29 +149,45 @@ describe('the dashboard, against npm start', () => {
     const row = page.locator(`tr[data-key-id="${made.keyId}"]`);
     await row.getByText(`svc_sk_live_…${key.slice(-4)}`).waitFor();
     expect(await page.content()).not.toContain(key);
+    expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'api-keys');
 
     // The usage log, newest first, follows new requests; the status filter keeps one code.
     await row.getByRole('link', { name: 'ci-pipeline' }).click();
     await page.getByRole('heading', { name: /Usage of ci-pipeline/ }).waitFor();
-    await page.getByRole('cell', { name: '/api/v1/key', exact: true }).waitFor({ timeout: 15_000 });
-    const routes = await page.locator('tbody tr td:nth-child(3)').allInnerTexts();
-    expect(routes).toEqual(['/api/v1/key', '/api/v1/deployments']);
+    await page.getByRole('cell', { name: 'GET /api/v1/key', exact: true }).waitFor({ timeout: 15_000 });
+    // The path each request named, its client's address and how long it took.
+    const requests = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    expect(requests).toEqual(['GET /api/v1/key', 'POST /api/v1/deployments']);
+    expect(await page.locator('tbody tr td:nth-child(5)').allInnerTexts()).toEqual(
+      requests.map(() => expect.stringMatching(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/)),
+    );
+    // A duration where the entry was settled after the answer; these two answered as their routes succeed (decision 145).
+    expect(await page.locator('tbody tr td:nth-child(4)').allInnerTexts()).toEqual(
+      requests.map(() => expect.stringMatching(/^(—|.* m?s)$/)),
+    );
+    expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'key-usage');
     await page.getByLabel('Status code').fill('202');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByRole('cell', { name: '/api/v1/key', exact: true }).waitFor({ state: 'detached' });
-    expect(await page.locator('tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['202']);
+    await page.getByRole('cell', { name: 'GET /api/v1/key', exact: true }).waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr td:nth-child(3)').allInnerTexts()).toEqual(['202']);
 
     // Deployments: the phase of the running operation, updated live, then the operation's timeline.
     await page.getByRole('link', { name: 'Deployments' }).click();
     const deployment = page.locator('tr[data-deployment-id]', { hasText: 'etl' });
     await deployment.getByRole('link', { name: /provisioning_(db|infrastructure)/ }).waitFor({ timeout: 15_000 });
+    expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'deployments');
     await deployment.locator('.badge', { hasText: 'ready' }).waitFor({ timeout: 30_000 });
     expect(await deployment.innerText()).toContain('https://airflow.');
-    await deployment.getByRole('link', { name: 'last operation' }).click();
+    // Once it is over, the operation's phase is no longer shown in the list.
+    expect(await deployment.locator('a.phase').count()).toBe(0);
+    await deployment.getByRole('link', { name: 'etl' }).click();
+    await page.getByRole('heading', { name: 'Deployment etl' }).waitFor();
+    await page.locator(`tr[data-operation-id="${made.operationId}"]`).getByRole('link', { name: 'deployment.create' }).click();
     await page.getByRole('heading', { name: /Operation op_/ }).waitFor();
+    await page.getByRole('link', { name: '← Its deployment' }).waitFor();
     await page.locator('.facts .badge', { hasText: 'succeeded' }).waitFor();
     const timeline = await page.locator('.timeline li').allInnerTexts();
     expect(timeline.map((t) => t.split(' — ')[0]!.replace(/^.*?(queued|running|succeeded)/, '$1'))).toEqual([
@@ -182,7 +209,10 @@ describe('the dashboard, against npm start', () => {
     expect(await page.getByTestId('error-phase').innerText()).toBe('syncing_dags');
     expect(await page.getByTestId('error-retryable').innerText()).toBe('Sending the same request again will fail the same way.');
     const log = page.getByTestId('operation-log').locator('li');
-    await log.last().getByText(/Simulated failure in phase syncing_dags/).waitFor();
+    await log
+      .last()
+      .getByText(/Simulated failure in phase syncing_dags/)
+      .waitFor();
     expect(await log.last().locator('.badge').innerText()).toBe('error');
     expect(await log.first().innerText()).toContain('Synchronising DAGs.');
     await shot(page, 'operation');
@@ -256,6 +286,141 @@ describe('the dashboard, against npm start', () => {
     await context.close();
   });
 
+  it('lets an admin create a deployment, edit it after a dry-run diff, roll it back and destroy it, with every table fitting at 1280 px', async () => {
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
+    await page.getByRole('link', { name: 'Deployments' }).click();
+    await page.getByRole('button', { name: 'New deployment' }).click();
+    await page.getByLabel('Name (optional)').fill('web');
+    await page.getByLabel('App', { exact: true }).selectOption('airflow');
+    await page.getByLabel('Size').selectOption('small');
+    await page.getByRole('button', { name: 'Create deployment' }).click();
+    await page.getByRole('heading', { name: 'Deployment web' }).waitFor();
+    made.deploymentId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+    const facts = page.locator('.facts');
+    await facts.locator('.badge', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    expect(await facts.innerText()).toContain('https://airflow.');
+    // Times carry their time zone (the browser's, UTC here).
+    expect(await facts.innerText()).toMatch(/Created\s+\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M UTC/);
+
+    // Edit: the form's changes are first a dry run, shown as a diff; nothing changes until Apply.
+    await page.getByRole('button', { name: 'Edit configuration' }).click();
+    await page.getByLabel('Size').selectOption('medium');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Variable name').last().fill('LOG_LEVEL');
+    await page.getByLabel('Value of LOG_LEVEL').fill('debug');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Variable name').last().fill('API_TOKEN');
+    await page.getByLabel('Value of API_TOKEN').fill('tok-never-shown-123');
+    await page.locator('[data-env="API_TOKEN"]').getByLabel('secret').check();
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const diff = page.locator('table.diff');
+    await diff.waitFor();
+    expect(await diff.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^config\.env\.API_TOKEN\s+\(none\)\s+secret$/),
+      expect.stringMatching(/^config\.env\.LOG_LEVEL\s+\(none\)\s+debug$/),
+      expect.stringMatching(/^config\.size\s+small\s+medium$/),
+    ]);
+    expect(await page.content()).not.toContain('tok-never-shown-123');
+    expect(await overflowingTables(page)).toEqual([]);
+    await shot(page, 'deployment-edit');
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    const following = page.getByRole('region', { name: 'Operation in progress' });
+    await following.getByText('deployment.update').waitFor();
+    await following.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+    await facts.getByText(/^2, applied/).waitFor();
+    await page.locator('tr[data-revision="2"]').waitFor();
+    expect(await page.getByRole('cell', { name: 'secret, not shown' }).count()).toBe(1);
+    expect(await page.content()).not.toContain('tok-never-shown-123');
+    expect(await overflowingTables(page)).toEqual([]);
+    await shot(page, 'deployment');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'deployment-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The update's operation links back to its deployment.
+    const update = page.locator('tr[data-operation-id]', { hasText: 'deployment.update' });
+    await update.getByRole('link', { name: 'deployment.update' }).click();
+    await page.getByRole('heading', { name: /Operation op_/ }).waitFor();
+    await page
+      .locator('.facts')
+      .getByText(/Started/)
+      .waitFor();
+    expect(await page.locator('.facts').innerText()).toMatch(/Duration\s+\d+(\.\d)? s/);
+    expect(await page.getByRole('button', { name: 'Cancel operation' }).count()).toBe(0);
+    await page.getByRole('link', { name: '← Its deployment' }).click();
+    await page.getByRole('heading', { name: 'Deployment web' }).waitFor();
+
+    // Rollback to revision 1, after its own dry run.
+    await page.getByRole('button', { name: 'Roll back to revision 1' }).click();
+    const rollback = page.getByRole('dialog', { name: 'Roll back to revision 1?' });
+    await rollback.locator('table.diff').waitFor();
+    expect(await rollback.locator('tbody th').allInnerTexts()).toEqual(['config.env.API_TOKEN', 'config.env.LOG_LEVEL', 'config.size']);
+    await rollback.getByRole('button', { name: 'Roll back' }).click();
+    await facts.getByText(/^3, applied/).waitFor({ timeout: 60_000 });
+    expect(await page.locator('tr[data-revision="3"]').innerText()).toContain('rollback to 1');
+    expect(await facts.innerText()).toMatch(/Size\s+small/);
+
+    // Destroy, confirmed; then the list hides it unless destroyed ones are asked for.
+    await page.getByRole('button', { name: 'Destroy' }).click();
+    await page.getByRole('dialog', { name: 'Destroy “web”?' }).getByRole('button', { name: 'Destroy deployment' }).click();
+    await facts.locator('.badge', { hasText: 'destroyed' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('link', { name: '← Deployments' }).click();
+    await page.locator('tr[data-deployment-id]', { hasText: 'etl' }).waitFor();
+    expect(await page.locator(`tr[data-deployment-id="${made.deploymentId}"]`).count()).toBe(0);
+    await page.getByLabel(/Show destroyed deployments/).check();
+    await page.locator(`tr[data-deployment-id="${made.deploymentId}"]`).getByText('destroyed').waitFor();
+    expect(await overflowingTables(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a failed update as failed, the deployment ready on its configuration (a second stack whose platform fails restarts)', async () => {
+    const failingDir = mkdtempSync(path.join(os.tmpdir(), 'dm-dash-fail-'));
+    const failingEnv = {
+      ...env,
+      PORT: String(await freePort()),
+      DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: failingDir,
+      PHASE_DELAY_MS: '1000',
+      SIMULATED_FAILURE: 'restarting_services',
+    };
+    const failing = await startNpm(failingEnv);
+    try {
+      const r = npmScript(
+        'users',
+        ['create', '--org', 'acme', '--email', 'admin@acme.test', '--role', 'admin', '--password', PASSWORD],
+        failingEnv,
+      );
+      expect(r.status).toBe(0);
+      const { context, page } = await signedIn(
+        'admin@acme.test',
+        { viewport: { width: 1280, height: 900 } },
+        new URL(failing.baseUrl).origin,
+      );
+      await page.getByRole('link', { name: 'Deployments' }).click();
+      await page.getByRole('button', { name: 'New deployment' }).click();
+      await page.getByLabel('Name (optional)').fill('fragile');
+      await page.getByRole('button', { name: 'Create deployment' }).click();
+      const facts = page.locator('.facts');
+      await facts.locator('.badge', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Edit configuration' }).click();
+      await page.getByLabel('Size').selectOption('large');
+      await page.getByRole('button', { name: 'Review changes' }).click();
+      await page.locator('table.diff').waitFor();
+      await page.getByRole('button', { name: 'Apply changes' }).click();
+      const following = page.getByRole('region', { name: 'Operation in progress' });
+      await following.locator('.badge', { hasText: 'failed' }).waitFor({ timeout: 60_000 });
+      await following.getByText(/Simulated failure in phase restarting_services/).waitFor();
+      expect(await facts.innerText()).toMatch(/Size\s+small/);
+      expect(await facts.innerText()).toMatch(/Revision\s+1, applied/);
+      await facts.locator('.badge', { hasText: 'ready' }).waitFor();
+      await page.locator('tr[data-operation-id]', { hasText: 'deployment.update' }).locator('.badge', { hasText: 'failed' }).waitFor();
+      await context.close();
+    } finally {
+      await failing.stop().catch(() => failing.kill());
+      rmSync(failingDir, { recursive: true, force: true });
+    }
+  });
+
   it('shows the activity page: who made each change, a key by its name (a revoked one too), the workflow as workflow, by deployment', async () => {
     const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
     const token = nextToken(page);
@@ -320,9 +485,26 @@ describe('the dashboard, against npm start', () => {
 
     const viewer = await token;
     expect((await dashboardApi('GET', `/keys/${made.keyId}/usage`, viewer)).status).toBe(200);
+
+    // A deployment: everything to read, nothing to change.
+    await page.goto(`${origin}/dashboard/#/deployments/${made.deploymentId}`);
+    await page.getByRole('heading', { name: 'Deployment web' }).waitFor();
+    await page.locator('tr[data-revision="3"]').waitFor();
+    await page.getByText('an admin edits, rolls back and destroys it').waitFor();
+    for (const name of ['Edit configuration', 'Destroy', /Roll back/, 'New deployment'])
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    await page.getByRole('link', { name: '← Deployments' }).click();
+    await page.getByRole('heading', { name: 'Deployments' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New deployment' }).count()).toBe(0);
+
     for (const [method, p, body] of [
       ['POST', '/keys', { name: 'sneaky' }],
       ['DELETE', `/keys/${made.keyId}`, undefined],
+      ['POST', '/deployments', { app_type: 'airflow' }],
+      ['PATCH', `/deployments/${made.deploymentId}`, { config: { size: 'large' } }],
+      ['POST', `/deployments/${made.deploymentId}/rollback`, { revision: 1 }],
+      ['DELETE', `/deployments/${made.deploymentId}`, undefined],
+      ['POST', `/operations/${made.operationId}/cancel`, undefined],
     ] as const) {
       const r = await dashboardApi(method, p, viewer, body);
       expect({ status: r.status, code: r.body.error.code, message: r.body.error.message }).toEqual({

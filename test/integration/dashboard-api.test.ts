@@ -15,6 +15,7 @@ import { operationReaches } from '../helpers/api.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 import { call } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
+import { eventually } from '../helpers/wait.js';
 
 let session: DashboardSession;
 let issuer: string;
@@ -178,6 +179,8 @@ describe('the dashboard API', () => {
         at: new Date(base + i * 1000).toISOString(),
         method: 'GET',
         route: '/api/v1/deployments',
+        path: '/api/v1/deployments',
+        client_address: '203.0.113.9',
         status,
         key_id: record.id,
         org_id: org,
@@ -312,5 +315,121 @@ describe('the dashboard API', () => {
     const put = await dash('PUT', '/keys', as('admin'));
     expect({ status: put.status, code: put.body.error.code }).toEqual({ status: 405, code: 'METHOD_NOT_ALLOWED' });
     expect((await dash('GET', '/nothing', as('admin'))).body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('managing deployments from the dashboard', () => {
+  /** Waits, through the dashboard API (a viewer of the organization by default), for an operation to end; its record. */
+  const ended = (operationId: string, who: keyof typeof tokens = 'viewer') =>
+    eventually(
+      async () => {
+        const r = await dash('GET', `/operations/${operationId}`, as(who));
+        return ['succeeded', 'failed', 'canceled'].includes(r.body.data?.status) ? r.body.data : undefined;
+      },
+      `operation ${operationId} to end`,
+      30_000,
+      100,
+    );
+
+  it('lets an admin create, update (dry run first), roll back and destroy a deployment of the organization; a secret is never shown', async () => {
+    const created = await dash('POST', '/deployments', as('admin'), {
+      app_type: 'airflow',
+      name: 'dash-managed',
+      config: { size: 'small' },
+    });
+    expect(created.status).toBe(202);
+    const id = created.body.data.deployment_id as string;
+    expect((await ended(created.body.data.operation_id)).status).toBe('succeeded');
+    const shown = await dash('GET', `/deployments/${id}`, as('viewer'));
+    expect(shown.body.data).toMatchObject({ id, name: 'dash-managed', status: 'ready', revision: 1, config: { size: 'small', env: {} } });
+
+    const patch = { config: { size: 'large', env: { PLAIN: { value: 'v1' }, TOKEN: { value: 'hunter2-secret', secret: true } } } };
+    const preview = await dash('PATCH', `/deployments/${id}?dry_run=true`, as('admin'), patch);
+    expect({ status: preview.status, etag: preview.headers.get('etag') }).toEqual({ status: 200, etag: '"1"' });
+    expect(preview.body.data.changes).toEqual([
+      { field: 'config.env.PLAIN', from: null, to: { value: 'v1', secret: false } },
+      { field: 'config.env.TOKEN', from: null, to: { secret: true } },
+      { field: 'config.size', from: 'small', to: 'large' },
+    ]);
+    expect(JSON.stringify(preview.body)).not.toContain('hunter2');
+    // Nothing was written by the dry run; a stale If-Match is refused; a bad value is a 400 naming its field.
+    expect((await dash('GET', `/deployments/${id}/revisions`, as('viewer'))).body.data.items).toHaveLength(1);
+    const stale = await dash('PATCH', `/deployments/${id}`, { ...as('admin'), 'If-Match': '"7"' }, patch);
+    expect({ status: stale.status, code: stale.body.error.code }).toEqual({ status: 412, code: 'PRECONDITION_FAILED' });
+    const bad = await dash('PATCH', `/deployments/${id}`, as('admin'), { config: { size: 'huge' } });
+    expect({ status: bad.status, fields: bad.body.error.details.map((d: { field: string }) => d.field) }).toEqual({
+      status: 400,
+      fields: ['config.size'],
+    });
+
+    const applied = await dash('PATCH', `/deployments/${id}`, { ...as('admin'), 'If-Match': '"1"' }, patch);
+    expect(applied.status).toBe(202);
+    expect((await ended(applied.body.data.operation_id)).result).toEqual({ revision: 2 });
+    const updated = (await dash('GET', `/deployments/${id}`, as('viewer'))).body.data;
+    expect(updated.config).toEqual({
+      app_version: updated.config.app_version,
+      size: 'large',
+      env: { PLAIN: { value: 'v1', secret: false }, TOKEN: { secret: true } },
+    });
+
+    const back = await dash('POST', `/deployments/${id}/rollback?dry_run=true`, as('admin'), { revision: 1 });
+    expect(back.body.data.changes.map((c: { field: string }) => c.field)).toEqual(['config.env.PLAIN', 'config.env.TOKEN', 'config.size']);
+    const rolled = await dash('POST', `/deployments/${id}/rollback`, as('admin'), { revision: 1 });
+    expect(rolled.status).toBe(202);
+    expect((await ended(rolled.body.data.operation_id)).status).toBe('succeeded');
+    const revisions = await dash('GET', `/deployments/${id}/revisions`, as('viewer'));
+    expect(revisions.body.data.items.map((r: { revision: number; rollback_of: number | null }) => [r.revision, r.rollback_of])).toEqual([
+      [3, 1],
+      [2, null],
+      [1, null],
+    ]);
+    expect(JSON.stringify(revisions.body)).not.toContain('hunter2');
+    const unknown = await dash('POST', `/deployments/${id}/rollback`, as('admin'), { revision: 9 });
+    expect({ status: unknown.status, code: unknown.body.error.code }).toEqual({ status: 404, code: 'REVISION_NOT_FOUND' });
+
+    const destroyed = await dash('DELETE', `/deployments/${id}`, as('admin'));
+    expect(destroyed.status).toBe(202);
+    expect((await ended(destroyed.body.data.operation_id)).type).toBe('deployment.destroy');
+    expect((await dash('GET', `/deployments/${id}`, as('viewer'))).body.data.status).toBe('destroyed');
+  });
+
+  it('lets an admin cancel an operation in flight, and refuses one that has ended', async () => {
+    const created = await dash('POST', '/deployments', as('admin'), { app_type: 'superset' });
+    const opId = created.body.data.operation_id as string;
+    const canceled = await dash('POST', `/operations/${opId}/cancel`, as('admin'));
+    // The create may have finished already at PHASE_DELAY_MS=0: then it is not cancelable, and says so.
+    if (canceled.status === 200) expect(canceled.body.data.status).toBe('canceled');
+    else expect({ status: canceled.status, code: canceled.body.error.code }).toEqual({ status: 409, code: 'OPERATION_NOT_CANCELABLE' });
+    await ended(opId);
+    const again = await dash('POST', `/operations/${opId}/cancel`, as('admin'));
+    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'OPERATION_NOT_CANCELABLE' });
+  });
+
+  it('refuses a viewer every change with 403, before looking at anything, and shows another organization none of it', async () => {
+    const created = await dash('POST', '/deployments', as('admin'), { app_type: 'airflow' });
+    const { deployment_id: id, operation_id: opId } = created.body.data;
+    await ended(opId);
+    const before = (await dash('GET', `/deployments/${id}`, as('viewer'))).body.data;
+    const changes: [string, string, unknown?][] = [
+      ['POST', '/deployments', { app_type: 'airflow' }],
+      ['PATCH', `/deployments/${id}`, { config: { size: 'medium' } }],
+      ['POST', `/deployments/${id}/rollback`, { revision: 1 }],
+      ['DELETE', `/deployments/${id}`],
+      ['POST', `/operations/${opId}/cancel`],
+    ];
+    for (const [method, p, body] of changes) {
+      const r = await dash(method, p, as('viewer'), body);
+      expect({ method, p, status: r.status, code: r.body.error.code }).toEqual({ method, p, status: 403, code: 'INSUFFICIENT_ROLE' });
+      const other = await dash(method, p, as('other'), body);
+      if (p !== '/deployments') expect({ method, p, status: other.status }).toEqual({ method, p, status: 404 });
+    }
+    expect((await dash('GET', `/deployments/${id}`, as('viewer'))).body.data).toEqual(before);
+    expect((await dash('GET', `/deployments/${id}`, as('other'))).body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    expect((await dash('GET', `/deployments/${id}/revisions`, as('other'))).body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    // The other organization's own create lands in its organization, not this one.
+    const theirs = await dash('POST', '/deployments', as('other'), { app_type: 'airflow', name: 'theirs' });
+    expect(theirs.status).toBe(202);
+    expect((await dash('GET', `/deployments/${theirs.body.data.deployment_id}`, as('admin'))).status).toBe(404);
+    await ended(theirs.body.data.operation_id, 'other');
   });
 });

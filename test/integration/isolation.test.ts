@@ -98,6 +98,8 @@ const BODIES: Record<string, unknown> = {
   'update-deployment': { config: { size: 'large' } },
   'rollback-deployment': { revision: 1 },
   'dashboard-rotate-key': { grace_seconds: 0 },
+  'dashboard-update-deployment': { config: { size: 'large' } },
+  'dashboard-rollback-deployment': { revision: 1 },
 };
 
 const paramsOf = (route: MatrixRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

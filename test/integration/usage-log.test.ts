@@ -31,13 +31,24 @@ describe('usage log', () => {
       { method: 'GET', route: '/api/v1/environments/{environment_id}', status: 404 },
       { method: 'GET', route: '/api/v1/environments', status: 400 },
     ]);
+    // The path named, not only the template it matched (the query is not part of it).
+    expect(entries.map((e) => e.path).reverse()).toEqual([
+      '/api/v1/key',
+      '/api/v1/environments',
+      '/api/v1/environments/env_default',
+      '/api/v1/environments/env_missing',
+      '/api/v1/environments',
+    ]);
     for (const e of entries) {
+      expect(e.client_address).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
       expect(e.key_id).toBe(record.id);
       expect(e.org_id).toBe(record.org_id);
       expect(e.at).toMatch(ISO_MS);
       expect(Date.parse(e.at)).toBeGreaterThanOrEqual(start);
       expect(Date.parse(e.at)).toBeLessThanOrEqual(end);
-      expect(Object.keys(e).sort()).toEqual(['at', 'key_id', 'method', 'org_id', 'request_id', 'route', 'status']);
+      // The duration is kept where the entry is written or corrected after the answer (decision 145).
+      const keys = ['at', 'client_address', 'key_id', 'method', 'org_id', 'path', 'request_id', 'route', 'status'];
+      expect(Object.keys(e).sort()).toEqual([...keys, ...(e.status === 200 ? [] : ['duration_ms'])].sort());
     }
   });
 

@@ -223,9 +223,17 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
                   <a href={`#/keys/${k.id}/usage`}>{k.name}</a>
                 </th>
                 <td>
-                  <code>{k.hint}</code>
+                  <code class="hint">{k.hint}</code>
                 </td>
-                <td>{k.scopes.join(', ')}</td>
+                <td>
+                  <ul class="scopes" aria-label="Scopes">
+                    {k.scopes.map((s) => (
+                      <li key={s} class="badge scope">
+                        {s}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
                 <td>{formatTime(k.created_at)}</td>
                 <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
                 <td>{formatTime(k.last_used_at)}</td>

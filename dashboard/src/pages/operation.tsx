@@ -1,9 +1,11 @@
+import { useState } from 'preact/hooks';
 import type { Operation } from '../../../functions/core/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
-import { formatTime, useLoad } from '../hooks.js';
+import { ConfirmDialog } from '../confirm.js';
+import { formatDuration, formatTime, useLoad } from '../hooks.js';
+import { isLive, operationMs } from './deployment.js';
 
-const TERMINAL = ['succeeded', 'failed', 'canceled'];
 const LOG_PAGE = 100;
 
 /** The operation's last LOG_PAGE log lines (decision 45): its last page, and the one before when that is short. */
@@ -24,7 +26,8 @@ async function lastLogLines(operationId: string) {
  * runs (decision 45), and its timeline: every change of it, from the events feed
  * (decision 37), oldest first.
  */
-export function OperationPage({ operationId }: { operationId: string }) {
+export function OperationPage({ operationId, canManage }: { operationId: string; canManage: boolean }) {
+  const [canceling, setCanceling] = useState(false);
   const op = useLoad(
     async () => {
       const [operation, events, log] = await Promise.all([
@@ -38,12 +41,10 @@ export function OperationPage({ operationId }: { operationId: string }) {
     2000,
   );
   const o = op.data?.operation;
-  const done = o ? TERMINAL.includes(o.status) : false;
+  const done = o ? !isLive(o) : false;
   return (
     <>
-      <p>
-        <a href="#/deployments">← Deployments</a>
-      </p>
+      <p>{o ? <a href={`#/deployments/${o.resource.id}`}>← Its deployment</a> : <a href="#/deployments">← Deployments</a>}</p>
       <h1>
         Operation <code>{operationId}</code>
       </h1>
@@ -60,8 +61,16 @@ export function OperationPage({ operationId }: { operationId: string }) {
           <dd>{o.progress.phase}</dd>
           <dt>Message</dt>
           <dd>{o.progress.message}</dd>
+          <dt>Deployment</dt>
+          <dd>
+            <a href={`#/deployments/${o.resource.id}`}>
+              <code>{o.resource.id}</code>
+            </a>
+          </dd>
           <dt>Requested</dt>
           <dd>{formatTime(o.requested_at)}</dd>
+          <dt>Started</dt>
+          <dd>{formatTime(o.started_at)}</dd>
           <dt>Ended</dt>
           <dd>{formatTime(o.ended_at)}</dd>
           {o.error && (
@@ -78,8 +87,36 @@ export function OperationPage({ operationId }: { operationId: string }) {
               </dd>
             </>
           )}
+          <dt>Duration</dt>
+          <dd>
+            {formatDuration(operationMs(o))}
+            {done ? '' : ' so far'}
+          </dd>
         </dl>
       )}
+      {o && canManage && !done && (
+        <div class="actions start">
+          <button type="button" class="danger" onClick={() => setCanceling(true)}>
+            Cancel operation
+          </button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={canceling}
+        title="Cancel this operation?"
+        confirmLabel="Cancel operation"
+        danger
+        onClose={() => setCanceling(false)}
+        onConfirm={async () => {
+          await api('cancelOperation', { params: { operation_id: operationId } });
+          op.reload();
+        }}
+      >
+        <p>
+          It stops where it is. A canceled create leaves its deployment failed; a canceled update leaves the deployment on its current
+          configuration.
+        </p>
+      </ConfirmDialog>
       <h2>Log {done ? '' : '(following)'}</h2>
       {op.data && op.data.log.total > op.data.log.lines.length && (
         <p class="muted">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
-import { formatTime, useLoad } from '../hooks.js';
+import { formatDuration, formatTime, useLoad } from '../hooks.js';
 
 /** A key's usage log, newest first; the first page follows new requests as they are logged. */
 export function UsagePage({ keyId }: { keyId: string }) {
@@ -49,24 +49,24 @@ export function UsagePage({ keyId }: { keyId: string }) {
           <thead>
             <tr>
               <th scope="col">Time</th>
-              <th scope="col">Method</th>
-              <th scope="col">Route</th>
+              <th scope="col">Request</th>
               <th scope="col">Status</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Client</th>
               <th scope="col">Request id</th>
             </tr>
           </thead>
           <tbody>
             {page.data?.items.length === 0 && (
               <tr>
-                <td colSpan={5}>No requests{status ? ` with status ${status}` : ''} yet.</td>
+                <td colSpan={6}>No requests{status ? ` with status ${status}` : ''} yet.</td>
               </tr>
             )}
             {page.data?.items.map((u) => (
               <tr key={u.request_id + u.at}>
                 <td>{formatTime(u.at)}</td>
-                <td>{u.method}</td>
-                <td>
-                  <code>{u.route}</code>
+                <td class="request" title={`Route: ${u.method} ${u.route}`}>
+                  {u.method} <code>{u.path}</code>
                   {u.deprecated && (
                     <span class="badge deprecated" title="This request used a deprecated feature: see the API's changelog">
                       deprecated
@@ -75,6 +75,10 @@ export function UsagePage({ keyId }: { keyId: string }) {
                 </td>
                 <td>
                   <span class={`badge ${u.status < 400 ? 'ok' : 'bad'}`}>{u.status}</span>
+                </td>
+                <td>{formatDuration(u.duration_ms)}</td>
+                <td>
+                  <code>{u.client_address ?? '—'}</code>
                 </td>
                 <td>
                   <code>{u.request_id}</code>

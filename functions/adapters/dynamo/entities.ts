@@ -236,7 +236,9 @@ export const usageEntry = entity('usageEntry', {
   pk: `${PARTITIONS.usage}{key_id}`,
   sk: '{at}#{id}',
   attributes: {
-    'at, method, route, status, key_id, org_id, request_id': 'the entry',
+    'at, method, route, path, status, key_id, org_id, request_id, client_address':
+      'the entry (route: the template matched; path: the path named)',
+    duration_ms: 'from arrival to answer, on entries written or corrected after the answer (decision 145)',
     deprecated: 'true when the request used a deprecated feature (decision 44)',
     ttl: '90 days',
   },

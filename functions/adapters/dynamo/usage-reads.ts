@@ -61,7 +61,10 @@ export async function readUsagePage(keyId: string, q: UsageQuery): Promise<Usage
         at: String(item.at),
         method: String(item.method),
         route: String(item.route),
+        path: String(item.path ?? item.route),
         status: Number(item.status),
+        client_address: typeof item.client_address === 'string' ? item.client_address : null,
+        duration_ms: typeof item.duration_ms === 'number' ? item.duration_ms : null,
         request_id: String(item.request_id),
         ...(item.deprecated === true ? { deprecated: true } : {}),
       });

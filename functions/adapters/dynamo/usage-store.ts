@@ -14,8 +14,15 @@ export const USAGE_RETENTION_DAYS = 90;
 export interface UsageEntry {
   at: string;
   method: string;
+  /** The route's template (`/api/v1/deployments/{deployment_id}`), what the request matched. */
   route: string;
+  /** The path the request named, without its query (`/api/v1/deployments/3f…`). */
+  path: string;
   status: number;
+  /** The request's source address, as the gateway saw it. */
+  client_address: string | null;
+  /** From arrival to answer, in milliseconds; set when the answer is known (absent before that). */
+  duration_ms?: number;
   key_id: string;
   org_id: string;
   request_id: string;
@@ -44,16 +51,19 @@ export async function recordUsage(entry: UsageEntry, key: UsageEntryKey = usageE
   );
 }
 
-/** Corrects the status of an entry written before its answer was known. */
-export async function setUsageStatus(key: UsageEntryKey, status: number): Promise<void> {
+/** What settling an entry may name (infra/aws/function-access.ts grants just these). */
+export const USAGE_SETTLE_ATTRIBUTES = ['pk', 'sk', 'status', 'duration_ms'] as const;
+
+/** Completes an entry written before its answer was known: the status answered and the duration. */
+export async function settleUsage(key: UsageEntryKey, status: number, durationMs: number): Promise<void> {
   await ddb.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: key,
-      UpdateExpression: 'SET #status = :status',
+      UpdateExpression: 'SET #status = :status, #duration = :duration',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status },
+      ExpressionAttributeNames: { '#status': 'status', '#duration': 'duration_ms' },
+      ExpressionAttributeValues: { ':status': status, ':duration': durationMs },
     }),
   );
 }
@@ -73,7 +83,10 @@ export async function listUsage(keyId: string, limit: number): Promise<UsageEntr
     at: String(item.at),
     method: String(item.method),
     route: String(item.route),
+    path: String(item.path ?? item.route),
     status: Number(item.status),
+    client_address: typeof item.client_address === 'string' ? item.client_address : null,
+    ...(typeof item.duration_ms === 'number' ? { duration_ms: item.duration_ms } : {}),
     key_id: String(item.key_id),
     org_id: String(item.org_id),
     request_id: String(item.request_id),

@@ -20,7 +20,7 @@ const answering = (statusCode: number) => async (): Promise<ApiResponse> => ({ s
 /** The stack's order: the settling hook outermost, the early write last before the intent. */
 const stack = (intent: () => Promise<ApiResponse>) => middy(intent).use(usageLog()).use(usageLogAhead(routes.getKey));
 
-it('writes one entry with the route’s success status, the route template, the key, organization and request id', async () => {
+it('writes one entry with the route’s success status, the route template and path, the client address, the key, organization and request id', async () => {
   const who = caller();
   const at = new Date();
   await stack(answering(200))(apiEvent(), apiContext({ caller: who, now: at, requestId: 'req_u1' }));
@@ -29,6 +29,8 @@ it('writes one entry with the route’s success status, the route template, the 
       at: at.toISOString(),
       method: 'GET',
       route: '/api/v1/key',
+      path: apiEvent().path,
+      client_address: '198.51.100.7',
       status: 200,
       key_id: who.keyId,
       org_id: who.orgId,
@@ -37,10 +39,10 @@ it('writes one entry with the route’s success status, the route template, the 
   ]);
 });
 
-it('corrects the early entry to the status actually answered, still one entry', async () => {
+it('corrects the early entry to the status actually answered, with its duration, still one entry', async () => {
   const who = caller();
   await stack(answering(404))(apiEvent(), apiContext({ caller: who }));
-  expect((await listUsage(who.keyId, 10)).map((e) => e.status)).toEqual([404]);
+  expect((await listUsage(who.keyId, 10)).map((e) => [e.status, typeof e.duration_ms])).toEqual([[404, 'number']]);
 });
 
 it('writes a dry run’s entry with the 200 it answers, so that it needs no correction (one write)', async () => {

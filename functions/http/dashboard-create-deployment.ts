@@ -1,0 +1,13 @@
+import { confirmUserInPool } from '../app/dashboard-users.js';
+import { createDeployment } from '../app/deployment-commands.js';
+import { userActor } from '../core/events.js';
+import { dashboardRoutes } from '../dashboard-routes.js';
+import { config } from '../lib/config.js';
+import { dashboardRoute } from '../middleware/dashboard-route.js';
+import { accepted } from '../middleware/responses.js';
+
+export const handler = dashboardRoute(dashboardRoutes.createDeployment, async ({ user, body, now }) => {
+  await confirmUserInPool(user);
+  // Decision 46: the change is the signed-in user's.
+  return accepted(await createDeployment({ orgId: user.orgId, body, limits: config().limits, now, actor: userActor(user.sub) }));
+});
