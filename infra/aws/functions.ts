@@ -139,6 +139,7 @@ export interface ServiceFunction {
 
 export class FunctionFactory extends Construct {
   private readonly made = new Map<FunctionName, ServiceFunction>();
+  private readonly logGroups = new Map<FunctionKind, logs.LogGroup>();
 
   constructor(
     scope: Construct,
@@ -160,6 +161,24 @@ export class FunctionFactory extends Construct {
   }
 
   /**
+   * One log group per kind of function (decision 155): Lambda names each stream after its
+   * function, so a group holds them apart, and 3 groups instead of one per function keep
+   * the stack far under CloudFormation's resource limit.
+   */
+  private logGroupOf(kind: FunctionKind): logs.LogGroup {
+    let group = this.logGroups.get(kind);
+    if (!group) {
+      group = new logs.LogGroup(this, `${pascalCase(kind)}FunctionLogs`, {
+        retention: this.props.settings.logRetention,
+        removalPolicy: this.props.settings.removalPolicy,
+      });
+      Validations.of(group).acknowledge(LOG_GROUP_KMS);
+      this.logGroups.set(kind, group);
+    }
+    return group;
+  }
+
+  /**
    * Creates the function for functions/<kind>/<name>.ts. `stateMachine` is required
    * exactly when the function's access entry names Step Functions actions.
    */
@@ -175,12 +194,8 @@ export class FunctionFactory extends Construct {
     const { settings, table, deliveryQueue, webhookKey, userPool } = this.props;
     const id = pascalCase(name);
     const files = RUNTIME_FILES[name]?.();
-    const logGroup = new logs.LogGroup(this, `${id}Logs`, {
-      retention: settings.logRetention,
-      removalPolicy: settings.removalPolicy,
-    });
-    Validations.of(logGroup).acknowledge(LOG_GROUP_KMS);
-    // Its own role without the AWS managed basic-execution policy: logs go to this log group only.
+    const logGroup = this.logGroupOf(kind);
+    // Its own role without the AWS managed basic-execution policy: logs go to its kind's log group only.
     const role = new FunctionRole(this, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs the ${name} function (${settings.stage})`,
