@@ -17,6 +17,7 @@ import { operationCommands } from './commands/operations.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { type CliContext, EXIT, err, out } from './context.js';
 import { WaitInterrupted, watchCommand } from './progress.js';
+import { dataDirOf, readStackFile } from './stack-file.js';
 
 export { type CliContext, EXIT, type Stream } from './context.js';
 
@@ -76,7 +77,8 @@ ${OPTIONS_HELP}
 
 Environment:
   DEPLOY_API_KEY   your API key (svc_sk_live_...), required
-  DEPLOY_API_URL   the API base URL, default ${DEFAULT_BASE_URL}
+  DEPLOY_API_URL   the API base URL; default: the \`npm start\` running on DATA_DIR
+                   (its stack.json, DATA_DIR default .local), else ${DEFAULT_BASE_URL}
 
 Waiting (--wait, operations wait) follows each phase change as it happens, with no time
 limit unless --timeout is given; Ctrl-C stops waiting and leaves the operation running.
@@ -193,7 +195,8 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     const { command, args } = commandFor(positionals, values);
     const apiKey = ctx.env.DEPLOY_API_KEY;
     if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
-    const baseUrl = ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL;
+    // Decision 165: an explicit URL, else the `npm start` running on DATA_DIR (its stack file), else the default.
+    const baseUrl = ctx.env.DEPLOY_API_URL || readStackFile(dataDirOf(ctx.env))?.api_url || DEFAULT_BASE_URL;
     try {
       checkedBaseUrl(baseUrl);
     } catch (e) {
