@@ -83,11 +83,12 @@ Environment:
 Waiting (--wait, operations wait) follows each phase change as it happens, with no time
 limit unless --timeout is given; Ctrl-C stops waiting and leaves the operation running.
 
-events listen prints a signing secret (or uses --secret), then every 2 s looks for events
-newer than the newest at its start (or all, --from-start, or after --since) and POSTs each,
+events listen prints a signing secret (or uses --secret), then looks for events newer than
+the newest at its start (or all, --from-start, or after --since) and POSTs each,
 oldest first, to --forward-to, signed as webhook deliveries are (Standard Webhooks), with
 one line per event: "→ <sequence> <type> <object id> [<receiver's status>]". A receiver
-that is down is reported and listening goes on; Ctrl-C stops it (exit 130).
+that is down is reported and listening goes on; Ctrl-C stops it (exit 130). It looks again
+1 s after finding events, and waits twice as long after each look that finds none, up to 30 s.
 
 Exit codes: 0 success; 1 the operation failed, was canceled or did not finish within
 --timeout; 2 usage error; 3 API or network error; 130 interrupted (Ctrl-C) while waiting,
