@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { buildBundle, bundleIsFresh } from '../bin/build-deployctl.js';
 
 export const CLI_LIMIT_MS = 300;
 const BIN = path.resolve(import.meta.dirname, '../bin/deployctl.js');
@@ -34,11 +33,9 @@ function timedRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function measureCli(fixture: { baseUrl: string; key: string; deploymentId: string }, runs: number): Promise<CliResult> {
-  // Built now if a source changed, so no run pays for the build.
-  if (!bundleIsFresh()) await buildBundle();
   const env = { PATH: process.env.PATH ?? '', DEPLOY_API_URL: fixture.baseUrl, DEPLOY_API_KEY: fixture.key };
   const get = [BIN, 'deployments', 'get', fixture.deploymentId];
-  // Two warm-up runs of each (the file cache), then interleaved, so load changes hit both alike.
+  // Two warm-up runs of each (the first builds the bundle if a source changed; the file cache), then interleaved, so load changes hit both alike.
   for (let i = 0; i < 2; i++) await Promise.all([timedRun(get, env), timedRun(['-e', ''], env)]);
   const cli: number[] = [];
   const floor: number[] = [];

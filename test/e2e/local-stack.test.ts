@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { callStack, cleanEnv, freePort, keysCli, type LocalProcess, npmScript, portIsOpen, startNpm } from '../helpers/local-process.js';
-import { runProcess } from '../helpers/run-process.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { runProcess } from '../helpers/run-process.js';
 
 /** Every answer of the real server is checked against the OpenAPI document too. */
 const checkedFetch = conformanceCheckingFetch();

@@ -19,8 +19,7 @@ import { EXIT, err, out } from '../context.js';
  * one follows within a second.
  */
 export const LISTEN_POLL = { minMs: 1000, maxMs: 30_000 } as const;
-export const nextPollMs = (lastMs: number, found: boolean): number =>
-  found ? LISTEN_POLL.minMs : Math.min(LISTEN_POLL.maxMs, lastMs * 2);
+export const nextPollMs = (lastMs: number, found: boolean): number => (found ? LISTEN_POLL.minMs : Math.min(LISTEN_POLL.maxMs, lastMs * 2));
 /** After the n-th consecutive 5xx or network failure: 1 s × 2^(n-1), at most 30 s, up to half of it jitter (as the waiter). */
 const ERROR_BASE_MS = 1000;
 const MAX_ERROR_DELAY_MS = 30_000;
