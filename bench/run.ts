@@ -14,6 +14,7 @@ import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { clientFor, ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../infra/local/sfn-endpoint.js';
 import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
+import { type CliResult, measureCli, printCliReport } from './cli.js';
 import { measureColdStart } from './cold-start.js';
 import { type ContentionResult, runContention } from './contention.js';
 import { type DeliveryResult, measureDelivery } from './delivery.js';
@@ -32,7 +33,7 @@ const WARMUPS = Number(process.env.BENCH_WARMUPS ?? 5);
 /** BENCH_DELIVERY_CHANGES: changes timed for webhook delivery (2 events each), after 5 warm-up ones. */
 const DELIVERY_CHANGES = Number(process.env.BENCH_DELIVERY_CHANGES ?? 50);
 /** BENCH_ONLY: a comma-separated subset of the sections (for working on one of them). */
-const SECTIONS = ['delivery', 'lists', 'requests', 'contention', 'cold-start'] as const;
+const SECTIONS = ['delivery', 'lists', 'requests', 'cli', 'contention', 'cold-start'] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = new Set((process.env.BENCH_ONLY ?? SECTIONS.join(',')).split(',') as Section[]);
 for (const s of ONLY) if (!SECTIONS.includes(s)) throw new Error(`BENCH_ONLY: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -43,6 +44,8 @@ const REQUESTS: RequestsOptions = {
   once: Number(process.env.BENCH_ONCE ?? 10),
   overheadS: Number(process.env.BENCH_OVERHEAD_SECONDS ?? 5),
 };
+/** BENCH_CLI_RUNS: fresh deployctl processes timed (each beside a `node -e ''`). */
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CONTENTION_REQUESTS = Number(process.env.BENCH_CONTENTION_REQUESTS ?? 200);
 /**
  * Imports of each bundle and of its floor (interleaved), the least CPU time compared. 15, not 5:
@@ -120,12 +123,14 @@ async function main(): Promise<number> {
     const lists = ONLY.has('lists') ? await timed('lists', () => measureLists(endpoint, delivery)) : undefined;
     let requests: RequestsResult | undefined;
     let contention: ContentionResult | undefined;
-    if (ONLY.has('requests') || ONLY.has('contention')) {
+    let cli: CliResult | undefined;
+    if (ONLY.has('requests') || ONLY.has('contention') || ONLY.has('cli')) {
       const bench = await timed('request setup', () => startRequestBench(REQUESTS));
       try {
         if (ONLY.has('requests')) requests = await timed('requests', () => measureRequests(bench, REQUESTS));
         // The workflows the request rows started finish before anything else is timed.
         await timed('workflows settling', () => engine.settled());
+        if (ONLY.has('cli')) cli = await timed('cli', () => measureCli(bench.fixture, CLI_RUNS));
         if (ONLY.has('contention')) {
           // The run measures the requests' contention on one organization: their executions are
           // accepted and not run (200 workflows would take the local engine minutes).
@@ -147,6 +152,7 @@ async function main(): Promise<number> {
     let ok = true;
     if (lists) ok = printReport(lists.results, { runs: RUNS, warmups: WARMUPS, seeding: lists.seeding, delivery }) && ok;
     ok = printRequestsReport({ requests, contention, coldStart }) && ok;
+    if (cli) ok = printCliReport(cli) && ok;
     for (const [name, ms] of Object.entries(sectionTimes)) console.log(`Section ${name}: ${secs(ms)}`);
     console.log(`Total time: ${secs(performance.now() - started)}`);
     console.log(ok ? 'All gated checks passed.' : 'A gated check FAILED.');

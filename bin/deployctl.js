@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Launcher for `npx deployctl`: runs the TypeScript CLI through tsx's ES module loader.
-import { register } from 'tsx/esm/api';
+// Launcher for `npx deployctl` and `npm run deployctl`: runs the CLI's bundle (bin/build-deployctl.js),
+// built first when missing or older than a source, so it always runs the code checked out.
+import { pathToFileURL } from 'node:url';
+import { BUNDLE, buildBundle, bundleIsFresh } from './build-deployctl.js';
 
-register();
-await import('./deployctl.ts');
+if (!bundleIsFresh()) await buildBundle();
+await import(pathToFileURL(BUNDLE).href);

@@ -1,19 +1,22 @@
 /**
  * Runs one handler module with an event file against the local stack, like
- * `sam local invoke`. Talks to the same DynamoDB as `npm start` (DYNAMODB_PORT, DATA_DIR).
+ * `sam local invoke`. Talks to the same DynamoDB as the `npm start` of DATA_DIR (found
+ * through its stack file, or DYNAMODB_PORT).
  *
- *   npm run --silent invoke -- <handler> <event.json>
+ *   npm run --silent invoke -- <handler> <event.json> [--key <key> | --org <org_id>]
  *
  * The handler's result is printed to stdout as JSON; its logs go to stderr. Sample events
- * are in test/events/ (put a key from `npm run keys -- create` in place of
- * svc_sk_live_REPLACE_ME). Exit codes: 0 result printed, 1 the handler threw, 2 bad usage.
+ * are in test/events/; their svc_sk_live_REPLACE_ME becomes a real key (infra/local/invoke.ts).
+ * Exit codes: 0 result printed, 1 the handler threw, 2 bad usage, 3 the handler answered
+ * an error (status 400 or more; the result is printed all the same).
  */
 import { UsageError, wantsHelp } from '../client/cli/args.js';
-import { applyLocalEnv, localSecretKey, localSettings } from '../infra/local/env.js';
+import { applyLocalEnv, localSecretKey, localSettings, stackEndpoints } from '../infra/local/env.js';
 import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
 import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
 
 const settings = localSettings();
+process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stackEndpoints(settings).dynamodb;
 applyLocalEnv(settings);
 // The same sealing key as `npm start` on this DATA_DIR, so each opens what the other sealed.
 useStandIns(localStandIns(localSecretKey(settings.dataDir)));
@@ -24,11 +27,17 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 
 const print = (value: unknown, code: number) => writeResult(`${JSON.stringify(value ?? null, null, 2)}\n`, () => process.exit(code));
 
+/** An HTTP handler's answer of 400 or more, which a script running this must not take for success. */
+const isErrorAnswer = (result: unknown) => {
+  const status = (result as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400;
+};
+
 const argv = process.argv.slice(2);
 if (wantsHelp(argv)) writeResult(`Usage: ${USAGE}\nHandlers: ${knownHandlers().join(', ')}\n`, () => process.exit(0));
 else
   runInvoke(argv)
-    .then((result) => print(result, 0))
+    .then((result) => print(result, isErrorAnswer(result) ? 3 : 0))
     .catch((e: unknown) => {
       if (e instanceof UsageError) {
         process.stderr.write(`${e.message}\n\nUsage: ${USAGE}\n`);

@@ -1,6 +1,6 @@
 /**
- * The dashboard's users, for operators: against the emulated user pool of a running
- * `npm start` (PORT), or with `--aws` against the deployed Cognito user pool named by
+ * The dashboard's users, for operators: against the emulated user pool of the running
+ * `npm start` of DATA_DIR (found through its stack file, or PORT), or with `--aws` against the deployed Cognito user pool named by
  * USER_POOL_ID (the stack output UserPoolId), with the AWS SDK's usual credentials and region.
  *
  *   npm run --silent users -- create --org <org_id> --email <email> --role admin|viewer [--password <p>] [--json]
@@ -9,9 +9,9 @@
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { printable } from '../client/cli/context.js';
-import { localSettings } from '../infra/local/env.js';
+import { localSettings, stackEndpoints } from '../infra/local/env.js';
 import { exitWhenDone, operatorArgs } from '../infra/local/operator-cli.js';
-import { LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../infra/local/user-pool.js';
+import { LOCAL_USER_POOL_ID } from '../infra/local/user-pool.js';
 import { runUsersCommand } from '../infra/local/users-cli.js';
 
 const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID instead of the local stack)
@@ -20,7 +20,7 @@ const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID 
   users delete <email>`;
 
 const { args, onAws } = operatorArgs(USAGE, { variable: 'USER_POOL_ID', output: 'UserPoolId' });
-const local = `http://127.0.0.1:${localSettings().port}${USER_POOL_PATH}/`;
+const local = stackEndpoints(localSettings()).userPool;
 const client = onAws
   ? new CognitoIdentityProviderClient({})
   : new CognitoIdentityProviderClient({
@@ -39,6 +39,6 @@ exitWhenDone(
   USAGE,
   {
     test: (text) => !onAws && /ECONNREFUSED/.test(text),
-    hint: `Cannot reach the local user pool at ${local}. Start the local stack first (npm start), with the same PORT.`,
+    hint: `Cannot reach the local user pool at ${local}. Start the local stack first (npm start), with the same DATA_DIR (or PORT).`,
   },
 );

@@ -17,6 +17,7 @@ import { operationCommands } from './commands/operations.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { type CliContext, EXIT, err, out } from './context.js';
 import { WaitInterrupted, watchCommand } from './progress.js';
+import { dataDirOf, readStackFile } from './stack-file.js';
 
 export { type CliContext, EXIT, type Stream } from './context.js';
 
@@ -77,16 +78,18 @@ ${OPTIONS_HELP}
 
 Environment:
   DEPLOY_API_KEY   your API key (svc_sk_live_...), required
-  DEPLOY_API_URL   the API base URL, default ${DEFAULT_BASE_URL}
+  DEPLOY_API_URL   the API base URL; default: the \`npm start\` running on DATA_DIR
+                   (its stack.json, DATA_DIR default .local), else ${DEFAULT_BASE_URL}
 
 Waiting (--wait, operations wait) follows each phase change as it happens, with no time
 limit unless --timeout is given; Ctrl-C stops waiting and leaves the operation running.
 
-events listen prints a signing secret (or uses --secret), then every 2 s looks for events
-newer than the newest at its start (or all, --from-start, or after --since) and POSTs each,
+events listen prints a signing secret (or uses --secret), then looks for events newer than
+the newest at its start (or all, --from-start, or after --since) and POSTs each,
 oldest first, to --forward-to, signed as webhook deliveries are (Standard Webhooks), with
 one line per event: "→ <sequence> <type> <object id> [<receiver's status>]". A receiver
-that is down is reported and listening goes on; Ctrl-C stops it (exit 130).
+that is down is reported and listening goes on; Ctrl-C stops it (exit 130). It looks again
+1 s after finding events, and waits twice as long after each look that finds none, up to 30 s.
 
 A failed or canceled operation (operations get, wait, logs --follow, --wait) is explained
 on stderr: its phase, whether sending the request again may help, its last log lines.
@@ -198,7 +201,8 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     const { command, args } = commandFor(positionals, values);
     const apiKey = ctx.env.DEPLOY_API_KEY;
     if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
-    const baseUrl = ctx.env.DEPLOY_API_URL || DEFAULT_BASE_URL;
+    // Decision 165: an explicit URL, else the `npm start` running on DATA_DIR (its stack file), else the default.
+    const baseUrl = ctx.env.DEPLOY_API_URL || readStackFile(dataDirOf(ctx.env))?.api_url || DEFAULT_BASE_URL;
     try {
       checkedBaseUrl(baseUrl);
     } catch (e) {

@@ -49,8 +49,23 @@ export function errorCodesOf(route: Route): ErrorCode[] {
   return [...new Set([...own, ...common])].sort((a, b) => errorStatus(a) - errorStatus(b));
 }
 
+/** The query parameters a route's schema declares (a zod object's shape), in order. */
+const queryFields = (route: Route | undefined): string[] =>
+  Object.keys((route?.query as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape ?? {});
+
+/**
+ * The `details` an INVALID_REQUEST example shows: for a route read with GET, one of its
+ * own query parameters (a list's `per_page` given as `ten`); otherwise a body field.
+ */
+function invalidDetail(route: Route | undefined): { field: string; issue: string } {
+  if (route?.method !== 'GET') return { field: 'app_type', issue: 'must be one of: airflow, superset' };
+  const fields = queryFields(route);
+  if (fields.includes('per_page')) return { field: 'per_page', issue: 'must be an integer' };
+  return { field: fields[0] ?? 'query', issue: 'is not valid' };
+}
+
 /** The example body of a code: the message the service sends, from the catalogue. */
-function errorExample(code: ErrorCode) {
+function errorExample(code: ErrorCode, route?: Route) {
   return {
     summary: errorMeaning(code),
     value: {
@@ -58,7 +73,7 @@ function errorExample(code: ErrorCode) {
         code,
         message: exampleMessage(code),
         request_id: EXAMPLE_REQUEST_ID,
-        ...(code === 'INVALID_REQUEST' ? { details: [{ field: 'app_type', issue: 'must be one of: airflow, superset' }] } : {}),
+        ...(code === 'INVALID_REQUEST' ? { details: [invalidDetail(route)] } : {}),
       },
     },
   };
@@ -94,7 +109,7 @@ export function errorResponses(route: Route): RouteConfig['responses'] {
             codes.length === 1
               ? ref('schemas', errorSchemaName(codes[0]!))
               : { anyOf: codes.map((c) => ref('schemas', errorSchemaName(c))) },
-          examples: Object.fromEntries(codes.map((code) => [code, errorExample(code)])),
+          examples: Object.fromEntries(codes.map((code) => [code, errorExample(code, route)])),
         },
       },
     };

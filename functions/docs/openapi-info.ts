@@ -11,7 +11,7 @@ export const TAGS = [
   {
     name: 'Operations',
     description:
-      'Asynchronous work (create, destroy, DAG sync, user provisioning). Poll `GET /api/v1/operations/{operation_id}` every 2-5 seconds, at most once per second, until `succeeded`, `failed` or `canceled`.',
+      'Asynchronous work (create, destroy, DAG sync, user provisioning). Wait on `GET /api/v1/operations/{operation_id}/wait` (it answers at each phase change) until `succeeded`, `failed` or `canceled`.',
   },
   {
     name: 'Webhooks',
@@ -33,7 +33,7 @@ function description(): string {
     '',
     `**Limits.** ${l.perHour} requests per key per clock hour, ${l.perMinute} per key per clock minute, ${l.createsPerHour} deployment creations per organization per hour. Responses to an accepted key carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the hourly window; Unix seconds). Over a limit: \`429 RATE_LIMIT_EXCEEDED\` with \`Retry-After\` seconds.`,
     '',
-    '**Asynchronous work.** `202` answers carry the operation id, `Location: /api/v1/operations/<id>` and `Retry-After: 2`. Poll the operation every 2-5 seconds (at most once per second) until it is `succeeded`, `failed` or `canceled`; back off exponentially after errors; give up after a client timeout (30 minutes is suggested).',
+    '**Asynchronous work.** `202` answers carry the operation id, `Location: /api/v1/operations/<id>` and `Retry-After: 2`. Wait on `GET /api/v1/operations/{operation_id}/wait`, passing the phase it last returned: each call answers at the next phase change (or after 20 s), until the operation is `succeeded`, `failed` or `canceled`. A client that cannot hold a request open polls the operation every 2-5 seconds (at most once per second) instead. Back off exponentially after errors; set no time limit of your own unless your caller needs one (phases can take hours on a real platform).',
     '',
     '**Webhooks.** Instead of polling, register a URL with `POST /api/v1/webhooks`: every event of the chosen types is POSTed to it, with `webhook-id`, `webhook-timestamp` and `webhook-signature` headers (Standard Webhooks). Verify the signature with the secret from the `201` answer, answer `2xx` quickly, and skip an event id you have already handled: failed deliveries are retried.',
     '',

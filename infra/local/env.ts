@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readStackFile } from '../../client/cli/stack-file.js';
 import { CONFIG_DEFAULTS, type ConfigEnv } from '../../functions/lib/config.js';
 import { ID_TOKEN_SECONDS } from '../user-pool-settings.js';
+import { USER_POOL_PATH } from './user-pool.js';
 
 export interface LocalSettings {
   /** The API's address; loopback (IPv4 and IPv6) unless HOST opts in to more. */
@@ -39,6 +41,20 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     dynamodbPort: port('DYNAMODB_PORT', 8000),
     dataDir: path.resolve(env.DATA_DIR ?? '.local'),
     dashboardTokenSeconds: positive('DASHBOARD_TOKEN_SECONDS', ID_TOKEN_SECONDS),
+  };
+}
+
+/**
+ * Where the operator tools (bin/keys.ts, bin/users.ts, bin/invoke.ts) reach the running
+ * stack: PORT / DYNAMODB_PORT when set, else what `npm start` wrote in DATA_DIR's stack
+ * file (decision 165), else the default ports.
+ */
+export function stackEndpoints(settings: LocalSettings, env: NodeJS.ProcessEnv = process.env): { dynamodb: string; userPool: string } {
+  const running = readStackFile(settings.dataDir);
+  const given = (name: string) => env[name] !== undefined && env[name] !== '';
+  return {
+    dynamodb: (!given('DYNAMODB_PORT') && running?.dynamodb_endpoint) || `http://127.0.0.1:${settings.dynamodbPort}`,
+    userPool: (!given('PORT') && running?.user_pool_endpoint) || `http://127.0.0.1:${settings.port}${USER_POOL_PATH}/`,
   };
 }
 

@@ -4,8 +4,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Context } from 'aws-lambda';
 import { UsageError } from '../../client/cli/args.js';
+import { createApiKey, revokeApiKey } from '../../functions/app/api-keys.js';
+import { ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
 import { runAsFunction } from './current-function.js';
 import { lambdaContext } from './gateway.js';
 
@@ -16,7 +19,12 @@ const EXTENSIONS = ['.ts', '.js'];
 const HANDLER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Shown with a UsageError: bad arguments, an unknown handler or an unreadable event, the caller's mistake (exit 2). */
-export const USAGE = 'npm run --silent invoke -- <handler> <event.json>';
+export const USAGE = 'npm run --silent invoke -- <handler> <event.json> [--key <key> | --org <org_id>]';
+
+/** What the sample events (test/events/) hold in place of a key. */
+export const KEY_PLACEHOLDER = 'svc_sk_live_REPLACE_ME';
+/** The organization a key is made for when the event holds the placeholder and no --key or --org is given. */
+export const DEFAULT_INVOKE_ORG = 'local';
 
 export interface ResolvedHandler {
   name: string;
@@ -80,10 +88,51 @@ export async function invoke(target: ResolvedHandler, event: Record<string, unkn
   return runAsFunction(target.name, () => (mod.handler as Handler)(event, lambdaContext(target.kind, target.name)));
 }
 
-/** `<handler> <event.json>` → the handler's result. */
+/** The event with `key` as its X-API-Key: in place of the placeholder wherever it is, and as the header of an HTTP event. */
+export function withKey(event: Record<string, unknown>, key: string): Record<string, unknown> {
+  const keyed = JSON.parse(JSON.stringify(event).replaceAll(KEY_PLACEHOLDER, key)) as Record<string, unknown>;
+  if (typeof keyed.httpMethod !== 'string') return keyed;
+  const headers = { ...(keyed.headers as Record<string, string> | undefined) };
+  const multi = { ...(keyed.multiValueHeaders as Record<string, string[]> | undefined) };
+  for (const h of [headers, multi]) for (const name of Object.keys(h)) if (name.toLowerCase() === 'x-api-key') delete h[name];
+  return { ...keyed, headers: { ...headers, 'X-API-Key': key }, multiValueHeaders: { ...multi, 'X-API-Key': [key] } };
+}
+
+/**
+ * `<handler> <event.json> [--key <key> | --org <org_id>]` → the handler's result. The
+ * event gets a real key (decision 167): --key's, or, when it holds the placeholder, one
+ * made for --org (default "local") for this call and revoked after it.
+ */
 export async function runInvoke(argv: readonly string[]): Promise<unknown> {
-  if (argv.length !== 2) throw new UsageError(`Expected exactly two arguments, got ${argv.length}.`);
-  const [name, eventFile] = argv as [string, string];
+  let parsed: { values: { key?: string; org?: string }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { key: { type: 'string' }, org: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 2) throw new UsageError(`Expected exactly two arguments, got ${positionals.length}.`);
+  if (values.key !== undefined && values.org !== undefined) throw new UsageError('--key and --org exclude each other.');
+  if (values.org !== undefined && !ORG_ID_PATTERN.test(values.org)) throw new UsageError(`--org ${ORG_ID_RULE}`);
+  const [name, eventFile] = positionals as [string, string];
   const target = resolveHandler(name);
-  return invoke(target, readEvent(eventFile));
+  const event = readEvent(eventFile);
+  if (values.key !== undefined) return invoke(target, withKey(event, values.key));
+  if (!JSON.stringify(event).includes(KEY_PLACEHOLDER)) return invoke(target, event);
+  const made = await createApiKey({
+    orgId: values.org ?? DEFAULT_INVOKE_ORG,
+    name: 'npm run invoke',
+    expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    now: new Date(),
+  });
+  try {
+    return await invoke(target, withKey(event, made.key));
+  } finally {
+    await revokeApiKey(made.record, new Date());
+  }
 }

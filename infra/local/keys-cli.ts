@@ -10,7 +10,10 @@ import { ApiError, ERROR_CODES, type ErrorCode } from '../../functions/core/erro
 import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
+  /** The result, on stdout. */
   out(line: string): void;
+  /** A refusal, one line on stderr: a script reading stdout gets nothing rather than an error it might take for a result (decision 166). */
+  fail(line: string): void;
 }
 
 /** --org, checked by the rule every key issuer uses (core/api-keys.ts). */
@@ -52,10 +55,25 @@ function printTable(rows: Record<string, unknown>[], io: Io): void {
   for (const line of table([cols.map((c) => c.toUpperCase()), ...rows.map((r) => cols.map((c) => cell(r[c])))])) io.out(line.trimEnd());
 }
 
+/** How `create` and `rotate` print the new key: a table, JSON (--json), or the bare key alone (--print key, for `KEY=$(…)`). */
+type NewKeyFormat = 'table' | 'json' | 'key';
+
+function newKeyFormat(values: Parsed['values']): NewKeyFormat {
+  if (values.print !== undefined && values.print !== 'key') throw new UsageError('--print takes one field: key');
+  if (values.print && values.json) throw new UsageError('--print and --json exclude each other');
+  return values.print ? 'key' : values.json ? 'json' : 'table';
+}
+
 /** A new key as `create` and `rotate` print it: the key itself shown this once. */
-function printNewKey({ key, record }: { key: string; record: ApiKeyRecord }, extra: Record<string, string>, json: boolean, io: Io): void {
+function printNewKey(
+  { key, record }: { key: string; record: ApiKeyRecord },
+  extra: Record<string, string>,
+  format: NewKeyFormat,
+  io: Io,
+): void {
   const { id, org_id, name, scopes, expires_at, created_at } = record;
-  if (json) io.out(JSON.stringify({ id, key, org_id, name, scopes, expires_at, created_at, ...extra }));
+  if (format === 'key') io.out(key);
+  else if (format === 'json') io.out(JSON.stringify({ id, key, org_id, name, scopes, expires_at, created_at, ...extra }));
   else {
     printTable([{ id, org_id, name, scopes, expires_at, ...extra }], io);
     io.out(`\nKey (shown once, store it now): ${key}`);
@@ -71,9 +89,9 @@ function graceOption(value: string | boolean | undefined): number {
   return seconds;
 }
 
-/** A refusal the service answered (an ApiError's message), as one line: exit 1. */
-function refusal(message: string, json: boolean, io: Io): number {
-  io.out(json ? JSON.stringify({ error: message }) : message);
+/** A refusal the service answered (an ApiError's message), as one line on stderr whatever the output format: exit 1. */
+function refusal(message: string, io: Io): number {
+  io.fail(message);
   return 1;
 }
 
@@ -96,7 +114,9 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
         name: { type: 'string' },
         scopes: { type: 'string' },
         'expires-at': { type: 'string' },
+        print: { type: 'string' },
       });
+      const format = newKeyFormat(values);
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       const orgId = orgOption(values.org);
       const name = required(values.name, '--name');
@@ -119,21 +139,22 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
         expiresAt = new Date(t).toISOString();
       }
       const made = await refusable(() => createApiKey({ orgId, name, scopes, expiresAt, now: now() }), ['KEY_LIMIT_REACHED']);
-      if (made instanceof ApiError) return refusal(made.message, values.json === true, io);
-      printNewKey(made, {}, values.json === true, io);
+      if (made instanceof ApiError) return refusal(made.message, io);
+      printNewKey(made, {}, format, io);
       return 0;
     }
     case 'rotate': {
-      const { values, positionals } = parse(rest, { grace: { type: 'string' } });
+      const { values, positionals } = parse(rest, { grace: { type: 'string' }, print: { type: 'string' } });
+      const format = newKeyFormat(values);
       const [id, extra] = positionals;
       if (!id || extra) throw new UsageError('rotate takes exactly one <key_id>');
       const grace = graceOption(values.grace);
       const found = await findKeyById(id);
-      if (!found) return refusal(`No key with id ${id}.`, values.json === true, io);
+      if (!found) return refusal(`No key with id ${id}.`, io);
       const rotated = await refusable(() => rotateApiKey(found, grace, now()), ERROR_CODES);
-      if (rotated instanceof ApiError) return refusal(rotated.message, values.json === true, io);
-      printNewKey(rotated, { rotated_from: found.id }, values.json === true, io);
-      if (!values.json) io.out(`${found.id} (${found.hint}) keeps working until ${rotated.old.expires_at}.`);
+      if (rotated instanceof ApiError) return refusal(rotated.message, io);
+      printNewKey(rotated, { rotated_from: found.id }, format, io);
+      if (format === 'table') io.out(`${found.id} (${found.hint}) keeps working until ${rotated.old.expires_at}.`);
       return 0;
     }
     case 'revoke': {
@@ -141,10 +162,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       const [id, extra] = positionals;
       if (!id || extra) throw new UsageError('revoke takes exactly one <key_id>');
       const found = await findKeyById(id);
-      if (!found) {
-        io.out(values.json ? JSON.stringify({ error: `no key with id ${id}` }) : `No key with id ${id}.`);
-        return 1;
-      }
+      if (!found) return refusal(`No key with id ${id}.`, io);
       const revoked = await revokeApiKey(found, now());
       if (values.json) io.out(JSON.stringify(publicView(revoked)));
       else io.out(`Revoked ${revoked.id} (${revoked.hint}) at ${revoked.revoked_at}.`);

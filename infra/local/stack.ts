@@ -18,6 +18,9 @@ import { LOCAL_CLIENT_ID, USER_POOL_PATH } from './user-pool.js';
 
 export interface RunningStack {
   baseUrl: string;
+  /** DynamoDB Local's endpoint and the emulated user pool's, for the tools that talk to them (client/cli/stack-file.ts). */
+  dynamodbEndpoint: string;
+  userPoolEndpoint: string;
   /** What start-up did with operations whose workflows stopped with the last run. */
   reconciled: Reconciled;
   stepFunctions: LocalStepFunctions;
@@ -80,6 +83,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   const port = (servers[0]!.address() as AddressInfo).port;
   return {
     baseUrl: `http://localhost:${port}${API_PREFIX}`,
+    dynamodbEndpoint: dynamo.endpoint,
+    userPoolEndpoint: `http://127.0.0.1:${port}${USER_POOL_PATH}/`,
     reconciled,
     stepFunctions,
     async stop() {

@@ -2,14 +2,15 @@
  * End to end against `npm start` as a user runs it: real HTTP, DynamoDB Local with data
  * on disk, the ASL workflows. Polls operations the way docs/api.md (section 11) asks a client to.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { callStack, freePort, keysCli, type LocalProcess, portIsOpen, startNpm } from '../helpers/local-process.js';
+import { callStack, cleanEnv, freePort, keysCli, type LocalProcess, npmScript, portIsOpen, startNpm } from '../helpers/local-process.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
+import { runProcess } from '../helpers/run-process.js';
 
 /** Every answer of the real server is checked against the OpenAPI document too. */
 const checkedFetch = conformanceCheckingFetch();
@@ -80,6 +81,33 @@ describe('npm start', () => {
     expect(res.body.data.items[0].id).toBe('env_default');
   });
 
+  it('is found by keys, users and deployctl through DATA_DIR alone, on its non-default ports', async () => {
+    const file = JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8'));
+    expect(file).toMatchObject({ api_url: stack!.baseUrl, dynamodb_endpoint: `http://127.0.0.1:${env.DYNAMODB_PORT}` });
+    expect(stack!.output()).toContain('--print key)');
+    // No PORT, no DYNAMODB_PORT, no DEPLOY_API_URL: only where the data is.
+    const only = { DATA_DIR: dataDir };
+    const made = npmScript('keys', ['create', '--org', 'e2e-org', '--name', 'found', '--print', 'key'], only);
+    expect({ status: made.status, stderr: made.stderr }).toEqual({ status: 0, stderr: '' });
+    const found = made.stdout.trim();
+    expect(found).toMatch(/^svc_sk_live_\w+$/);
+    const user = npmScript('users', ['create', '--org', 'e2e-org', '--email', 'found@example.com', '--role', 'viewer', '--json'], only);
+    expect({ status: user.status, stderr: user.stderr }).toEqual({ status: 0, stderr: '' });
+    const listed = await runProcess(process.execPath, ['bin/deployctl.js', 'environments', 'list', '--json'], {
+      env: cleanEnv({ ...only, DEPLOY_API_KEY: found }),
+    });
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout).items[0].id).toBe('env_default');
+    // Elsewhere nothing runs: the tools say so in one line.
+    const none = npmScript('keys', ['create', '--org', 'e2e-org', '--name', 'nowhere', '--print', 'key'], {
+      DATA_DIR: path.join(dataDir, 'no-stack-here'),
+      DYNAMODB_PORT: String(await freePort()),
+    });
+    expect(none.status).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot reach DynamoDB at /)]);
+  });
+
   it('listens on loopback only, the API and DynamoDB Local alike', async () => {
     // Every address of this machine that another host could reach (link-local ones need a zone).
     const external = Object.values(os.networkInterfaces())
@@ -143,6 +171,7 @@ describe('npm start', () => {
     expect(stack!.output()).toMatch(/SIGTERM received, stopping \(DynamoDB Local included\)/);
     expect(await portIsOpen(Number(env.DYNAMODB_PORT))).toBe(false);
     expect(await portIsOpen(Number(env.PORT))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'stack.json'))).toBe(false);
 
     stack = await startNpm(env);
     expect(stack.output()).toMatch(/Resumed 1 operation/);

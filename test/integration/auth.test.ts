@@ -273,7 +273,7 @@ describe('GET /key and isolation between organizations', () => {
     expect(Date.parse(third)).toBeGreaterThan(Date.parse(second));
     // The operator's list shows it too.
     const out: string[] = [];
-    await runKeysCommand(['list', '--org', record.org_id, '--json'], { out: (l) => out.push(l) });
+    await runKeysCommand(['list', '--org', record.org_id, '--json'], { out: (l) => out.push(l), fail: (l) => out.push(l) });
     expect(Date.parse(JSON.parse(out[0]!)[0].last_used_at)).toBeGreaterThanOrEqual(Date.parse(third));
   });
 
@@ -324,7 +324,7 @@ describe('storage and logs hold no secret', () => {
   it('no attribute of any item in the table contains a key or its token, only its hash', async () => {
     const made = await createKey();
     const out: string[] = [];
-    await runKeysCommand(['create', '--org', newOrgId(), '--name', 'cli', '--json'], { out: (l) => out.push(l) });
+    await runKeysCommand(['create', '--org', newOrgId(), '--name', 'cli', '--json'], { out: (l) => out.push(l), fail: (l) => out.push(l) });
     const viaCli = JSON.parse(out[0]!) as { key: string; id: string };
     for (const key of [made.key, viaCli.key]) {
       expect((await call('GET', '/key', { key })).status).toBe(200);

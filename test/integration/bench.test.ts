@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributed } from '../../bench/call-counter.js';
+import { CLI_LIMIT_MS, measureCli, printCliReport } from '../../bench/cli.js';
 import { buildFloor, bundledClients, declaredClients, importOnce } from '../../bench/cold-start.js';
 import { runContention } from '../../bench/contention.js';
 import { printRequestsReport } from '../../bench/report-requests.js';
@@ -160,4 +161,24 @@ describe('the cold-start floor', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the cli section', () => {
+  it('runs deployctl deployments get against the bench server, beside node -e, and reports one verdict line', async () => {
+    const result = await measureCli(bench.fixture, 1);
+    expect(result).toEqual({
+      runs: 1,
+      deployctlMs: expect.any(Number),
+      nodeMs: expect.any(Number),
+      pass: result.deployctlMs <= CLI_LIMIT_MS,
+    });
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    try {
+      printCliReport(result);
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines.join('\n')).toMatch(/^(PASS|FAIL) {2}deployctl deployments get <id>: \d+ ms \(node -e '': \d+ ms\)$/m);
+  }, 120_000);
 });

@@ -235,8 +235,8 @@ describe('deployctl events listen', () => {
     const received = rx.verified(secret).map((e) => e.data.object.id);
     expect(received).toEqual([ids[0], ids[2]]);
     expect(received).not.toContain(before);
-    // Every poll two seconds apart (the first look for the newest sequence at once).
-    expect(slept).toEqual([0, 2000, 2000, 2000, 2000]);
+    // Each look found events, so the next came a second later (the first look, for the newest sequence, at once).
+    expect(slept).toEqual([0, 1000, 1000, 1000, 1000]);
   });
 
   it('signs so that standardwebhooks verifies, with the body exactly the event the API lists', async () => {
@@ -310,12 +310,28 @@ describe('deployctl events listen (scripted server, virtual time)', () => {
       '→ 10 operation.updated',
     ]);
     expect(rx.verified(secret).map((e) => e.sequence)).toEqual([7, 8, 9, 10]);
-    expect(slept).toEqual([0, 2000, 1000, 7000, 2000, 2000, 2000]);
+    expect(slept).toEqual([0, 1000, 1000, 7000, 2000, 1000, 1000]);
     expect(queryOf(seen[0]!)).toEqual({ per_page: '1' });
     expect(seen.slice(-2).map(queryOf)).toEqual([
       { page: '1', per_page: '100' },
       { page: '2', per_page: '100' },
     ]);
+  });
+
+  it('waits twice as long after each look that finds nothing, up to 30 s, and a second after one that finds events', async () => {
+    const answers = [page([event(5)]), ...Array.from({ length: 7 }, () => page([])), page([event(6)])];
+    const { clock, slept, signal } = steppedClock(Array.from({ length: 9 }, () => async () => undefined));
+    const { server: s, seen } = scriptedServer(clock, () => answers.shift() ?? page([]));
+    const url = `${await listen(s)}${API_PREFIX}`;
+    const rx = await receiver();
+    const res = await deployctl(['events', 'listen', '--forward-to', rx.url], { url, clock, signal });
+    await rx.close();
+    await close(s);
+    expect(res.code).toBe(EXIT.interrupted);
+    expect(forwardLines(res.stdout).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['→ 6']);
+    expect(slept).toEqual([0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 1000, 2000]);
+    // One request a look: the cursor, then nine looks.
+    expect(seen).toHaveLength(10);
   });
 });
 

@@ -7,10 +7,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../client/cli/args.js';
+import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
-import { createKey } from '../helpers/fixtures.js';
+import { createKey, newOrgId } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -95,8 +96,21 @@ describe('invoke (in process)', () => {
     expect(JSON.parse(result.body).data.id).toBe(record.id);
   });
 
-  it('an event with the placeholder left in answers 401 INVALID_API_KEY', async () => {
-    const result = (await runInvoke(['list-environments', path.join(EVENTS, 'list-environments.json')])) as LambdaResult;
+  it('puts a key made for --org in place of the placeholder, and revokes it after the call', async () => {
+    const org = newOrgId();
+    const result = (await runInvoke(['get-key', path.join(EVENTS, 'get-key.json'), '--org', org])) as LambdaResult;
+    expect(result.statusCode).toBe(200);
+    const { id, org_id } = JSON.parse(result.body).data;
+    expect(org_id).toBe(org);
+    const [made] = await listKeys(org);
+    expect(made).toMatchObject({ id, revoked_at: expect.any(String) });
+  });
+
+  it("sends --key as the event's key, placeholder or not", async () => {
+    const { key, record } = await createKey();
+    const good = (await runInvoke(['get-key', path.join(EVENTS, 'get-key.json'), '--key', key])) as LambdaResult;
+    expect(JSON.parse(good.body).data.id).toBe(record.id);
+    const result = (await runInvoke(['get-key', path.join(EVENTS, 'get-key.json'), '--key', 'svc_sk_live_not-a-key'])) as LambdaResult;
     expect(result.statusCode).toBe(401);
     expect(JSON.parse(result.body).error.code).toBe('INVALID_API_KEY');
   });
@@ -116,6 +130,8 @@ describe('invoke (in process)', () => {
     ['one argument', ['list-environments'], /exactly two arguments/],
     ['three arguments', ['list-environments', 'a.json', 'b.json'], /exactly two arguments/],
     ['a missing event file', ['list-environments', '/nonexistent/event.json'], /Cannot read the event file .*ENOENT/],
+    ['--key with --org', ['get-key', 'x.json', '--key', 'k', '--org', 'o'], /exclude each other/],
+    ['an unknown flag', ['get-key', 'x.json', '--colour'], /Unknown option '--colour'/],
   ])('refuses %s as a usage error', async (_what, argv, message) => {
     const error = await runInvoke(argv).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -148,11 +164,19 @@ describe('bin/invoke.ts as a process', () => {
     expect(stderr).toContain('"message":"request"');
   });
 
+  it('exits 3 when the handler answers an error, with the answer printed', async () => {
+    const { code, stdout } = await cli('get-key', path.join(EVENTS, 'get-key.json'), '--key', 'svc_sk_live_not-a-key');
+    expect(code).toBe(3);
+    expect((JSON.parse(stdout) as LambdaResult).statusCode).toBe(401);
+  });
+
   it('prints its usage and the handlers on stdout with --help or -h (exit 0)', async () => {
     const results = await Promise.all([cli('--help'), cli('get-key', '-h')]);
     for (const r of results) {
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/^Usage: npm run --silent invoke -- <handler> <event\.json>\nHandlers: .*\bget-key\b/);
+      expect(r.stdout).toMatch(
+        /^Usage: npm run --silent invoke -- <handler> <event\.json> \[--key <key> \| --org <org_id>\]\nHandlers: .*\bget-key\b/,
+      );
     }
   });
 

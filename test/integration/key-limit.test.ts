@@ -20,10 +20,11 @@ const CAP = 3;
 process.env.KEYS_PER_ORGANIZATION = String(CAP);
 const REFUSAL = ERRORS.KEY_LIMIT_REACHED.message({ limit: CAP });
 
-async function keys(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+async function keys(...argv: string[]): Promise<{ code: number; lines: string[]; errors: string[] }> {
   const lines: string[] = [];
-  const code = await runKeysCommand(argv, { out: (l) => lines.push(l) });
-  return { code, lines };
+  const errors: string[] = [];
+  const code = await runKeysCommand(argv, { out: (l) => lines.push(l), fail: (l) => errors.push(l) });
+  return { code, lines, errors };
 }
 
 /** Creates a key with the CLI; its id. */
@@ -49,10 +50,10 @@ describe('the keys CLI', () => {
     expect(await holdings(org)).toEqual({ count: CAP, keys: CAP, revoked: 0 });
 
     const refused = await keys('create', '--org', org, '--name', 'one too many');
-    expect(refused).toEqual({ code: 1, lines: [REFUSAL] });
+    expect(refused).toEqual({ code: 1, lines: [], errors: [REFUSAL] });
     expect(REFUSAL).toBe('An organization may hold at most 3 API keys; revoke one to free a place.');
     const json = await keys('create', '--org', org, '--name', 'one too many', '--json');
-    expect(json).toEqual({ code: 1, lines: [JSON.stringify({ error: REFUSAL })] });
+    expect(json).toEqual({ code: 1, lines: [], errors: [REFUSAL] });
     expect(await holdings(org)).toEqual({ count: CAP, keys: CAP, revoked: 0 });
   });
 
@@ -77,12 +78,12 @@ describe('the keys CLI', () => {
     expect(rotated.code).toBe(0);
     const next = JSON.parse(rotated.lines[0]!) as { id: string; key: string };
     expect(await keyCount(org)).toBe(CAP);
-    expect((await keys('create', '--org', org, '--name', 'x')).lines).toEqual([REFUSAL]);
+    expect((await keys('create', '--org', org, '--name', 'x')).errors).toEqual([REFUSAL]);
 
     // The old key works during its grace, yet holds no place: revoking it frees none.
     expect((await keys('revoke', ids[0]!)).code).toBe(0);
     expect(await keyCount(org)).toBe(CAP);
-    expect((await keys('create', '--org', org, '--name', 'x')).lines).toEqual([REFUSAL]);
+    expect((await keys('create', '--org', org, '--name', 'x')).errors).toEqual([REFUSAL]);
 
     // The new key holds the place: revoking it frees one.
     expect((await keys('revoke', next.id)).code).toBe(0);
@@ -97,7 +98,7 @@ describe('the keys CLI', () => {
     for (let i = 0; i < CAP; i++) ids.push(await cliCreate(org));
     expect((await keys('rotate', ids[0]!, '--grace', '600')).code).toBe(0);
     const again = await keys('rotate', ids[0]!, '--grace', '600');
-    expect(again).toEqual({ code: 1, lines: [REFUSAL] });
+    expect(again).toEqual({ code: 1, lines: [], errors: [REFUSAL] });
     expect(await holdings(org)).toEqual({ count: CAP, keys: CAP + 1, revoked: 0 });
     // With a place free, it rotates again, and the new key takes that place.
     expect((await keys('revoke', ids[1]!)).code).toBe(0);
@@ -126,10 +127,10 @@ it('counts an organization whose keys predate the count from 0: those keys hold 
   expect((await call('GET', '/key', { key: before[0]!.key })).status).toBe(200);
 
   for (let i = 0; i < CAP; i++) await cliCreate(org);
-  expect((await keys('create', '--org', org, '--name', 'x')).lines).toEqual([REFUSAL]);
+  expect((await keys('create', '--org', org, '--name', 'x')).errors).toEqual([REFUSAL]);
   expect((await keys('revoke', before[0]!.record.id)).code).toBe(0);
   expect(await keyCount(org)).toBe(CAP);
-  expect((await keys('create', '--org', org, '--name', 'x')).lines).toEqual([REFUSAL]);
+  expect((await keys('create', '--org', org, '--name', 'x')).errors).toEqual([REFUSAL]);
 });
 
 describe('the dashboard API', () => {

@@ -14,16 +14,17 @@ import { eventually } from '../helpers/wait.js';
 
 const NOW = new Date('2026-11-22T06:40:00.000Z');
 
-async function keys(...argv: string[]): Promise<{ code: number; lines: string[]; json: any }> {
+async function keys(...argv: string[]): Promise<{ code: number; lines: string[]; errors: string[]; json: any }> {
   const lines: string[] = [];
-  const code = await runKeysCommand(argv, { out: (l) => lines.push(l) }, () => NOW);
+  const errors: string[] = [];
+  const code = await runKeysCommand(argv, { out: (l) => lines.push(l), fail: (l) => errors.push(l) }, () => NOW);
   let json: unknown;
   try {
     json = JSON.parse(lines.join('\n'));
   } catch {
     json = undefined;
   }
-  return { code, lines, json };
+  return { code, lines, errors, json };
 }
 
 describe('keys create', () => {
@@ -77,7 +78,16 @@ describe('keys create', () => {
     ]);
   });
 
+  it('--print key prints the bare key alone, one that works', async () => {
+    const { code, lines } = await keys('create', '--org', newOrgId(), '--name', 'script', '--print', 'key');
+    expect(code).toBe(0);
+    expect(lines).toEqual([expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{51}$/)]);
+    expect((await call('GET', '/key', { key: lines[0]! })).status).toBe(200);
+  });
+
   it.each([
+    [['create', '--org', 'o1', '--name', 'x', '--print', 'id']],
+    [['create', '--org', 'o1', '--name', 'x', '--print', 'key', '--json']],
     [['create', '--org', 'o1', '--name', 'x', '--scopes', 'org:read,admin']],
     [['create', '--org', 'o1', '--name', 'x', '--scopes', '']],
     [['create', '--org', 'o1', '--name', 'x', '--scopes', 'deployments:*']],
@@ -95,7 +105,7 @@ describe('keys create', () => {
     [['rotate']],
     [[]],
   ])('refuses %j as a usage error', async (argv) => {
-    await expect(runKeysCommand(argv, { out: () => undefined })).rejects.toBeInstanceOf(UsageError);
+    await expect(runKeysCommand(argv, { out: () => undefined, fail: () => undefined })).rejects.toBeInstanceOf(UsageError);
   });
 
   it('stores nothing when the scopes are invalid', async () => {
@@ -162,16 +172,17 @@ describe('keys revoke', () => {
     expect((await call('GET', '/key', { key: made.key })).body.error.code).toBe('API_KEY_REVOKED');
 
     const lines: string[] = [];
-    expect(await runKeysCommand(['revoke', made.id], { out: (l) => lines.push(l) }, () => new Date('2030-01-01T00:00:00.000Z'))).toBe(0);
+    expect(
+      await runKeysCommand(['revoke', made.id], { out: (l) => lines.push(l), fail: () => {} }, () => new Date('2030-01-01T00:00:00.000Z')),
+    ).toBe(0);
     expect(lines).toEqual([`Revoked ${made.id} (svc_sk_live_…${made.key.slice(-4)}) at ${NOW.toISOString()}.`]);
     expect((await findKeyById(made.id))?.revoked_at).toBe(NOW.toISOString());
     expect((await keys('list', '--org', org, '--json')).json[0].revoked_at).toBe(NOW.toISOString());
   });
 
   it('exits 1 for an unknown key id', async () => {
-    const { code, json } = await keys('revoke', 'key_00000000000000000000', '--json');
-    expect(code).toBe(1);
-    expect(json).toEqual({ error: 'no key with id key_00000000000000000000' });
+    const { code, lines, errors } = await keys('revoke', 'key_00000000000000000000', '--json');
+    expect({ code, lines, errors }).toEqual({ code: 1, lines: [], errors: ['No key with id key_00000000000000000000.'] });
   });
 });
 
@@ -179,13 +190,17 @@ describe('keys rotate', () => {
   /** Rotation against the real clock: the grace it grants is measured from now. */
   async function rotate(...argv: string[]) {
     const lines: string[] = [];
-    const code = await runKeysCommand(['rotate', ...argv], { out: (l) => lines.push(l) });
-    return { code, lines, json: lines.length === 1 && lines[0]!.startsWith('{') ? JSON.parse(lines[0]!) : undefined };
+    const errors: string[] = [];
+    const code = await runKeysCommand(['rotate', ...argv], { out: (l) => lines.push(l), fail: (l) => errors.push(l) });
+    return { code, lines, errors, json: lines.length === 1 && lines[0]!.startsWith('{') ? JSON.parse(lines[0]!) : undefined };
   }
-  const createNow = (...argv: string[]) => runKeysCommand(argv, { out: () => {} });
+  const createNow = (...argv: string[]) => runKeysCommand(argv, { out: () => {}, fail: () => {} });
   async function made(...extra: string[]) {
     const lines: string[] = [];
-    await runKeysCommand(['create', '--org', newOrgId(), '--name', 'deployer', ...extra, '--json'], { out: (l) => lines.push(l) });
+    await runKeysCommand(['create', '--org', newOrgId(), '--name', 'deployer', ...extra, '--json'], {
+      out: (l) => lines.push(l),
+      fail: () => {},
+    });
     return JSON.parse(lines[0]!) as { id: string; key: string; org_id: string; scopes: string[]; expires_at: string | null };
   }
 
@@ -272,13 +287,14 @@ describe('keys rotate', () => {
     ] as const;
     for (const [key, message] of cases) {
       const count = (await keys('list', '--org', key.org_id, '--json')).json.length;
-      expect(await rotate(key.id)).toEqual({ code: 1, lines: [message], json: undefined });
-      expect(await rotate(key.id, '--json')).toMatchObject({ code: 1, json: { error: message } });
+      expect(await rotate(key.id)).toEqual({ code: 1, lines: [], errors: [message], json: undefined });
+      expect(await rotate(key.id, '--json')).toEqual({ code: 1, lines: [], errors: [message], json: undefined });
       expect((await keys('list', '--org', key.org_id, '--json')).json).toHaveLength(count);
     }
     expect(await rotate('key_00000000000000000000')).toEqual({
       code: 1,
-      lines: ['No key with id key_00000000000000000000.'],
+      lines: [],
+      errors: ['No key with id key_00000000000000000000.'],
       json: undefined,
     });
   });
@@ -366,7 +382,9 @@ describe('bin/keys.ts as a process', () => {
     await cli('revoke', made.id);
     const refused = await cli('rotate', made.id);
     expect(refused.code).toBe(1);
-    expect(refused.stdout.trim().split('\n')).toEqual([
+    expect(refused.stdout).toBe('');
+    // One line of its own (npx may add its own warnings before it).
+    expect(refused.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'))).toEqual([
       `API key ${made.id} is revoked, so it cannot be rotated; create a new key instead.`,
     ]);
   });

@@ -1,8 +1,9 @@
-/** The API guide's list of a failed operation's error codes is the catalogue's. */
+/** The API guide's list of a failed operation's error codes is the catalogue's; its endpoint table is the route table's. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATION_ERRORS, phaseFailed } from '../../functions/core/errors.js';
 import { PHASES } from '../../functions/core/operations.js';
+import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
 
 const GUIDE = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
 
@@ -32,5 +33,19 @@ describe('docs/api.md, error codes inside a failed operation', () => {
     const examples = [...OPERATION_ERRORS['<PHASE>_FAILED'].matchAll(/`([A-Z_]+_FAILED)`/g)].map((m) => m[1]);
     expect(examples.length).toBeGreaterThan(0);
     expect(examples.filter((e) => !workPhaseCodes.has(e!))).toEqual([]);
+  });
+});
+
+/** A route's row as the guide's endpoint table writes it. */
+function endpointRow(route: Route): string[] {
+  const { access } = route;
+  const scope =
+    access === 'public' ? 'public' : access === 'key' ? 'any valid key, no scope' : access.map((s) => `\`${s}\``).join(' **or** ');
+  return [`\`${route.method} ${API_PREFIX}${route.path}\``, scope, String(route.success.status)];
+}
+
+describe('docs/api.md, the endpoint table', () => {
+  it('has one row per route of functions/routes.ts, in its order, with its scopes and success status', () => {
+    expect(tableBelow('6. Endpoints')).toEqual(Object.values(routes).map(endpointRow));
   });
 });

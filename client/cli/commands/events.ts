@@ -12,8 +12,14 @@ import { listOf, nonNegativeInt, oneOf, pageQuery, single, UsageError } from '..
 import { type Command, listCommand, type Run } from '../command.js';
 import { EXIT, err, out } from '../context.js';
 
-/** Between two looks at the feed. */
-export const LISTEN_POLL_MS = 2000;
+/**
+ * Between two looks at the feed (decision 169): 1 s after a look that found events, twice
+ * the last wait after one that found none, at most 30 s. An idle listener makes about 2
+ * requests a minute, well inside the key's burst limit and light on its usage log; a busy
+ * one follows within a second.
+ */
+export const LISTEN_POLL = { minMs: 1000, maxMs: 30_000 } as const;
+export const nextPollMs = (lastMs: number, found: boolean): number => (found ? LISTEN_POLL.minMs : Math.min(LISTEN_POLL.maxMs, lastMs * 2));
 /** After the n-th consecutive 5xx or network failure: 1 s × 2^(n-1), at most 30 s, up to half of it jitter (as the waiter). */
 const ERROR_BASE_MS = 1000;
 const MAX_ERROR_DELAY_MS = 30_000;
@@ -120,8 +126,10 @@ async function listen(r: Run): Promise<number> {
     else cursor = (await retrying(r, 0, (signal) => r.api.listEvents({ per_page: 1 }, { signal }))).items[0]?.sequence ?? 0;
     out(ctx, `Signing secret (verify the forwarded requests with it): ${secret}`);
     err(ctx, `Forwarding ${types ? types.join(', ') : 'all'} events after sequence ${cursor} to ${target}; Ctrl-C stops.`);
-    for (;;) {
-      for (const event of await retrying(r, LISTEN_POLL_MS, (signal) => eventsAfter(r, cursor, signal))) {
+    for (let wait: number = LISTEN_POLL.minMs; ; ) {
+      const found = await retrying(r, wait, (signal) => eventsAfter(r, cursor, signal));
+      wait = nextPollMs(wait, found.length > 0);
+      for (const event of found) {
         cursor = event.sequence;
         if (types && !types.includes(event.type)) continue;
         const status = await forward(r, target, secret, event);
