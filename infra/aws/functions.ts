@@ -106,8 +106,10 @@ const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {
   // One run at a time: two reconcilers would race on the same operations.
   'reconcile-operations': 1,
 };
+/** The dashboard's API serves people signed in to a page, not programs: a few executions each are plenty. */
+const RESERVED_DASHBOARD = 5;
 export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): number =>
-  RESERVED_OVERRIDES[name] ?? RESERVED_CONCURRENCY[kind];
+  RESERVED_OVERRIDES[name] ?? (name.startsWith('dashboard-') ? RESERVED_DASHBOARD : RESERVED_CONCURRENCY[kind]);
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
 export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration =>

@@ -8,7 +8,7 @@ import { actionsOf, flatten, logicalId, resourcesOf, stageOf, statementsOfRole }
 
 const s = stageOf({ stage: 'dev' });
 
-it("grants cognito-idp:AdminGetUser on the pool's ARN to the key-management functions and to no other", () => {
+it("grants cognito-idp:AdminGetUser on the pool's ARN to the dashboard functions that change things (keys, deployments) and to no other", () => {
   const poolArn = `<GetAtt:${logicalId(s.stack.dashboardUsers.pool)}.Arn>`;
   const granted: string[] = [];
   for (const f of s.stack.functions.all) {
@@ -29,6 +29,16 @@ it("grants cognito-idp:AdminGetUser on the pool's ARN to the key-management func
       declared: statements.length > 0 ? ['AdminGetUser'] : [],
     });
   }
-  expect(granted.sort()).toEqual(['dashboard-create-key', 'dashboard-revoke-key', 'dashboard-rotate-key']);
+  // The functions that change something as the user (keys, and deployments: decision 146) re-check the user in the pool.
+  expect(granted.sort()).toEqual([
+    'dashboard-cancel-operation',
+    'dashboard-create-deployment',
+    'dashboard-create-key',
+    'dashboard-destroy-deployment',
+    'dashboard-revoke-key',
+    'dashboard-rollback-deployment',
+    'dashboard-rotate-key',
+    'dashboard-update-deployment',
+  ]);
   expect(granted.every((name) => dashboardHandlerNames.includes(name))).toBe(true);
 });

@@ -52,6 +52,9 @@ describe('FUNCTION_ACCESS', () => {
       'deliver-webhooks': ['Decrypt:delivery'],
       'create-deployment': ['Encrypt'],
       'update-deployment': ['Encrypt'],
+      // Decision 146: the dashboard's create and update as the public ones.
+      'dashboard-create-deployment': ['Encrypt'],
+      'dashboard-update-deployment': ['Encrypt'],
       'start-phase': ['Decrypt:deployment-env'],
       // Decision 136: to find secret values in the driver's log lines.
       'check-phase': ['Decrypt:deployment-env'],
@@ -74,6 +77,11 @@ describe('FUNCTION_ACCESS', () => {
       'update-deployment': ['StartExecution'],
       'rollback-deployment': ['StartExecution'],
       'cancel-operation': ['StopExecution'],
+      'dashboard-create-deployment': ['StartExecution'],
+      'dashboard-destroy-deployment': ['StartExecution', 'StopExecution'],
+      'dashboard-update-deployment': ['StartExecution'],
+      'dashboard-rollback-deployment': ['StartExecution'],
+      'dashboard-cancel-operation': ['StopExecution'],
       'reconcile-operations': ['DescribeExecution', 'StopExecution'],
     });
     expect(FUNCTION_ACCESS['reconcile-operations'].query).toEqual({

@@ -1,7 +1,8 @@
 /**
  * A deployment's env secrets (decision 41) are sealed with KMS for the purpose
- * `deployment-env`: of every role in the stack, only the workflow's start-phase step may
- * decrypt for it (to hand the configuration to the platform driver), and nothing may
+ * `deployment-env`: of every role in the stack, only the workflow's start-phase step (to
+ * hand the configuration to the platform driver) and its check-phase step (to keep the
+ * values out of the driver's log lines, decision 136) may decrypt for it, and nothing may
  * decrypt without naming a purpose.
  */
 import { actionsOf, logicalId, policiesOf, type Statement, stageOf } from './synth.js';
@@ -26,14 +27,14 @@ describe('deployment-env secrets', () => {
     }
   });
 
-  it('only the start-phase step may decrypt the deployment-env purpose', () => {
-    const roleId = logicalId(s.stack.functions.get('start-phase').fn.role!);
+  it('only the start-phase and check-phase steps may decrypt the deployment-env purpose', () => {
+    const roleIds = (['start-phase', 'check-phase'] as const).map((n) => logicalId(s.stack.functions.get(n).fn.role!)).sort();
     const forEnv = decrypts().filter(
       ({ statement }) =>
         (statement as { Condition?: { StringEquals?: Record<string, string> } }).Condition?.StringEquals?.[
           'kms:EncryptionContext:purpose'
         ] === 'deployment-env',
     );
-    expect(forEnv.map((d) => d.roles)).toEqual([[roleId]]);
+    expect(forEnv.flatMap((d) => d.roles).sort()).toEqual(roleIds);
   });
 });

@@ -113,8 +113,14 @@ describe('IAM, per function', () => {
       if (kmsActions.includes('kms:Decrypt')) decrypters.push(f.name);
     }
     expect(senders.sort()).toEqual(['deliver-webhooks', 'dispatch-events']);
-    expect(encrypters.sort()).toEqual(['create-deployment', 'create-webhook', 'update-deployment']);
-    expect(decrypters.sort()).toEqual(['create-webhook', 'deliver-webhooks', 'start-phase']);
+    expect(encrypters.sort()).toEqual([
+      'create-deployment',
+      'create-webhook',
+      'dashboard-create-deployment',
+      'dashboard-update-deployment',
+      'update-deployment',
+    ]);
+    expect(decrypters.sort()).toEqual(['check-phase', 'create-webhook', 'deliver-webhooks', 'start-phase']);
     // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
     const allSends = policiesOf(s.json)
       .flatMap((p) => p.statements)
