@@ -83,7 +83,13 @@ describe('failed operations', () => {
     expect((await run(engineWith(platform), op)).status).toBe('FAILED');
     const { getOperation } = await import('../../functions/adapters/dynamo/operation-reads.js');
     const failed = await getOperation(orgId, op.id, true);
-    expect(failed?.error).toEqual({ code: 'PROVISIONING_DB_FAILED', message: 'The operation failed because of an internal error.' });
+    // An internal error is not one a retry would cure (decision 135).
+    expect(failed?.error).toEqual({
+      code: 'PROVISIONING_DB_FAILED',
+      message: 'The operation failed because of an internal error.',
+      phase: 'provisioning_db',
+      retryable: false,
+    });
     expect(JSON.stringify(failed)).not.toMatch(/arn:|123456789012|deployments-prod/);
   });
 });
