@@ -1,0 +1,98 @@
+/**
+ * The service's business metrics, declared once: the functions emit them (Powertools Metrics,
+ * as CloudWatch embedded metric format lines, functions/lib/metrics.ts) and the monitoring
+ * construct graphs and alarms on them (infra/aws/monitoring.ts). Both read this table, so a
+ * metric's name, unit and dimensions cannot drift apart between the writer and the alarm.
+ *
+ * Every dimension takes its values from a closed set (operation types, phases, outcomes,
+ * reasons), never from an id or a customer's input: CloudWatch bills each distinct
+ * combination as a metric of its own, so cardinality stays a few dozen series per stage.
+ * Powertools adds `service` (POWERTOOLS_SERVICE_NAME, the same for every function) to each.
+ */
+import type { OperationType, Phase } from '../core/schemas.js';
+
+/** The namespace of a stage's metrics (POWERTOOLS_METRICS_NAMESPACE): stages of one account stay apart. */
+export const metricNamespace = (stage: string): string => `DeploymentApi/${stage}`;
+
+/** The `service` dimension Powertools puts on every metric (POWERTOOLS_SERVICE_NAME). */
+export const METRIC_SERVICE = 'deployment-api';
+
+/** Why a request was answered 429: one value per limit of core/rate-limits.ts. */
+export const THROTTLE_REASONS = ['hourly', 'burst', 'creations', 'auth_failures', 'waits'] as const;
+export type ThrottleReason = (typeof THROTTLE_REASONS)[number];
+
+/** How a webhook delivery attempt ended: delivered (2xx), will be retried, or given up (dead letter). */
+export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'gave_up'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** The dimensions each metric is emitted with, and the type of each dimension's value. */
+interface DimensionValues {
+  operation_type: OperationType;
+  phase: Phase;
+  outcome: DeliveryOutcome;
+  reason: ThrottleReason;
+}
+type DimensionName = keyof DimensionValues;
+
+interface MetricDeclaration {
+  readonly name: string;
+  /** CloudWatch's unit, as Powertools' MetricUnit spells it. */
+  readonly unit: 'Count' | 'Seconds' | 'Milliseconds';
+  readonly dimensions: readonly DimensionName[];
+  readonly description: string;
+}
+
+export const METRICS = {
+  operationsStarted: {
+    name: 'OperationsStarted',
+    unit: 'Count',
+    dimensions: ['operation_type'],
+    description: 'Operations accepted by a request (a 202), by type.',
+  },
+  operationsSucceeded: {
+    name: 'OperationsSucceeded',
+    unit: 'Count',
+    dimensions: ['operation_type'],
+    description: 'Operations the workflow ended as succeeded, by type.',
+  },
+  operationsFailed: {
+    name: 'OperationsFailed',
+    unit: 'Count',
+    dimensions: ['operation_type'],
+    description: 'Operations the workflow ended as failed, by type.',
+  },
+  operationsCanceled: {
+    name: 'OperationsCanceled',
+    unit: 'Count',
+    dimensions: ['operation_type'],
+    description: 'Operations ended as canceled, by type.',
+  },
+  phaseDuration: {
+    name: 'PhaseDuration',
+    unit: 'Seconds',
+    dimensions: ['operation_type', 'phase'],
+    description: 'From a phase entered to the platform reporting it done, by type and phase.',
+  },
+  webhookDeliveries: {
+    name: 'WebhookDeliveries',
+    unit: 'Count',
+    dimensions: ['outcome'],
+    description: 'Webhook delivery attempts, by how they ended.',
+  },
+  webhookDeliveryLatency: {
+    name: 'WebhookDeliveryLatency',
+    unit: 'Milliseconds',
+    dimensions: [],
+    description: 'From the event written to its delivery acknowledged by the receiver (delivered attempts only).',
+  },
+  requestsThrottled: {
+    name: 'RequestsThrottled',
+    unit: 'Count',
+    dimensions: ['reason'],
+    description: 'Requests answered 429, by the limit they hit.',
+  },
+} as const satisfies Record<string, MetricDeclaration>;
+
+export type MetricKey = keyof typeof METRICS;
+/** The dimension values one data point of metric K carries. */
+export type DimensionsOf<K extends MetricKey> = { [D in (typeof METRICS)[K]['dimensions'][number]]: DimensionValues[D] };
