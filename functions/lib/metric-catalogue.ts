@@ -25,12 +25,25 @@ export type ThrottleReason = (typeof THROTTLE_REASONS)[number];
 export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'gave_up'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
+/** An answer's status class: `5xx` answers are the service's faults, `4xx` the client's. */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/**
+ * A request's route group: the first segment of its route's path template in functions/routes.ts
+ * (`deployments`, `operations`, `environments`, `events`, `webhooks`, `key`, …) or `dashboard`
+ * for the dashboard API, so the set is as closed as the route table.
+ */
+export const routeGroupOf = (pathTemplate: string): string => pathTemplate.split('/').filter(Boolean)[0] ?? 'root';
+
 /** The dimensions each metric is emitted with, and the type of each dimension's value. */
 interface DimensionValues {
   operation_type: OperationType;
   phase: Phase;
   outcome: DeliveryOutcome;
   reason: ThrottleReason;
+  route_group: string;
+  status_class: StatusClass;
 }
 type DimensionName = keyof DimensionValues;
 
@@ -84,6 +97,18 @@ export const METRICS = {
     unit: 'Milliseconds',
     dimensions: [],
     description: 'From the event written to its delivery acknowledged by the receiver (delivered attempts only).',
+  },
+  requests: {
+    name: 'Requests',
+    unit: 'Count',
+    dimensions: ['route_group', 'status_class'],
+    description: 'Requests answered, by route group and status class (the 5xx rate per route group).',
+  },
+  requestLatency: {
+    name: 'RequestLatency',
+    unit: 'Milliseconds',
+    dimensions: ['route_group'],
+    description: 'From the event received by the handler to its answer, by route group (p99 per route group).',
   },
   requestsThrottled: {
     name: 'RequestsThrottled',
