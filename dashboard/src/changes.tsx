@@ -1,5 +1,7 @@
 import type { ConfigChange } from '../../functions/core/deployment-config.js';
 
+import { Table } from './table.js';
+
 type Shown = ConfigChange['from'];
 
 /** One side of a change as a reader wants it: a secret never shows a value (it has none to show). */
@@ -14,28 +16,16 @@ function side(v: Shown) {
 export function ChangeList({ changes }: { changes: readonly ConfigChange[] }) {
   if (changes.length === 0) return <p class="note">Nothing would change: this is the current configuration.</p>;
   return (
-    <div class="table-wrap">
-      <table class="diff">
-        <caption class="sr-only">What would change</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Now</th>
-            <th scope="col">After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {changes.map((c) => (
-            <tr key={c.field} class={c.to === null ? 'removed' : c.from === null ? 'added' : 'changed'}>
-              <th scope="row">
-                <code>{c.field}</code>
-              </th>
-              <td class="from">{side(c.from)}</td>
-              <td class="to">{side(c.to)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table class="diff" caption="What would change" columns={['Field', 'Now', 'After']}>
+      {changes.map((c) => (
+        <tr key={c.field} class={c.to === null ? 'removed' : c.from === null ? 'added' : 'changed'}>
+          <th scope="row">
+            <code>{c.field}</code>
+          </th>
+          <td class="from">{side(c.from)}</td>
+          <td class="to">{side(c.to)}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -83,12 +83,12 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (!(await answers(client))) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up: ${stderr.trim()}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('DynamoDB Local did not start within 30 seconds.');
+      throw new Error('DynamoDB Local did not start within 60 seconds.');
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -83,6 +83,12 @@ async function overflowingTables(page: Page): Promise<string[]> {
   );
 }
 
+/** On a phone: nothing on the page is wider than the screen, and no table scrolls inside its panel (rows are cards). */
+async function fitsPhone(page: Page): Promise<{ pageScrolls: boolean; tables: string[] }> {
+  const pageScrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  return { pageScrolls, tables: await overflowingTables(page) };
+}
+
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
@@ -334,6 +340,9 @@ describe('the dashboard, against npm start', () => {
     expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'deployment');
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
+    // Each cell is labelled with its column on the card its row becomes.
+    expect(await page.locator('tr[data-revision="2"] td').first().getAttribute('data-label')).toBe('Applied');
     await shot(page, 'deployment-phone');
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -463,6 +472,7 @@ describe('the dashboard, against npm start', () => {
     expect(await page.getByLabel('Deployment id').inputValue()).toBe('');
     // The same page on a phone (390 px wide).
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
     await shot(page, 'activity-phone');
     await context.close();
   });
@@ -536,6 +546,7 @@ describe('the dashboard, against npm start', () => {
   it('refuses a token older than its lifetime, and the app refreshes it without asking again', async () => {
     const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await page.locator(`tr[data-key-id="${made.keyId}"]`).waitFor();
+    expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
     await shot(page, 'api-keys-phone');
     const first = nextToken(page);
     await page.getByRole('link', { name: 'Deployments' }).click();

@@ -4,6 +4,7 @@ import type { Deployment, Operation } from '../../../functions/core/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
+import { Table } from '../table.js';
 
 const PER_PAGE = 25;
 
@@ -94,42 +95,28 @@ export function ActivityPage() {
         )}
       </form>
       <Alert message={trail.error} />
-      <div class="table-wrap">
-        <table class="activity">
-          <caption class="sr-only">Changes, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Time</th>
-              <th scope="col">Who</th>
-              <th scope="col">Record</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {trail.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={5}>No changes{deployment ? ' to this deployment' : ''} yet.</td>
-              </tr>
-            )}
-            {trail.data?.items.map((e) => (
-              <tr key={e.id}>
-                <td>{e.sequence}</td>
-                <td>
-                  <time dateTime={e.created_at}>{formatTime(e.created_at)}</time>
-                </td>
-                <td>
-                  <Actor entry={e} />
-                </td>
-                <td>
-                  <Subject entry={e} />
-                </td>
-                <td>{change(e)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        class="activity"
+        caption="Changes, newest first"
+        columns={['#', 'Time', 'Who', 'Record', 'Change']}
+        empty={trail.data?.items.length === 0 && `No changes${deployment ? ' to this deployment' : ''} yet.`}
+      >
+        {trail.data?.items.map((e) => (
+          <tr key={e.id}>
+            <td>{e.sequence}</td>
+            <td>
+              <time dateTime={e.created_at}>{formatTime(e.created_at)}</time>
+            </td>
+            <td>
+              <Actor entry={e} />
+            </td>
+            <td>
+              <Subject entry={e} />
+            </td>
+            <td>{change(e)}</td>
+          </tr>
+        ))}
+      </Table>
       <div class="actions">
         {page > 1 && (
           <button type="button" class="secondary" onClick={() => setPage(1)}>

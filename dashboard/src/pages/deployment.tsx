@@ -6,6 +6,7 @@ import { api } from '../api.js';
 import { ChangeList } from '../changes.js';
 import { ConfirmDialog } from '../confirm.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
+import { Table } from '../table.js';
 import { EditForm, revisionTag } from './deployment-edit.js';
 
 /** Clients poll every 2 to 5 seconds (docs/api.md, section 11). */
@@ -53,116 +54,79 @@ function EnvTable({ env }: { env: Deployment['config']['env'] }) {
   const names = Object.keys(env).sort();
   if (names.length === 0) return <p class="note">No environment variables.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="sr-only">Environment variables</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
+    <Table caption="Environment variables" columns={['Name', 'Value']}>
+      {names.map((n) => {
+        const e = env[n]!;
+        return (
+          <tr key={n}>
+            <th scope="row">
+              <code>{n}</code>
+            </th>
+            <td>{'value' in e ? <code>{e.value}</code> : <span class="badge secret">secret, not shown</span>}</td>
           </tr>
-        </thead>
-        <tbody>
-          {names.map((n) => {
-            const e = env[n]!;
-            return (
-              <tr key={n}>
-                <th scope="row">
-                  <code>{n}</code>
-                </th>
-                <td>{'value' in e ? <code>{e.value}</code> : <span class="badge secret">secret, not shown</span>}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </Table>
   );
 }
 
 function RevisionsTable(props: { revisions: Revision[]; current: number; canManage: boolean; onRollback: (n: number) => void }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="sr-only">Configuration revisions, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Applied</th>
-            <th scope="col">Version</th>
-            <th scope="col">Size</th>
-            <th scope="col">Env</th>
-            <th scope="col">Origin</th>
-            {props.canManage && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {props.revisions.map((r) => (
-            <tr key={r.revision} data-revision={r.revision}>
-              <th scope="row">
-                {r.revision} {r.revision === props.current && <span class="badge ready">current</span>}
-              </th>
-              <td>{formatTime(r.created_at)}</td>
-              <td>{r.config.app_version}</td>
-              <td>{r.config.size}</td>
-              <td>{Object.keys(r.config.env).length}</td>
-              <td>
-                <a href={`#/operations/${r.operation_id}`}>
-                  {r.revision === 1 ? 'created' : r.rollback_of ? `rollback to ${r.rollback_of}` : 'update'}
-                </a>
-              </td>
-              {props.canManage && (
-                <td>
-                  {r.revision !== props.current && (
-                    <button
-                      type="button"
-                      class="secondary small"
-                      aria-label={`Roll back to revision ${r.revision}`}
-                      onClick={() => props.onRollback(r.revision)}
-                    >
-                      Rollback
-                    </button>
-                  )}
-                </td>
+    <Table
+      caption="Configuration revisions, newest first"
+      columns={['Revision', 'Applied', 'Version', 'Size', 'Env', 'Origin', props.canManage && 'Actions']}
+    >
+      {props.revisions.map((r) => (
+        <tr key={r.revision} data-revision={r.revision}>
+          <th scope="row">
+            {r.revision} {r.revision === props.current && <span class="badge ready">current</span>}
+          </th>
+          <td>{formatTime(r.created_at)}</td>
+          <td>{r.config.app_version}</td>
+          <td>{r.config.size}</td>
+          <td>{Object.keys(r.config.env).length}</td>
+          <td>
+            <a href={`#/operations/${r.operation_id}`}>
+              {r.revision === 1 ? 'created' : r.rollback_of ? `rollback to ${r.rollback_of}` : 'update'}
+            </a>
+          </td>
+          {props.canManage && (
+            <td>
+              {r.revision !== props.current && (
+                <button
+                  type="button"
+                  class="secondary small"
+                  aria-label={`Roll back to revision ${r.revision}`}
+                  onClick={() => props.onRollback(r.revision)}
+                >
+                  Rollback
+                </button>
               )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </td>
+          )}
+        </tr>
+      ))}
+    </Table>
   );
 }
 
 function OperationsTable({ operations }: { operations: Operation[] }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="sr-only">Operations on this deployment, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Operation</th>
-            <th scope="col">Status</th>
-            <th scope="col">Requested</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {operations.map((o) => (
-            <tr key={o.id} data-operation-id={o.id}>
-              <th scope="row">
-                <a href={`#/operations/${o.id}`}>{o.type}</a>
-              </th>
-              <td>
-                <span class={`badge ${o.status}`}>{o.status}</span> {isLive(o) && o.progress.phase}
-                {o.error && <span class="note"> {o.error.message}</span>}
-              </td>
-              <td>{formatTime(o.requested_at)}</td>
-              <td>{formatDuration(operationMs(o))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table caption="Operations on this deployment, newest first" columns={['Operation', 'Status', 'Requested', 'Duration']}>
+      {operations.map((o) => (
+        <tr key={o.id} data-operation-id={o.id}>
+          <th scope="row">
+            <a href={`#/operations/${o.id}`}>{o.type}</a>
+          </th>
+          <td>
+            <span class={`badge ${o.status}`}>{o.status}</span> {isLive(o) && o.progress.phase}
+            {o.error && <span class="note"> {o.error.message}</span>}
+          </td>
+          <td>{formatTime(o.requested_at)}</td>
+          <td>{formatDuration(operationMs(o))}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

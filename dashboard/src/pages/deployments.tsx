@@ -4,6 +4,7 @@ import type { Deployment, Operation } from '../../../functions/core/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, messageOf, useLoad } from '../hooks.js';
+import { Table } from '../table.js';
 
 /** Clients poll every 2 to 5 seconds (docs/api.md, section 11). */
 const POLL_MS = 3000;
@@ -107,47 +108,32 @@ export function DeploymentsPage({ canManage }: { canManage: boolean }) {
         <span class="note">Updated every {POLL_MS / 1000} seconds.</span>
       </div>
       <Alert message={rows.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Deployments of the organization, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">App</th>
-              <th scope="col">Status</th>
-              <th scope="col">URL</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown?.length === 0 && (
-              <tr>
-                <td colSpan={5}>No deployments{hidden ? ' that are not destroyed' : ''} yet.</td>
-              </tr>
-            )}
-            {shown?.map(({ deployment: d, operation: op }) => (
-              <tr key={d.id} data-deployment-id={d.id}>
-                <th scope="row">
-                  <a href={`#/deployments/${d.id}`}>{d.name}</a>
-                </th>
-                <td>
-                  {d.app_type} {d.config.app_version}
-                </td>
-                <td>
-                  <span class={`badge ${d.status}`}>{d.status}</span>{' '}
-                  {op && (
-                    <a href={`#/operations/${op.id}`} class="phase">
-                      {op.progress.phase}
-                    </a>
-                  )}
-                </td>
-                <td class="url">{d.url ? <a href={d.url}>{d.url}</a> : '—'}</td>
-                <td>{formatTime(d.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption="Deployments of the organization, newest first"
+        columns={['Name', 'App', 'Status', 'URL', 'Created']}
+        empty={shown?.length === 0 && `No deployments${hidden ? ' that are not destroyed' : ''} yet.`}
+      >
+        {shown?.map(({ deployment: d, operation: op }) => (
+          <tr key={d.id} data-deployment-id={d.id}>
+            <th scope="row">
+              <a href={`#/deployments/${d.id}`}>{d.name}</a>
+            </th>
+            <td>
+              {d.app_type} {d.config.app_version}
+            </td>
+            <td>
+              <span class={`badge ${d.status}`}>{d.status}</span>{' '}
+              {op && (
+                <a href={`#/operations/${op.id}`} class="phase">
+                  {op.progress.phase}
+                </a>
+              )}
+            </td>
+            <td class="url">{d.url ? <a href={d.url}>{d.url}</a> : '—'}</td>
+            <td>{formatTime(d.created_at)}</td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

@@ -4,6 +4,7 @@ import { SCOPES } from '../../../functions/core/scopes.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';
+import { Table } from '../table.js';
 
 function keyState(k: KeySummary): 'revoked' | 'expired' | 'active' {
   if (k.revoked_at) return 'revoked';
@@ -196,69 +197,51 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
           />
         ))}
       <Alert message={keys.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">API keys of the organization</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              {canManage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={8}>No keys yet.</td>
-              </tr>
-            )}
-            {keys.data?.items.map((k) => (
-              <tr key={k.id} data-key-id={k.id}>
-                <th scope="row">
-                  <a href={`#/keys/${k.id}/usage`}>{k.name}</a>
-                </th>
-                <td>
-                  <code class="hint">{k.hint}</code>
-                </td>
-                <td>
-                  <ul class="scopes" aria-label="Scopes">
-                    {k.scopes.map((s) => (
-                      <li key={s} class="badge scope">
-                        {s}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td>{formatTime(k.created_at)}</td>
-                <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
-                <td>{formatTime(k.last_used_at)}</td>
-                <td>
-                  <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
-                </td>
-                {canManage && (
-                  <td class="row-actions">
-                    {keyState(k) === 'active' && (
-                      <button type="button" class="secondary small" onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
-                        Rotate
-                      </button>
-                    )}
-                    {keyState(k) !== 'revoked' && (
-                      <button type="button" class="danger small" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
+      <Table
+        caption="API keys of the organization"
+        columns={['Name', 'Key', 'Scopes', 'Created', 'Expires', 'Last used', 'Status', canManage && 'Actions']}
+        empty={keys.data?.items.length === 0 && 'No keys yet.'}
+      >
+        {keys.data?.items.map((k) => (
+          <tr key={k.id} data-key-id={k.id}>
+            <th scope="row">
+              <a href={`#/keys/${k.id}/usage`}>{k.name}</a>
+            </th>
+            <td>
+              <code class="hint">{k.hint}</code>
+            </td>
+            <td>
+              <ul class="scopes" aria-label="Scopes">
+                {k.scopes.map((s) => (
+                  <li key={s} class="badge scope">
+                    {s}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>{formatTime(k.created_at)}</td>
+            <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
+            <td>{formatTime(k.last_used_at)}</td>
+            <td>
+              <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
+            </td>
+            {canManage && (
+              <td class="row-actions">
+                {keyState(k) === 'active' && (
+                  <button type="button" class="secondary small" onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
+                    Rotate
+                  </button>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                {keyState(k) !== 'revoked' && (
+                  <button type="button" class="danger small" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       <RotateDialog
         target={rotating}
         onClose={(rotated) => {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
+import { Table } from '../table.js';
 
 /** A key's usage log, newest first; the first page follows new requests as they are logged. */
 export function UsagePage({ keyId }: { keyId: string }) {
@@ -43,51 +44,35 @@ export function UsagePage({ keyId }: { keyId: string }) {
         </button>
       </form>
       <Alert message={page.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Requests made with the key, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Request</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Client</th>
-              <th scope="col">Request id</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={6}>No requests{status ? ` with status ${status}` : ''} yet.</td>
-              </tr>
-            )}
-            {page.data?.items.map((u) => (
-              <tr key={u.request_id + u.at}>
-                <td>{formatTime(u.at)}</td>
-                <td class="request" title={`Route: ${u.method} ${u.route}`}>
-                  {u.method} <code>{u.path}</code>
-                  {u.deprecated && (
-                    <span class="badge deprecated" title="This request used a deprecated feature: see the API's changelog">
-                      deprecated
-                    </span>
-                  )}
-                </td>
-                <td>
-                  <span class={`badge ${u.status < 400 ? 'ok' : 'bad'}`}>{u.status}</span>
-                </td>
-                <td>{formatDuration(u.duration_ms)}</td>
-                <td>
-                  <code>{u.client_address ?? '—'}</code>
-                </td>
-                <td>
-                  <code>{u.request_id}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption="Requests made with the key, newest first"
+        columns={['Time', 'Request', 'Status', 'Duration', 'Client', 'Request id']}
+        empty={page.data?.items.length === 0 && `No requests${status ? ` with status ${status}` : ''} yet.`}
+      >
+        {page.data?.items.map((u) => (
+          <tr key={u.request_id + u.at}>
+            <td>{formatTime(u.at)}</td>
+            <td class="request" title={`Route: ${u.method} ${u.route}`}>
+              {u.method} <code>{u.path}</code>
+              {u.deprecated && (
+                <span class="badge deprecated" title="This request used a deprecated feature: see the API's changelog">
+                  deprecated
+                </span>
+              )}
+            </td>
+            <td>
+              <span class={`badge ${u.status < 400 ? 'ok' : 'bad'}`}>{u.status}</span>
+            </td>
+            <td>{formatDuration(u.duration_ms)}</td>
+            <td>
+              <code>{u.client_address ?? '—'}</code>
+            </td>
+            <td>
+              <code>{u.request_id}</code>
+            </td>
+          </tr>
+        ))}
+      </Table>
       <div class="actions">
         {cursors.length > 0 && (
           <button type="button" class="secondary" onClick={() => setCursors([])}>
