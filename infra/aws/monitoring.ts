@@ -1,5 +1,5 @@
 /**
- * The alarms operators act on and one dashboard for the whole service (decisions 190-196).
+ * The alarms operators act on and one dashboard for the whole service (decisions 190-195).
  *
  * Child alarms watch one signal each and notify nobody; two composite alarms read them and
  * are the only ones that notify the SNS topic: `ServiceUnhealthy` (page: clients are being
@@ -43,7 +43,7 @@ export const ALARM_METRICS_MAX = 10;
 /** Which composite alarm a child alarm feeds. */
 export type Severity = 'page' | 'ticket';
 
-/** Every threshold in one place; docs/deploy.md's runbook states the same numbers. */
+/** Every threshold in one place (decision 193); docs/deploy.md's runbook states the same numbers. */
 export const THRESHOLDS = {
   /** Share of a route group's (or the whole API's) answers that are 5xx, in percent… */
   server5xxPercent: 5,
@@ -219,6 +219,48 @@ export class Monitoring extends Construct {
         }),
       );
     }
+    const rollups: {
+      id: string;
+      read: (f: ServiceFunction) => cloudwatch.IMetric;
+      /** The metric-math id of each function's metric, and the term the alarm's expression makes of it. */
+      prefix: string;
+      term: (id: string, f: ServiceFunction) => string;
+      expression: (terms: string) => string;
+      label: string;
+      says: string;
+      threshold: number;
+    }[] = [
+      {
+        id: 'LambdaErrors',
+        read: (f) => f.fn.metricErrors({ statistic: 'Sum', period: PERIOD }),
+        prefix: 'e',
+        term: (id) => id,
+        expression: (terms) => `SUM([${terms}])`,
+        label: 'errors',
+        says: 'A function raised an error (an unhandled fault or a timeout), one of',
+        threshold: 1,
+      },
+      {
+        id: 'LambdaThrottles',
+        read: (f) => f.fn.metricThrottles({ statistic: 'Sum', period: PERIOD }),
+        prefix: 't',
+        term: (id) => id,
+        expression: (terms) => `SUM([${terms}])`,
+        label: 'throttles',
+        says: 'Lambda throttled one of',
+        threshold: 1,
+      },
+      {
+        id: 'LambdaDuration',
+        read: durationMax,
+        prefix: 'd',
+        term: (id, f) => `${id} / ${timeoutMs(f)}`,
+        expression: (terms) => `100 * MAX([${terms}])`,
+        label: 'longest run, % of timeout',
+        says: `A run took ${THRESHOLDS.durationPercentOfTimeout}% or more of its function's timeout, one of`,
+        threshold: THRESHOLDS.durationPercentOfTimeout,
+      },
+    ];
     for (const kind of KINDS) {
       const runs = chunks(
         functions.filter((f) => f.kind === kind),
@@ -226,48 +268,21 @@ export class Monitoring extends Construct {
       );
       runs.forEach((run, i) => {
         const suffix = runs.length > 1 ? `${kind}-${i + 1}` : kind;
-        const names = run.map((f) => f.name).join(', ');
-        const using = (prefix: string, m: (f: ServiceFunction) => cloudwatch.IMetric) =>
-          Object.fromEntries(run.map((f) => [`${prefix}${ids.get(f.name)}`, m(f)]));
-        const list = (prefix: string, term = (id: string, _f: ServiceFunction) => id) =>
-          run.map((f) => term(`${prefix}${ids.get(f.name)}`, f)).join(', ');
-
-        child(
-          `LambdaErrors-${suffix}`,
-          'ticket',
-          new cloudwatch.MathExpression({
-            expression: `SUM([${list('e')}])`,
-            usingMetrics: using('e', (f) => f.fn.metricErrors({ statistic: 'Sum', period: PERIOD })),
-            label: `errors (${suffix})`,
-            period: PERIOD,
-          }),
-          `A function raised an error (an unhandled fault or a timeout), one of: ${names}`,
-          { threshold: 1 },
-        );
-        child(
-          `LambdaThrottles-${suffix}`,
-          'ticket',
-          new cloudwatch.MathExpression({
-            expression: `SUM([${list('t')}])`,
-            usingMetrics: using('t', (f) => f.fn.metricThrottles({ statistic: 'Sum', period: PERIOD })),
-            label: `throttles (${suffix})`,
-            period: PERIOD,
-          }),
-          `Lambda throttled one of: ${names}`,
-          { threshold: 1 },
-        );
-        child(
-          `LambdaDuration-${suffix}`,
-          'ticket',
-          new cloudwatch.MathExpression({
-            expression: `100 * MAX([${list('d', (id, f) => `${id} / ${timeoutMs(f)}`)}])`,
-            usingMetrics: using('d', durationMax),
-            label: `longest run, % of timeout (${suffix})`,
-            period: PERIOD,
-          }),
-          `A run took ${THRESHOLDS.durationPercentOfTimeout}% or more of its function's timeout, one of: ${names}`,
-          { threshold: THRESHOLDS.durationPercentOfTimeout },
-        );
+        for (const r of rollups) {
+          const idOf = (f: ServiceFunction) => `${r.prefix}${ids.get(f.name)}`;
+          child(
+            `${r.id}-${suffix}`,
+            'ticket',
+            new cloudwatch.MathExpression({
+              expression: r.expression(run.map((f) => r.term(idOf(f), f)).join(', ')),
+              usingMetrics: Object.fromEntries(run.map((f) => [idOf(f), r.read(f)])),
+              label: `${r.label} (${suffix})`,
+              period: PERIOD,
+            }),
+            `${r.says}: ${run.map((f) => f.name).join(', ')}`,
+            { threshold: r.threshold },
+          );
+        }
       });
     }
 

@@ -1,7 +1,7 @@
 /**
  * Operations (infra/aws/monitoring.ts, a nested stack): each child alarm with its metrics,
  * expression and threshold, the two composites that alone notify, and one dashboard that
- * shows every catalogue metric (decisions 190-196).
+ * shows every catalogue metric (decisions 190-195).
  */
 import { Duration } from 'aws-cdk-lib';
 import { OPERATION_TYPES } from '../../functions/core/schemas.js';
@@ -249,7 +249,7 @@ describe('workflow, webhooks, table', () => {
 describe('composite alarms', () => {
   const composites = () => resourcesOfType(s.all, 'AWS::CloudWatch::CompositeAlarm').map(([, a]) => a.Properties!);
   /** The logical ids of the alarms a composite's rule names. */
-  const childrenOf = (rule: unknown) => [...JSON.stringify(rule).matchAll(/"Fn::GetAtt":\["([^"]+)","Arn"\]/g)].map((m) => m[1]);
+  const childrenOf = (rule: unknown): string[] => [...JSON.stringify(rule).matchAll(/"Fn::GetAtt":\["([^"]+)","Arn"\]/g)].map((m) => m[1]!);
 
   it('only the two composites notify the topic; child alarms have no actions', () => {
     const topic = logicalId(s.stack.monitoring.topic);
