@@ -256,12 +256,15 @@ export class ServiceApi extends Construct {
   }
 
   private addWebAcl(settings: Settings): wafv2.CfnWebACL {
-    const metric = (name: string) => ({
+    const name = webAclName(settings.stage);
+    const metric = (suffix: string) => ({
       cloudWatchMetricsEnabled: true,
       sampledRequestsEnabled: true,
-      metricName: `deployment-api-${settings.stage}${name}`,
+      metricName: `${name}${suffix}`,
     });
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      // Named as its metrics are, so the alarm on its blocked requests finds them by either (decision 194).
+      name,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: metric(''),
@@ -297,6 +300,9 @@ export function requireCertificateInRegion(scope: Construct, certificateArn: str
     assertions: [{ assert: Fn.conditionEquals(Aws.REGION, certRegion), assertDescription: `The ${message}.` }],
   });
 }
+
+/** The API's web ACL's name and the CloudWatch metric name of its requests: one per stage (and region). */
+export const webAclName = (stage: string): string => `deployment-api-${stage}`;
 
 /** A WAF rule's own answer: a status and the error envelope. WAF knows no request id, so the body has none. */
 export interface WafBlock {

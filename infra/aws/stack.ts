@@ -116,18 +116,24 @@ export class DeploymentApiStack extends Stack {
       apiDomainName: settings.customDomain?.domainName,
     });
 
-    // The alarms (two per function) and the dashboard in a nested stack of their own: they would
-    // otherwise take a fifth of CloudFormation's 500 resources a stack (decision 151).
+    // The alarms and the dashboard in a nested stack of their own, so that they never compete with
+    // the service's own resources for CloudFormation's 500 a stack (decision 151).
     this.monitoring = new Monitoring(
       new NestedStack(this, 'Operations', { description: `Alarms and dashboard (${settings.stage})` }),
       'Monitoring',
       {
         settings,
+        namePrefix: this.stackName,
         api: this.api.api,
         functions: this.functions.all,
         stateMachine,
         table: this.data.table,
-        webhooks: { deadLetterQueue: this.webhooks.deadLetterQueue, dispatcher: this.functions.get('dispatch-events').fn },
+        webhooks: {
+          queue: this.webhooks.queue,
+          deadLetterQueue: this.webhooks.deadLetterQueue,
+          dispatcher: this.functions.get('dispatch-events').fn,
+        },
+        webAclName: this.api.webAcl?.name,
       },
     );
 
@@ -138,7 +144,10 @@ export class DeploymentApiStack extends Stack {
       value: this.webhooks.deadLetterQueue.queueUrl,
       description: 'Webhook deliveries and stream batches that could not be handled',
     });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic the alarms notify' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'SNS topic the two composite alarms notify (ServiceUnhealthy: page, ServiceDegraded: ticket)',
+    });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     if (this.api.domain) {
       new CfnOutput(this, 'CustomDomainTarget', {

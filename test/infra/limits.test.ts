@@ -62,12 +62,14 @@ describe('docs/deploy.md', () => {
       functions: row("Lambda functions (CDK's BucketDeployment included)"),
       methods: row('API Gateway methods'),
       alarms: row('CloudWatch alarms'),
+      composites: row('CloudWatch composite alarms'),
     }).toEqual({
       parent: Object.keys(s.json.Resources).length,
       nested: Object.keys(nested!.Resources).length,
       functions: count('AWS::Lambda::Function'),
       methods: count('AWS::ApiGateway::Method'),
       alarms: count('AWS::CloudWatch::Alarm'),
+      composites: count('AWS::CloudWatch::CompositeAlarm'),
     });
   });
 });

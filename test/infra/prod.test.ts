@@ -7,8 +7,9 @@ import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { MANAGED_RULE_GROUPS } from '../../infra/aws/api.js';
+import { MANAGED_RULE_GROUPS, webAclName } from '../../infra/aws/api.js';
 import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
+import { THRESHOLDS } from '../../infra/aws/monitoring.js';
 import { flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageOf } from './synth.js';
 
 const CERT = PROD_CONTEXT.certificateArn;
@@ -125,6 +126,33 @@ it('protects the stage with a WAF web ACL: a 413 for bodies over the limit, a 42
   const assoc = assocs[0]![1].Properties!;
   expect(assoc.WebACLArn).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.api.webAcl!), 'Arn'] });
   expect(flatten(assoc.ResourceArn)).toContain('/stages/');
+});
+
+it("alarms on the web ACL's blocked requests, found by the name its metrics carry, and makes it a ticket", () => {
+  const [, acl] = resourcesOfType(s.json, 'AWS::WAFv2::WebACL')[0]!;
+  expect(acl.Properties?.Name).toBe(webAclName('prod'));
+  expect(acl.Properties?.VisibilityConfig.MetricName).toBe(webAclName('prod'));
+  const blocked = resourcesOfType(s.all, 'AWS::CloudWatch::Alarm').filter(
+    ([, a]) => a.Properties?.AlarmName === 'DeploymentApi-prod-WafBlockedRequests',
+  );
+  expect(blocked).toHaveLength(1);
+  const [id, alarm] = blocked[0]!;
+  const [stat] = (alarm.Properties!.Metrics as any[]).map((m) => m.MetricStat);
+  expect(stat.Metric).toEqual({
+    Namespace: 'AWS/WAFV2',
+    MetricName: 'BlockedRequests',
+    Dimensions: expect.arrayContaining([
+      { Name: 'WebACL', Value: webAclName('prod') },
+      { Name: 'Rule', Value: 'ALL' },
+      { Name: 'Region', Value: expect.anything() },
+    ]),
+  });
+  expect(alarm.Properties?.Threshold).toBe(THRESHOLDS.wafBlockedPer5Minutes);
+  expect(alarm.Properties?.AlarmActions).toBeUndefined();
+  const [, degraded] = resourcesOfType(s.all, 'AWS::CloudWatch::CompositeAlarm').find(
+    ([, c]) => c.Properties?.AlarmName === 'DeploymentApi-prod-ServiceDegraded',
+  )!;
+  expect(JSON.stringify(degraded.Properties?.AlarmRule)).toContain(`"${id}"`);
 });
 
 it('never keeps a resource past a failed first create: nothing is plainly Retain', () => {
