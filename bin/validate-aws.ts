@@ -1,94 +1,154 @@
 /**
- * `npm run validate:aws`: what AWS would refuse or flag, checked offline. Synthesizes the
- * prod stage with and without a custom domain (without bundling: the templates are the
- * same, only asset hashes differ) and runs on each template, nested stacks included:
- *  - the AWS Control Tower proactive controls (CloudFormation Guard rules, through
- *    @cdklabs/cdk-validator-cfnguard, which ships its own cfn-guard), as a synth-time
- *    validation beside cdk-nag, so a finding is acknowledged where cdk-nag's are
- *    (Validations.of(construct).acknowledge in the construct that makes the resource);
- *  - cfn-lint, against the resource specifications of us-east-1 and one other region.
- * Exits non-zero on any finding that is not acknowledged.
+ * `npm run validate:aws`: what AWS would refuse or flag, checked offline (decision 173). One
+ * CDK app holds the prod stage twice, with and without a custom domain (unbundled: the
+ * templates are the same, only asset hashes differ), and its one synthesis runs, on every
+ * template, nested stacks included:
+ *  - cdk-nag's AWS Solutions checks, as every synth does;
+ *  - the AWS Control Tower proactive controls (cfn-guard rules, @cdklabs/cdk-validator-cfnguard);
+ *  - cfn-lint, against the resource specifications of us-east-1 and one other region, started
+ *    as soon as the templates are written so that it runs while cfn-guard does.
+ * A finding of any of them is fixed or acknowledged with its reason in the construct that
+ * makes the resource (infra/aws/validators.ts). Prints per variant the counts and each
+ * finding left on one line; exits 0 when none is left, 1 when some are, 2 when cfn-lint is
+ * missing.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import { Validations } from 'aws-cdk-lib';
-import { buildApp } from '../infra/aws/app.js';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { addStack } from '../infra/aws/app.js';
+import { readSettings } from '../infra/aws/settings.js';
+import { CFN_LINT_MISSING, CfnLint, ControlTowerRules, cfnLintVersion } from '../infra/aws/validators.js';
 
-/** Regions cfn-lint checks against: us-east-1 (where CloudFront's and some resources' rules differ) and one other. */
+/** Regions cfn-lint checks against: us-east-1 (where some resources' properties differ, a dashboard's Tags for one) and one other. */
 export const LINT_REGIONS = ['us-east-1', 'eu-west-1'];
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c8d6a2e-1111-2222-3333-444455556666';
-export const VARIANTS: Record<string, Record<string, string>> = {
-  'prod, custom domain': { stage: 'prod', domainName: 'api.example.org', certificateArn: CERT, alarmEmail: 'oncall@example.org' },
-  'prod, no custom domain': { stage: 'prod' },
+/** The variants, by the construct id of their stack (both are named DeploymentApi-prod). */
+const VARIANTS: Record<string, { label: string; context: Record<string, string> }> = {
+  'DeploymentApi-prod-domain': {
+    label: 'prod, custom domain',
+    context: { stage: 'prod', domainName: 'api.example.org', certificateArn: CERT, alarmEmail: 'oncall@example.org' },
+  },
+  'DeploymentApi-prod': { label: 'prod, no custom domain', context: { stage: 'prod' } },
+};
+/** The validators' plugin names in the report, and how the counts name them. */
+const VALIDATORS: Record<string, string> = {
+  AwsSolutions: 'cdk-nag',
+  'cdk-validator-cfnguard': 'Control Tower',
+  'cfn-lint': 'cfn-lint',
 };
 
-function cfnLintVersion(): string | undefined {
-  const r = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : undefined;
+interface Violation {
+  ruleName: string;
+  description?: string;
+  violatingConstructs: { constructPath?: string; resourceLogicalId?: string; templatePath?: string }[];
 }
 
-/** Synthesizes one variant with the guard rules on; returns the template files and the unacknowledged guard and nag findings. */
-function synthesize(context: Record<string, string>, outdir: string): { templates: string[]; findings: string[] } {
-  const { app } = buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir, nag: true });
-  Validations.of(app).addPlugins(new CfnGuardValidator({ maxBuffer: 64 * 1024 * 1024 }));
-  const findings: string[] = [];
-  try {
-    app.synth();
-  } catch (e) {
-    findings.push(String((e as Error).message));
-  }
-  const reportFile = path.join(outdir, 'validation-report.json');
-  if (fs.existsSync(reportFile)) {
-    const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as {
-      pluginReports: {
-        pluginName: string;
-        violations: { ruleName: string; description?: string; violatingConstructs: { constructPath: string }[] }[];
-      }[];
-    };
-    for (const p of report.pluginReports)
-      for (const v of p.violations)
-        for (const c of v.violatingConstructs) findings.push(`${p.pluginName} ${v.ruleName} at ${c.constructPath}: ${v.description ?? ''}`);
-  }
-  const templates = fs
-    .readdirSync(outdir)
-    .filter((f) => f.endsWith('.template.json'))
-    .map((f) => path.join(outdir, f));
-  return { templates, findings };
+interface Report {
+  pluginReports: {
+    pluginName: string;
+    conclusion?: string;
+    metadata?: { error?: string };
+    violations: Violation[];
+    suppressedViolations?: Violation[];
+  }[];
+}
+
+interface Finding {
+  readonly validator: string;
+  readonly line: string;
+  readonly acknowledged: boolean;
+}
+
+/**
+ * The report's findings, each with the construct id of the stack it is in ('' when it names
+ * none): one per resource, left or acknowledged; a validator that failed is a finding too.
+ */
+function findings(report: Report): (Finding & { stack: string })[] {
+  return report.pluginReports.flatMap((p) => {
+    const validator = VALIDATORS[p.pluginName] ?? p.pluginName;
+    const failed =
+      p.conclusion === 'failure' && p.violations.length === 0
+        ? [{ validator, stack: '', acknowledged: false, line: `${validator} failed: ${p.metadata?.error ?? 'no report'}` }]
+        : [];
+    const listed = [
+      ...p.violations.map((v) => ({ v, acknowledged: false })),
+      ...(p.suppressedViolations ?? []).map((v) => ({ v, acknowledged: true })),
+    ].flatMap(({ v, acknowledged }) =>
+      v.violatingConstructs.map((c) => {
+        const where = c.constructPath ?? `${c.templatePath} ${c.resourceLogicalId}`;
+        const what = (v.description ?? '').split('\n')[0]!.trim();
+        return {
+          validator,
+          acknowledged,
+          stack: c.constructPath?.split('/')[0] ?? '',
+          line: `${validator} ${v.ruleName} at ${where}: ${what}`,
+        };
+      }),
+    );
+    return [...failed, ...listed];
+  });
+}
+
+/** `cdk-nag 0, Control Tower 0 (103 acknowledged), cfn-lint 0`: every validator, and any other plugin that reported. */
+function counts(found: readonly Finding[]): string {
+  const names = [...new Set([...Object.values(VALIDATORS), ...found.map((f) => f.validator)])];
+  return names
+    .map((name) => {
+      const left = found.filter((f) => f.validator === name && !f.acknowledged).length;
+      const acknowledged = found.filter((f) => f.validator === name && f.acknowledged).length;
+      return `${name} ${left}${acknowledged > 0 ? ` (${acknowledged} acknowledged)` : ''}`;
+    })
+    .join(', ');
 }
 
 function main(): number {
-  const lint = cfnLintVersion();
-  if (!lint) {
-    console.error(
-      'cfn-lint is not installed. Install it with Python: `pip install cfn-lint` (or `pipx install cfn-lint`), then run again.',
-    );
+  const lintVersion = cfnLintVersion();
+  if (!lintVersion) {
+    console.error(CFN_LINT_MISSING);
     return 2;
   }
-  let failed = false;
-  for (const [name, context] of Object.entries(VARIANTS)) {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'validate-aws-'));
-    try {
-      const { templates, findings } = synthesize(context, outdir);
-      console.log(`${name}: ${templates.length} templates; Control Tower proactive controls and cdk-nag: ${findings.length} finding(s)`);
-      for (const f of findings) console.log(`  ${f}`);
-      const r = spawnSync('cfn-lint', ['--regions', ...LINT_REGIONS, '--format', 'parseable', '--', ...templates], { encoding: 'utf8' });
-      const lines = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
-      console.log(`${name}: ${lint} in ${LINT_REGIONS.join(', ')}: ${lines.length} finding(s)`);
-      for (const l of lines) console.log(`  ${path.basename(l)}`);
-      if (findings.length > 0 || r.status !== 0) failed = true;
-    } finally {
-      fs.rmSync(outdir, { recursive: true, force: true });
+  const started = Date.now();
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'validate-aws-'));
+  try {
+    const app = new App({
+      outdir,
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        // The report is read and printed below, not thrown by synth.
+        '@aws-cdk/core:failSynthOnValidationErrors': false,
+      },
+    });
+    for (const [id, { context }] of Object.entries(VARIANTS))
+      addStack(
+        app,
+        readSettings((key) => context[key]),
+        id,
+      );
+    const lint = new CfnLint(lintVersion, LINT_REGIONS, outdir);
+    Validations.of(app).addPlugins(lint.starter, new AwsSolutionsChecks(app), new ControlTowerRules(), lint);
+    app.synth();
+    const found = findings(JSON.parse(fs.readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as Report);
+
+    for (const [id, { label }] of Object.entries(VARIANTS)) {
+      const own = found.filter((f) => f.stack === id);
+      console.log(`${label} (${id}): ${counts(own)}`);
+      for (const f of own.filter((f) => !f.acknowledged)) console.log(`  ${f.line}`);
     }
+    // What the report places in neither variant's stack: a validator that failed, say.
+    for (const f of found.filter((f) => !f.acknowledged && !(f.stack in VARIANTS))) console.log(`  ${f.line}`);
+    const left = found.filter((f) => !f.acknowledged).length;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(
+      left === 0
+        ? `validate:aws: no findings (${lintVersion} in ${LINT_REGIONS.join(', ')}; ${seconds} s)`
+        : `validate:aws: ${left} finding(s) above; fix each, or acknowledge it with its reason in the construct that makes the resource (${seconds} s)`,
+    );
+    return left === 0 ? 0 : 1;
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
   }
-  console.log(
-    failed
-      ? 'validate:aws: findings above (fix them, or acknowledge them with a reason in the construct that makes the resource)'
-      : 'validate:aws: no findings',
-  );
-  return failed ? 1 : 0;
 }
 
 process.exitCode = main();

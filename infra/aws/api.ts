@@ -218,6 +218,12 @@ export class ServiceApi extends Construct {
         reason:
           "Requests are validated in the Lambda middleware with the route table's zod schemas, so that invalid input gets the contract's 400 INVALID_REQUEST envelope with details.",
       },
+      {
+        // The permissions addRoutes makes, one per function (decision 151).
+        id: 'cdk-validator-cfnguard::lambda_function_public_access_prohibited_check',
+        reason:
+          'A false positive: each permission lets only apigateway.amazonaws.com invoke, with a SourceArn naming this API (arn:…:execute-api:<region>:<account>:<api id>/*/*/*), but the rule reads a SourceArn only when it is a plain string, a Ref or a GetAtt, and CDK writes this one as Fn::Join.',
+      },
     );
   }
 

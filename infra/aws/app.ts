@@ -25,12 +25,21 @@ export interface BuiltApp {
 export function buildApp(options: BuildOptions = {}): BuiltApp {
   const app = new App({ context: options.context, outdir: options.outdir });
   const settings = settingsFromNode(app.node);
-  const stack = new DeploymentApiStack(app, stackName(settings.stage), {
+  const stack = addStack(app, settings);
+  if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack, settings };
+}
+
+/**
+ * The stack for one set of settings, named after its stage. `id` is the construct id, the
+ * stage's stack name unless one app holds the same stage twice (npm run validate:aws).
+ */
+export function addStack(app: App, settings: Settings, id = stackName(settings.stage)): DeploymentApiStack {
+  return new DeploymentApiStack(app, id, {
     settings,
+    stackName: stackName(settings.stage),
     description: `Deployment Management API (${settings.stage})`,
     // Environment-agnostic unless the CLI knows the account (synth works without credentials).
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
-  if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, stack, settings };
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, type CfnResource, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -36,7 +36,7 @@ import {
   usesTable,
 } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
-import { iam5ResourceFinding, LOG_GROUP_KMS } from './nag.js';
+import { dropRoleDependsOn, iam5ResourceFinding, LOG_GROUP_KMS, OUTSIDE_VPC } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -149,6 +149,7 @@ export class FunctionFactory extends Construct {
     private readonly props: FunctionFactoryProps,
   ) {
     super(scope, id);
+    Validations.of(this).acknowledge(OUTSIDE_VPC);
   }
 
   /** Every function made so far, in creation order. */
@@ -256,6 +257,7 @@ export class FunctionFactory extends Construct {
     });
 
     grantAccess(role, access, this.props, stateMachine);
+    dropRoleDependsOn(fn.node.defaultChild as CfnResource, role);
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',

@@ -6,7 +6,7 @@
  * answered 5xx) and `ServiceDegraded` (ticket: everything else worth a look within a working
  * day). docs/deploy.md has the runbook: what each alarm means and what to do.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -142,6 +142,11 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         // No actions: only the composite alarms notify (decision 190).
         alarmDescription: `${description} (${stage}; feeds ${severity === 'page' ? 'ServiceUnhealthy' : 'ServiceDegraded'}; runbook in docs/deploy.md)`,
+      });
+      Validations.of(alarm).acknowledge({
+        id: 'cdk-validator-cfnguard::cloudwatch_alarm_action_check',
+        reason:
+          'A child alarm has no action by design (decision 190): it feeds the composite ServiceUnhealthy or ServiceDegraded, the only alarms that notify the alarm topic, so that one state change sends one notification instead of one per child.',
       });
       this.children.push({ alarm, severity });
       return alarm;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Aws, Fn, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnResource, Fn, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -14,7 +14,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { FUNCTION_ACCESS, type FunctionName } from './function-access.js';
 import { REPO_ROOT } from './functions.js';
-import { LOG_GROUP_KMS } from './nag.js';
+import { dropRoleDependsOn, LOG_GROUP_KMS } from './nag.js';
 import type { Settings } from './settings.js';
 
 export const OPERATION_ASL = path.join(REPO_ROOT, 'statemachines', 'operation.asl.json');
@@ -86,6 +86,7 @@ export class OperationStateMachine extends Construct {
     });
     // Exactly the unqualified ARNs the ASL invokes (no `:*` for versions and aliases it never uses).
     this.stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invoked }));
+    dropRoleDependsOn(this.stateMachine.node.defaultChild as CfnResource, this.stateMachine.role);
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'Execution logging (logs:CreateLogDelivery and related) and X-Ray tracing actions do not support resource-level permissions.',

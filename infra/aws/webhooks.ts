@@ -8,6 +8,7 @@
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -48,10 +49,27 @@ export class WebhookDelivery extends Construct {
       enableKeyRotation: true,
       removalPolicy: settings.removalPolicy,
     });
+    // Nobody needs a grant on this key: the two functions that use it are allowed by their
+    // roles (FUNCTION_ACCESS), and no AWS service encrypts with it. So a principal that may
+    // otherwise use the key cannot hand its use on through a grant (decision 174).
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyGrantsExceptForAwsServices',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:CreateGrant'],
+        resources: ['*'],
+        conditions: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
+      }),
+    );
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Declared a dead-letter queue (what SQS allows by default, stated so that Control Tower's
+      // CT.SQS.PR.1 asks it for no dead-letter queue of its own). Naming the delivery queue as its
+      // only source would make the two queues refer to each other.
+      redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
       removalPolicy: settings.removalPolicy,
     });
     this.queue = new sqs.Queue(this, 'Deliveries', {
