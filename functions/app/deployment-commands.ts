@@ -36,6 +36,7 @@ import {
 } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
+import { emit } from '../lib/metrics.js';
 import { changeEventsBy } from './change-events.js';
 import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
@@ -53,6 +54,7 @@ export interface Started {
 export async function launch(op: OperationRecord, deployment: DeploymentRecord, actor: Actor): Promise<Started> {
   try {
     await startExecution(workflowInput(op));
+    emit('operationsStarted', { operation_type: op.type }, 1);
     return { deploymentId: deployment.id, operationId: op.id };
   } catch (e) {
     logger.error('could not start workflow', { operation_id: op.id, error: e as Error });
@@ -72,6 +74,7 @@ export async function launch(op: OperationRecord, deployment: DeploymentRecord, 
     retries: { budgetMs: 3_000, exhausted: 'rethrow' },
     events: changeEventsBy(actor),
   });
+  emit('operationsFailed', { operation_type: op.type }, 1);
   throw internalError(op.id);
 }
 
@@ -168,7 +171,10 @@ export async function destroyDeployment(orgId: string, id: string, now: Date, ac
     requestRetries(now),
   );
   if ('joined' in started) return started.joined;
-  if (started.canceled) await stopQuietly(started.canceled, 'Canceled by a destroy request.');
+  if (started.canceled) {
+    emit('operationsCanceled', { operation_type: started.canceled.type }, 1);
+    await stopQuietly(started.canceled, 'Canceled by a destroy request.');
+  }
   return launch(started.operation, started.deployment, actor);
 }
 
@@ -255,6 +261,7 @@ export async function cancelOperation(orgId: string, id: string, now: Date, acto
       throw new Retry();
     return { ...op, ...change };
   }, requestRetries(now));
+  emit('operationsCanceled', { operation_type: canceled.type }, 1);
   await stopQuietly(canceled, 'Canceled by request.');
   return operationView(canceled);
 }

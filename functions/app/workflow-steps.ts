@@ -25,6 +25,7 @@ import {
   type WorkPhase,
 } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
+import { emit } from '../lib/metrics.js';
 import { systemChanges } from './change-events.js';
 import { openEnv } from './env-secrets.js';
 
@@ -33,6 +34,9 @@ export interface StepInput {
   operation_id: string;
   deployment_id: string;
 }
+
+/** A step's correlation id on its log lines: the operation it works on (functions/middleware/invocation.ts). */
+export const operationOf = (input: StepInput): string => input.operation_id;
 
 /** Thrown into the workflow when its operation already ended (canceled): the workflow then ends quietly (AlreadyEnded). */
 export class OperationEnded extends Error {
@@ -165,10 +169,22 @@ export async function checkPhase(
     lines.push({ phase: input.phase, level: 'warning', message: `The platform failed transiently; trying again: ${failure}` });
   await recordPlatformLog(input, op, lines, job.log?.cursor, now);
   if (job.state === 'failed') throw job.transient ? new TransientPlatformError(failure ?? '') : new PlatformError(failure ?? '');
-  if (job.state === 'succeeded')
+  if (job.state === 'succeeded') {
+    recordPhaseDuration(op, input.phase, now());
     return { handle: input.handle, status: 'succeeded', next_check_seconds: 0, floor_seconds: CHECK_FLOOR_FIRST_SECONDS };
+  }
   const next = nextCheck(job.nextCheckSeconds ?? timing.checkSeconds, input.floor_seconds, left);
   return { handle: input.handle, status: 'running', next_check_seconds: next.seconds, floor_seconds: next.floor };
+}
+
+/**
+ * How long the platform took over a phase: from its job recorded on the operation (when
+ * the phase's deadline was set, startPhase) to the check that found it done.
+ */
+function recordPhaseDuration(op: OperationRecord, phase: WorkPhase, now: Date): void {
+  if (op.job?.phase !== phase) return;
+  const entered = Date.parse(op.job.deadline) - op.job.limit_seconds * 1000;
+  emit('phaseDuration', { operation_type: op.type, phase }, Math.max(0, (now.getTime() - entered) / 1000));
 }
 
 /**
@@ -212,9 +228,9 @@ async function recordPlatformLog(
 }
 
 export async function completeOperation(input: StepInput, appDomain: string, now = () => new Date()): Promise<void> {
-  await withRetries(async () => {
+  const succeeded = await withRetries(async (): Promise<OperationRecord | undefined> => {
     const { op, deployment } = await load(input);
-    if (isTerminal(op.status)) return;
+    if (isTerminal(op.status)) return undefined;
     const at = now().toISOString();
     const done = PHASES[op.type].done;
     // Decision 42: a succeeded update is the deployment's next revision, in the same transaction.
@@ -251,7 +267,9 @@ export async function completeOperation(input: StepInput, appDomain: string, now
       }))
     )
       throw new Retry();
+    return op;
   }, STEP_RETRIES);
+  if (succeeded) emit('operationsSucceeded', { operation_type: succeeded.type }, 1);
 }
 
 /** The workflow's Catch output: Error name and Cause (on Lambda a JSON string with errorMessage). */
@@ -316,9 +334,9 @@ async function endFailed(
   errorFor: (op: OperationRecord) => Omit<OperationError, 'phase'>,
   now: () => Date,
 ): Promise<boolean> {
-  return withRetries(async () => {
+  const failed = await withRetries(async (): Promise<OperationRecord | undefined> => {
     const { op, deployment } = await load(input);
-    if (isTerminal(op.status)) return false;
+    if (isTerminal(op.status)) return undefined;
     const at = now().toISOString();
     const error = errorView({ ...errorFor(op), phase: op.phase }, op.phase);
     const change = { status: 'failed' as const, ended_at: at, error, message: `Failed: ${error.message}` };
@@ -335,8 +353,10 @@ async function endFailed(
       throw new Retry();
     // A failed update leaves the deployment on its configuration: the platform is asked to put it back.
     if (op.type === 'deployment.update' && op.started_at) await restoreConfig(op);
-    return true;
+    return op;
   }, STEP_RETRIES);
+  if (failed) emit('operationsFailed', { operation_type: failed.type }, 1);
+  return failed !== undefined;
 }
 
 export interface ReconcileOptions {
