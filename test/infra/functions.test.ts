@@ -21,7 +21,7 @@ describe('functions', () => {
     .map((f) => f.slice(0, -3));
   const expected = [...handlerNames, ...dashboardHandlerNames, 'route-not-found', ...workflowFiles, ...EVENTS_FUNCTIONS].sort();
 
-  it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced', () => {
+  it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced, logging JSON', () => {
     expect(s.stack.functions.all.map((f) => f.name).sort()).toEqual(expected);
     // Besides the service's own, only CDK's deploy-time functions for the dashboard's bucket (copy the app in, empty a dev bucket).
     const fns = resourcesOfType(s.json, 'AWS::Lambda::Function').filter(
@@ -34,6 +34,8 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
+        // Lambda's advanced logging controls, which the logger follows (AWS_LAMBDA_LOG_LEVEL).
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'DEBUG', SystemLogLevel: 'INFO', LogGroup: expect.anything() },
       });
     }
   });
