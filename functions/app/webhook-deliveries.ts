@@ -1,30 +1,20 @@
 /**
  * From an event to its webhooks (decision 38): the dispatcher queues one delivery per
- * subscribed webhook; the deliverer signs it (Standard Webhooks), POSTs it through the
- * safe outbound client, records the attempt, and queues the next attempt after the delay
- * of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
+ * subscribed webhook (webhook-dispatch.ts); the deliverer signs it (Standard Webhooks),
+ * POSTs it through the safe outbound client, records the attempt, and queues the next
+ * attempt after the delay of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
  */
 
 import { getEvent } from '../adapters/dynamo/event-reads.js';
-import { getWebhook, listWebhooks, recordDelivery } from '../adapters/dynamo/webhook-store.js';
+import { getWebhook, recordDelivery } from '../adapters/dynamo/webhook-store.js';
 import { safePost } from '../adapters/http-out/safe-post.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { deliveryQueue } from '../adapters/sqs/delivery-queue.js';
 import type { DeliveryMessage } from '../core/delivery-queue.js';
-import type { Event } from '../core/schemas.js';
 import { signatureHeaders } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import type { DeliveryOutcome } from '../lib/metric-catalogue.js';
-
-/** Queues the first attempt of every delivery the event calls for. */
-export async function dispatchEvent(orgId: string, event: Event): Promise<number> {
-  const subscribed = (await listWebhooks(orgId)).filter((w) => w.events.includes(event.type));
-  await Promise.all(
-    subscribed.map((w) => deliveryQueue().enqueue({ orgId, webhookId: w.id, eventSequence: event.sequence, attempt: 1 }, 0)),
-  );
-  return subscribed.length;
-}
 
 /** How an attempt ended, and for a delivered one, how long after its event was written the receiver acknowledged it. */
 export interface Attempted {

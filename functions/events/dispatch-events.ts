@@ -9,7 +9,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { toEvent } from '../adapters/dynamo/event-reads.js';
-import { dispatchEvent } from '../app/webhook-deliveries.js';
+import { dispatchEvent } from '../app/webhook-dispatch.js';
 import { logger } from '../lib/logger.js';
 import { lambdaFunction } from '../middleware/invocation.js';
 

@@ -1,7 +1,8 @@
 /** Workflow step: ask the hosting platform about the phase's job, and when to ask again. */
 import { retriedByWorkflow } from '../adapters/aws-faults.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
-import { checkPhase, operationOf, type PhaseInput, type PhaseState } from '../app/workflow-steps.js';
+import { checkPhase, type PhaseInput, type PhaseState } from '../app/workflow-phases.js';
+import { operationOf } from '../app/workflow-steps.js';
 import type { JobHandle } from '../core/platform.js';
 import { config } from '../lib/config.js';
 import { lambdaFunction } from '../middleware/invocation.js';

@@ -25,7 +25,7 @@ export interface DataPoints {
 
 export function dataPoints(line: EmfLine): DataPoints {
   const [directive] = line._aws.CloudWatchMetrics;
-  if (!directive || directive.Metrics.length !== 1 || directive.Dimensions.length !== 1)
+  if (directive?.Metrics.length !== 1 || directive.Dimensions.length !== 1)
     throw new Error(`expected one metric with one dimension set: ${JSON.stringify(line._aws)}`);
   const [{ Name: name, Unit: unit }] = directive.Metrics as [{ Name: string; Unit: string }];
   const value = line[name] as number | number[];

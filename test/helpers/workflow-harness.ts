@@ -7,15 +7,8 @@ import { insertOperation } from '../../functions/adapters/dynamo/insert-operatio
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
 import { systemChanges } from '../../functions/app/change-events.js';
-import {
-  checkPhase,
-  completeOperation,
-  failOperation,
-  operationOf,
-  type PhaseInput,
-  type StepInput,
-  startPhase,
-} from '../../functions/app/workflow-steps.js';
+import { checkPhase, type PhaseInput, startPhase } from '../../functions/app/workflow-phases.js';
+import { completeOperation, failOperation, operationOf, type StepInput } from '../../functions/app/workflow-steps.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';

@@ -129,7 +129,9 @@ describe('function environment', () => {
     // Powertools' own variables are read by Powertools, beside the service's logger and metrics.
     const powertools = fs.readFileSync(path.join(ROOT, 'functions/lib/metrics.ts'), 'utf8');
     for (const k of Object.keys(env))
-      expect(POWERTOOLS_ENV.includes(k as never) ? powertools : config).toMatch(new RegExp(`\\b${k}${POWERTOOLS_ENV.includes(k as never) ? '' : ':'}`));
+      expect(POWERTOOLS_ENV.includes(k as never) ? powertools : config).toMatch(
+        new RegExp(`\\b${k}${POWERTOOLS_ENV.includes(k as never) ? '' : ':'}`),
+      );
   });
 
   it('gives the workflow room for every phase of an operation at the longest phase limit', () => {

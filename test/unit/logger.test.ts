@@ -68,7 +68,16 @@ describe('logger', () => {
       log.warn('careful');
       log.error('broken');
     });
-    expect(out).toEqual([{ level: 'INFO', message: 'shown', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), service: 'svc', n: '1', nested: { a: 1 } }]);
+    expect(out).toEqual([
+      {
+        level: 'INFO',
+        message: 'shown',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        service: 'svc',
+        n: '1',
+        nested: { a: 1 },
+      },
+    ]);
     expect(err.map((l) => [l.level, l.message])).toEqual([
       ['WARN', 'careful'],
       ['ERROR', 'broken'],
