@@ -7,7 +7,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Context } from 'aws-lambda';
 import { UsageError } from '../../client/cli/args.js';
-import { createApiKey, revokeApiKey } from '../../functions/app/api-keys.js';
+import { revokeApiKey } from '../../functions/app/api-key-lookups.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
 import { ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
 import { invokeAs } from './gateway.js';
 
