@@ -10,6 +10,7 @@ import path from 'node:path';
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
 import { EVENTS_FUNCTIONS, type FunctionName } from '../../infra/aws/function-access.js';
+import { dataPoints, type EmfLine } from '../helpers/emf.js';
 import { fnId, resourcesOfType, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });
@@ -72,6 +73,14 @@ describe('functions', () => {
       encoding: 'utf8',
       env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' },
     });
-    expect(JSON.parse(out)).toEqual({ status: 200, id: 'bundle-check', openapi: '3.1.0' });
+    // Before the answer, the invocation's metrics, written to stdout as embedded metric format, as on Lambda.
+    const lines = out.trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ status: 200, id: 'bundle-check', openapi: '3.1.0' });
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => dataPoints(JSON.parse(l) as EmfLine).name)
+        .sort(),
+    ).toEqual(['RequestLatency', 'Requests']);
   });
 });
