@@ -9,6 +9,8 @@ Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Nor a metrics line per request (functions/lib/metrics.ts): Powertools still records them.
+  POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   // Webhooks to a receiver on loopback, as under npm start (decision 38).
   WEBHOOK_ALLOW_INSECURE: 'true',
   // The request rows measure calls and speed, not the limits: raised far out of reach.

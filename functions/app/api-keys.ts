@@ -1,9 +1,10 @@
 /**
- * Making, finding, rotating and revoking API keys: the one path for the dashboard API and the
- * operator keys CLI alike. The key itself is returned once, to be shown; only its hash is stored.
+ * Making and rotating API keys: the one path for the dashboard API and the operator keys
+ * CLI alike. The key itself is returned once, to be shown; only its hash is stored. Finding
+ * and revoking one (api-key-lookups.ts) needs no signing secret, so is apart.
  */
 
-import { findKeyById, revokeKey, saveKey, saveRotation } from '../adapters/dynamo/api-key-store.js';
+import { findKeyById, saveKey, saveRotation } from '../adapters/dynamo/api-key-store.js';
 import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { type ApiKeyRecord, generateKey, type NewKeyInput, planRotation } from '../core/api-keys.js';
 import { apiError } from '../core/errors.js';
@@ -18,18 +19,6 @@ export async function createApiKey(input: NewKeyInput): Promise<{ key: string; r
   if (!(await saveKey(made.record, limit))) throw keyLimitReached(limit);
   return made;
 }
-
-const KEY_ID = /^key_[0-9a-f]{20}$/;
-
-/** A key of the organization; another organization's key is not found, as if it did not exist. */
-export async function findOrgKey(orgId: string, id: string): Promise<ApiKeyRecord> {
-  const found = KEY_ID.test(id) ? await findKeyById(id) : undefined;
-  if (!found || found.org_id !== orgId) throw apiError('API_KEY_NOT_FOUND', { id });
-  return found;
-}
-
-/** Revocation is permanent and idempotent: revoking again answers with the first revocation. */
-export const revokeApiKey = (record: ApiKeyRecord, now: Date): Promise<ApiKeyRecord> => revokeKey(record, now);
 
 /**
  * Decision 47: a new key in the old one's place; the old one keeps working until the end

@@ -4,40 +4,22 @@
  * started, the operation ends `failed` at once, never stuck in `queued`, and the
  * client gets a 500 naming the operation.
  */
-import { randomUUID } from 'node:crypto';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
-import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
 import { insertOperation } from '../adapters/dynamo/insert-operation.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform, restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { applyConfigPatch, defaultConfig } from '../core/deployment-config.js';
-import {
-  autoName,
-  blockingOperation,
-  type DeploymentRecord,
-  deploymentMoveAfter,
-  newDeploymentWithOperation,
-} from '../core/deployments.js';
-import { isKnownEnvironment } from '../core/environments.js';
-import { ApiError, apiError, internalError, invalidRequest } from '../core/errors.js';
+import { blockingOperation, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
+import { apiError, internalError, invalidRequest } from '../core/errors.js';
 import type { Actor } from '../core/events.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
-import type { Limits } from '../core/rate-limits.js';
-import {
-  type CreateAppUserBody,
-  type CreateDeploymentBody,
-  DEFAULT_ENVIRONMENT_ID,
-  type Operation,
-  type OperationType,
-} from '../core/schemas.js';
-import { config } from '../lib/config.js';
+import type { CreateAppUserBody, Operation, OperationType } from '../core/schemas.js';
 import { logger } from '../lib/logger.js';
+import { emit } from '../lib/metrics.js';
 import { changeEventsBy } from './change-events.js';
-import { envDigester, sealEnv } from './env-secrets.js';
 import { deploymentIdOf, findOperation } from './lookups.js';
 
 /** What an asynchronous request started: the deployment and the operation to watch. */
@@ -53,6 +35,7 @@ export interface Started {
 export async function launch(op: OperationRecord, deployment: DeploymentRecord, actor: Actor): Promise<Started> {
   try {
     await startExecution(workflowInput(op));
+    emit('operationsStarted', { operation_type: op.type }, 1);
     return { deploymentId: deployment.id, operationId: op.id };
   } catch (e) {
     logger.error('could not start workflow', { operation_id: op.id, error: e as Error });
@@ -72,67 +55,13 @@ export async function launch(op: OperationRecord, deployment: DeploymentRecord, 
     retries: { budgetMs: 3_000, exhausted: 'rethrow' },
     events: changeEventsBy(actor),
   });
+  emit('operationsFailed', { operation_type: op.type }, 1);
   throw internalError(op.id);
 }
 
 /** Who asks (decision 46): every change a command makes carries it. */
 export interface ActorRequest {
   actor: Actor;
-}
-
-export interface CreateRequest extends ActorRequest {
-  orgId: string;
-  body: CreateDeploymentBody;
-  limits: Limits;
-  now: Date;
-}
-
-export async function createDeployment(req: CreateRequest): Promise<Started> {
-  const environmentId = req.body.environment_id ?? DEFAULT_ENVIRONMENT_ID;
-  if (!isKnownEnvironment(environmentId)) {
-    throw invalidRequest('Unknown environment_id.', [
-      { field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` },
-    ]);
-  }
-  // Decision 41: the configuration asked for, over the defaults, its secrets sealed for the new deployment's id.
-  const id = randomUUID();
-  const versions = config().appVersions;
-  const planned = applyConfigPatch(
-    defaultConfig(req.body.app_type, versions),
-    req.body.config ?? {},
-    { appType: req.body.app_type, versions, digest: await envDigester(req.orgId, id) },
-    { allowDowngrade: true },
-  );
-  if (planned.problems.length) throw invalidRequest('The configuration is invalid.', planned.problems);
-  const firstConfig = await sealEnv(planned.config, req.orgId, id);
-  const { deployment, operation } = await withWriteState(
-    req.orgId,
-    undefined,
-    async ({ org }) => {
-      const name = req.body.name ?? autoName(req.body.app_type);
-      try {
-        return await insertDeployment({
-          orgId: req.orgId,
-          org,
-          limits: req.limits,
-          now: req.now,
-          events: changeEventsBy(req.actor),
-          build: (at) =>
-            newDeploymentWithOperation(
-              { org_id: req.orgId, name, app_type: req.body.app_type, environment_id: environmentId, config: firstConfig },
-              at,
-              id,
-            ),
-        });
-      } catch (e) {
-        // A generated name that happens to be taken is simply generated again.
-        if (req.body.name === undefined && e instanceof ApiError && e.code === 'DEPLOYMENT_NAME_TAKEN') throw new Retry();
-        throw e;
-      }
-    },
-    requestRetries(req.now),
-  );
-  return launch(operation, deployment, req.actor);
 }
 
 /** The deployment a write started from, or the 404 for an id that names none (decision 30). */
@@ -168,7 +97,10 @@ export async function destroyDeployment(orgId: string, id: string, now: Date, ac
     requestRetries(now),
   );
   if ('joined' in started) return started.joined;
-  if (started.canceled) await stopQuietly(started.canceled, 'Canceled by a destroy request.');
+  if (started.canceled) {
+    emit('operationsCanceled', { operation_type: started.canceled.type }, 1);
+    await stopQuietly(started.canceled, 'Canceled by a destroy request.');
+  }
   return launch(started.operation, started.deployment, actor);
 }
 
@@ -255,6 +187,7 @@ export async function cancelOperation(orgId: string, id: string, now: Date, acto
       throw new Retry();
     return { ...op, ...change };
   }, requestRetries(now));
+  emit('operationsCanceled', { operation_type: canceled.type }, 1);
   await stopQuietly(canceled, 'Canceled by request.');
   return operationView(canceled);
 }

@@ -3,15 +3,14 @@
  * `config`) and rollback (a revision's configuration) are one command: plan the new
  * configuration against the current one, check it in the order decision 42 gives, then
  * answer what would change (dry run), the deployment as it is (nothing changes), or
- * start a `deployment.update` operation whose workflow applies it.
+ * start a `deployment.update` operation whose workflow applies it. The patch is
+ * update-config.ts, which seals and digests secrets; the revisions' reads are
+ * deployment-revisions.ts.
  */
 import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
-import { getRevision, listRevisions } from '../adapters/dynamo/revision-reads.js';
 import { requestRetries } from '../adapters/dynamo/transact.js';
 import {
-  applyConfigPatch,
   type ConfigChange,
-  type ConfigInput,
   type ConfigProblem,
   configChanges,
   type PendingConfig,
@@ -21,12 +20,11 @@ import {
 import { blockingOperation, type DeploymentRecord, deploymentView } from '../core/deployments.js';
 import { apiError, invalidRequest } from '../core/errors.js';
 import { queuedOperation } from '../core/operations.js';
-import type { PageRequest } from '../core/pagination.js';
-import { etagOf, ifMatchHolds, type RevisionRecord, revisionNumber } from '../core/revisions.js';
-import type { Deployment, Pagination } from '../core/schemas.js';
+import { etagOf, ifMatchHolds } from '../core/revisions.js';
+import type { Deployment } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { type ActorRequest, launch, type Started, startOperation } from './deployment-commands.js';
-import { envDigester, sealEnv } from './env-secrets.js';
+import { findRevision } from './deployment-revisions.js';
 import { deploymentIdOf, findDeployment } from './lookups.js';
 
 export interface UpdateRequest extends ActorRequest {
@@ -45,7 +43,7 @@ export type UpdateAnswer = { etag: string } & (
 );
 
 /** The configuration a request asks for, planned against the deployment as it is. */
-interface Plan {
+export interface Plan {
   config: PendingConfig;
   problems: ConfigProblem[];
   rollbackOf: number | null;
@@ -72,7 +70,16 @@ function afterUpdate(d: DeploymentRecord, plan: PendingConfig): Deployment {
   return { ...deploymentView({ ...d, config: plan as StoredConfig }, config().appDomain), revision: d.revision + 1, links: view.links };
 }
 
-async function run(req: UpdateRequest, planFor: (d: DeploymentRecord) => Promise<Plan>): Promise<UpdateAnswer> {
+/**
+ * Plans, checks and starts (or answers) one update. `seal` seals the plan's new secret
+ * values for the deployment: a configuration patch brings some (update-config.ts); a
+ * rollback's revision holds only sealed ones, so it needs no sealer.
+ */
+export async function runUpdate(
+  req: UpdateRequest,
+  planFor: (d: DeploymentRecord) => Promise<Plan>,
+  seal: (config: PendingConfig, d: DeploymentRecord) => Promise<StoredConfig> = async (config) => config as StoredConfig,
+): Promise<UpdateAnswer> {
   if (req.dryRun) {
     const d = await findDeployment(req.orgId, req.deploymentId);
     const plan = await planFor(d);
@@ -89,7 +96,7 @@ async function run(req: UpdateRequest, planFor: (d: DeploymentRecord) => Promise
       const plan = await planFor(d);
       const changes = check(d, plan, req.ifMatch);
       if (changes.length === 0) return { unchanged: d };
-      const sealed = await sealEnv(plan.config, d.org_id, d.id);
+      const sealed = await seal(plan.config, d);
       return startOperation(
         state,
         d,
@@ -112,21 +119,9 @@ async function run(req: UpdateRequest, planFor: (d: DeploymentRecord) => Promise
   return { etag: etagOf(outcome.deployment.revision), started: await launch(outcome.operation, outcome.deployment, req.actor) };
 }
 
-/** PATCH /deployments/{id}: a merge patch of `config`. */
-export const updateDeployment = (req: UpdateRequest & { patch: ConfigInput | undefined }) =>
-  run(req, async (d) => {
-    const digest = await envDigester(d.org_id, d.id);
-    const { config: planned, problems } = applyConfigPatch(d.config, req.patch ?? {}, {
-      appType: d.app_type,
-      versions: config().appVersions,
-      digest,
-    });
-    return { config: planned, problems, rollbackOf: null };
-  });
-
 /** POST /deployments/{id}/rollback: revision n's configuration, secret values included. */
 export const rollbackDeployment = (req: UpdateRequest & { revision: number }) =>
-  run(req, async (d) => {
+  runUpdate(req, async (d) => {
     const target = await findRevision(d, String(req.revision));
     const problems = versionProblems(d.config.app_version, target.config.app_version, {
       appType: d.app_type,
@@ -134,24 +129,3 @@ export const rollbackDeployment = (req: UpdateRequest & { revision: number }) =>
     });
     return { config: target.config, problems, rollbackOf: target.revision };
   });
-
-async function findRevision(d: DeploymentRecord, raw: string): Promise<RevisionRecord> {
-  const n = revisionNumber(raw);
-  const found = n !== undefined && n <= d.revision ? await getRevision(d, n) : undefined;
-  if (!found) throw apiError('REVISION_NOT_FOUND', { id: d.id, revision: raw });
-  return found;
-}
-
-/** GET /deployments/{id}/revisions/{n}. */
-export async function findDeploymentRevision(orgId: string, deploymentId: string, raw: string): Promise<RevisionRecord> {
-  return findRevision(await findDeployment(orgId, deploymentId), raw);
-}
-
-/** GET /deployments/{id}/revisions: newest first; revision n is the n-th, so a page is a key range. */
-export async function deploymentRevisions(
-  orgId: string,
-  deploymentId: string,
-  page: PageRequest,
-): Promise<{ items: RevisionRecord[]; pagination: Pagination }> {
-  return listRevisions(await findDeployment(orgId, deploymentId), page);
-}

@@ -1,39 +1,15 @@
 /**
  * A deployment's env secrets (decision 41): sealed for `deployment-env` on their
- * deployment as they arrive, compared by a keyed digest (so a value set again is found
- * equal without opening it), and opened only to hand the configuration to the platform
- * driver (the workflow's start-phase step, the one function allowed to).
+ * deployment as they arrive, and opened only to hand the configuration to the platform
+ * driver (the workflow's start-phase step, the one function allowed to). Their keyed
+ * digest is env-digest.ts's, apart, so that a function that only digests or only seals
+ * bundles only the client it uses (Secrets Manager, KMS).
  */
-import { hkdfSync } from 'node:crypto';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
-import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
-import { type PendingConfig, type StoredConfig, sealPending, secretDigest } from '../core/deployment-config.js';
+import { type PendingConfig, type StoredConfig, sealPending } from '../core/deployment-config.js';
 import type { PlatformConfig } from '../core/platform.js';
 
 const PURPOSE = 'deployment-env' as const;
-
-let digestKey: Promise<Buffer> | undefined;
-
-/** The digest key: derived (HKDF) from the server secret API keys are signed with, under its own label, so it serves nothing else. */
-function envDigestKey(): Promise<Buffer> {
-  const derived =
-    digestKey ??
-    keySigningSecret()
-      .read()
-      .then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'deployment-env digest', 32)))
-      .catch((e: unknown) => {
-        digestKey = undefined;
-        throw e;
-      });
-  digestKey = derived;
-  return derived;
-}
-
-/** Digests a value as a secret of this deployment's env. */
-export async function envDigester(orgId: string, deploymentId: string): Promise<(name: string, value: string) => string> {
-  const key = await envDigestKey();
-  return (name, value) => secretDigest(key, { orgId, deploymentId, name }, value);
-}
 
 /** Seals the fresh secrets of a configuration for its deployment. */
 export const sealEnv = (config: PendingConfig, orgId: string, deploymentId: string): Promise<StoredConfig> =>

@@ -1,42 +1,42 @@
 /**
  * From an event to its webhooks (decision 38): the dispatcher queues one delivery per
- * subscribed webhook; the deliverer signs it (Standard Webhooks), POSTs it through the
- * safe outbound client, records the attempt, and queues the next attempt after the delay
- * of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
+ * subscribed webhook (webhook-dispatch.ts); the deliverer signs it (Standard Webhooks),
+ * POSTs it through the safe outbound client, records the attempt, and queues the next
+ * attempt after the delay of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
  */
 
 import { getEvent } from '../adapters/dynamo/event-reads.js';
-import { getWebhook, listWebhooks, recordDelivery } from '../adapters/dynamo/webhook-store.js';
+import { getWebhook, recordDelivery } from '../adapters/dynamo/webhook-store.js';
 import { safePost } from '../adapters/http-out/safe-post.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { deliveryQueue } from '../adapters/sqs/delivery-queue.js';
 import type { DeliveryMessage } from '../core/delivery-queue.js';
-import type { Event } from '../core/schemas.js';
 import { signatureHeaders } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
+import type { DeliveryOutcome } from '../lib/metric-catalogue.js';
 
-/** Queues the first attempt of every delivery the event calls for. */
-export async function dispatchEvent(orgId: string, event: Event): Promise<number> {
-  const subscribed = (await listWebhooks(orgId)).filter((w) => w.events.includes(event.type));
-  await Promise.all(
-    subscribed.map((w) => deliveryQueue().enqueue({ orgId, webhookId: w.id, eventSequence: event.sequence, attempt: 1 }, 0)),
-  );
-  return subscribed.length;
+/** How an attempt ended, and for a delivered one, how long after its event was written the receiver acknowledged it. */
+export interface Attempted {
+  outcome: DeliveryOutcome;
+  latencyMs?: number;
 }
 
-/** One attempt of one delivery; the next one is queued when it fails and the schedule allows. */
-export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): Promise<void> {
+/**
+ * One attempt of one delivery; the next one is queued when it fails and the schedule
+ * allows. Undefined when nothing was attempted (not due yet, the webhook or event gone).
+ */
+export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): Promise<Attempted | undefined> {
   const early = (m.notBefore ?? 0) - now().getTime();
   if (early > 0) {
     // Waited the longest delay the queue has, not yet the whole retry delay: wait the rest.
     await deliveryQueue().enqueue({ ...m, notBefore: undefined }, Math.ceil(early / 1000));
-    return;
+    return undefined;
   }
   const webhook = await getWebhook(m.orgId, m.webhookId);
-  if (!webhook) return; // deleted since: nothing to deliver to
+  if (!webhook) return undefined; // deleted since: nothing to deliver to
   const event = await getEvent(m.orgId, m.eventSequence);
-  if (!event) return;
+  if (!event) return undefined;
   const { allowInsecure, retrySchedule } = config().webhooks;
   const body = JSON.stringify(event);
   const at = now();
@@ -50,6 +50,7 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
     ),
   };
   const answer = await safePost(webhook.url, body, headers, { allowInsecure });
+  const answered = now();
   const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;
   await recordDelivery(m.orgId, m.webhookId, {
     event_id: event.id,
@@ -58,7 +59,7 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
     status_code: answer.status,
     succeeded,
   });
-  if (succeeded) return;
+  if (succeeded) return { outcome: 'delivered', latencyMs: Math.max(0, answered.getTime() - Date.parse(event.created_at)) };
   const delay = retrySchedule[m.attempt - 1];
   logger.info('webhook delivery failed', {
     webhook_id: m.webhookId,
@@ -68,5 +69,7 @@ export async function deliverOnce(m: DeliveryMessage, now = () => new Date()): P
     reason: answer.error,
     retry_in_s: delay ?? null,
   });
-  if (delay !== undefined) await deliveryQueue().enqueue({ ...m, attempt: m.attempt + 1 }, delay);
+  if (delay === undefined) return { outcome: 'gave_up' };
+  await deliveryQueue().enqueue({ ...m, attempt: m.attempt + 1 }, delay);
+  return { outcome: 'retrying' };
 }

@@ -6,6 +6,7 @@
  * Anything thrown that is not an ApiError is a fault: a generic 500 with the request id.
  * The codes a failed operation carries in its `error` are here too (OPERATION_ERRORS).
  */
+import type { LimitReason } from './rate-limits.js';
 import type { Phase } from './schemas.js';
 
 export interface FieldIssue {
@@ -272,6 +273,8 @@ export interface ApiErrorOptions {
   details?: FieldIssue[];
   operationId?: string;
   headers?: Record<string, string>;
+  /** A 429's limit (core/rate-limits.ts): what the answer counts as in the throttling metric, never sent. */
+  limit?: LimitReason;
 }
 
 /** An error a client may see: its code, the catalogue's status, and a message built from the catalogue. */

@@ -51,6 +51,8 @@ export function rateLimitHeaders(limits: Limits, usage: Usage, now: Date): Recor
 }
 
 export type LimitName = 'hourly' | 'burst' | 'creations';
+/** Every limit a 429 of this module names (ApiErrorOptions.limit): the key's windows, creations, failed authentications, waits. */
+export type LimitReason = LimitName | 'auth_failures' | 'waits';
 
 const describe: Record<LimitName, (l: Limits) => string> = {
   hourly: (l) => `the limit of ${l.perHour} requests per hour for this API key`,
@@ -70,7 +72,7 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
     'X-RateLimit-Remaining': '0',
     'Retry-After': String(retryAfter),
   };
-  return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits), retryAfter }, { headers });
+  return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits), retryAfter }, { headers, limit: which });
 }
 
 /** The 429 for a request that found a window full: the hourly one when both are (the longer wait). */
@@ -105,6 +107,7 @@ export function tooManyAuthFailures(limit: number, now: Date, windowEnd: number)
         'X-RateLimit-Remaining': '0',
         'X-RateLimit-Reset': String(windowEnd),
       },
+      limit: 'auth_failures',
     },
   );
 }
@@ -117,6 +120,6 @@ export function tooManyWaits(limit: number) {
   return apiError(
     'RATE_LIMIT_EXCEEDED',
     { limit: `the limit of ${limit} concurrent operation waits per organization`, retryAfter: WAIT_RETRY_AFTER_SECONDS },
-    { headers: { 'Retry-After': String(WAIT_RETRY_AFTER_SECONDS), 'X-RateLimit-Remaining': '0' } },
+    { headers: { 'Retry-After': String(WAIT_RETRY_AFTER_SECONDS), 'X-RateLimit-Remaining': '0' }, limit: 'waits' },
   );
 }

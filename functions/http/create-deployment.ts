@@ -1,4 +1,4 @@
-import { createDeployment } from '../app/deployment-commands.js';
+import { createDeployment } from '../app/create-deployment.js';
 import { config } from '../lib/config.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { accepted } from '../middleware/responses.js';

@@ -1,5 +1,5 @@
+import { createDeployment } from '../app/create-deployment.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
-import { createDeployment } from '../app/deployment-commands.js';
 import { userActor } from '../core/events.js';
 import { dashboardRoutes } from '../dashboard-routes.js';
 import { config } from '../lib/config.js';

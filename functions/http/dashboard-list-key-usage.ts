@@ -1,5 +1,5 @@
 import { readUsagePage } from '../adapters/dynamo/usage-reads.js';
-import { findOrgKey } from '../app/api-keys.js';
+import { findOrgKey } from '../app/api-key-lookups.js';
 import { dashboardRoutes } from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 

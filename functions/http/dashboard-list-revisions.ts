@@ -1,4 +1,4 @@
-import { deploymentRevisions } from '../app/deployment-updates.js';
+import { deploymentRevisions } from '../app/deployment-revisions.js';
 import { revisionView } from '../core/revisions.js';
 import { dashboardRoutes } from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';

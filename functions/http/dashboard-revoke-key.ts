@@ -1,4 +1,4 @@
-import { findOrgKey, revokeApiKey } from '../app/api-keys.js';
+import { findOrgKey, revokeApiKey } from '../app/api-key-lookups.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary } from '../core/api-keys.js';
 import { dashboardRoutes } from '../dashboard-routes.js';

@@ -1,4 +1,5 @@
-import { findOrgKey, rotateApiKey } from '../app/api-keys.js';
+import { findOrgKey } from '../app/api-key-lookups.js';
+import { rotateApiKey } from '../app/api-keys.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary, ROTATION_GRACE } from '../core/api-keys.js';
 import { dashboardRoutes } from '../dashboard-routes.js';

@@ -1,5 +1,5 @@
 import { confirmUserInPool } from '../app/dashboard-users.js';
-import { updateDeployment } from '../app/deployment-updates.js';
+import { updateDeployment } from '../app/update-config.js';
 import { userActor } from '../core/events.js';
 import { dashboardRoutes } from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';

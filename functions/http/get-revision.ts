@@ -1,4 +1,4 @@
-import { findDeploymentRevision } from '../app/deployment-updates.js';
+import { findDeploymentRevision } from '../app/deployment-revisions.js';
 import { revisionView } from '../core/revisions.js';
 import { httpRoute } from '../middleware/http-route.js';
 import * as routes from '../routes.js';

@@ -1,4 +1,4 @@
-import { deploymentRevisions } from '../app/deployment-updates.js';
+import { deploymentRevisions } from '../app/deployment-revisions.js';
 import { listLinks } from '../core/pagination.js';
 import { revisionView } from '../core/revisions.js';
 import { httpRoute } from '../middleware/http-route.js';

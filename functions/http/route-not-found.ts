@@ -4,11 +4,12 @@
  * such requests here through catch-all methods; locally the server calls it directly.
  */
 import { apiError } from '../core/errors.js';
-import { baseStack, lambdaHandler } from '../middleware/http-route.js';
+import { UNMATCHED_ROUTE_GROUP } from '../lib/metric-catalogue.js';
+import { baseStack, lambdaHandler } from '../middleware/base-stack.js';
 import { matchDashboardRoute, matchRoute } from '../router.js';
 
 export const handler = lambdaHandler(
-  baseStack().handler(async ({ httpMethod: method, path }) => {
+  baseStack(UNMATCHED_ROUTE_GROUP).handler(async ({ httpMethod: method, path }) => {
     const match = (path.startsWith('/dashboard/') ? matchDashboardRoute : matchRoute)(method, path);
     if (match.kind !== 'method-not-allowed') throw apiError('NOT_FOUND', { method, path });
     const allow = match.allow.join(', ');

@@ -1,4 +1,4 @@
-import { updateDeployment } from '../app/deployment-updates.js';
+import { updateDeployment } from '../app/update-config.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { updateAnswer } from '../middleware/responses.js';
 import * as routes from '../routes.js';

@@ -31,10 +31,14 @@ export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /**
  * A request's route group: the first segment of its route's path template in functions/routes.ts
- * (`deployments`, `operations`, `environments`, `events`, `webhooks`, `key`, …) or `dashboard`
- * for the dashboard API, so the set is as closed as the route table.
+ * (`deployments`, `operations`, `environments`, `events`, `webhooks`, `key`, …), `dashboard`
+ * for the dashboard API or `unmatched` for a path no route takes, so the set is as closed as the route table.
  */
 export const routeGroupOf = (pathTemplate: string): string => pathTemplate.split('/').filter(Boolean)[0] ?? 'root';
+
+/** The route group of the dashboard's API, and of a request no route takes (functions/http/route-not-found.ts). */
+export const DASHBOARD_ROUTE_GROUP = 'dashboard';
+export const UNMATCHED_ROUTE_GROUP = 'unmatched';
 
 /** The dimensions each metric is emitted with, and the type of each dimension's value. */
 interface DimensionValues {

@@ -8,11 +8,12 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { DashboardUser } from '../core/dashboard-users.js';
 import { DASHBOARD_API_PREFIX, type DashboardRoute } from '../dashboard-routes.js';
+import { DASHBOARD_ROUTE_GROUP } from '../lib/metric-catalogue.js';
 import type { IntentResult, RequestState } from './api-request.js';
 import { authorizeUser } from './authorize-user.js';
+import { baseStack, type LambdaHandler, lambdaHandler } from './base-stack.js';
 import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
-import { baseStack, type LambdaHandler, lambdaHandler } from './http-route.js';
 import { validateInput } from './validate-input.js';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -30,7 +31,7 @@ export function dashboardRoute<R extends DashboardRoute>(
   route: R,
   intent: (input: DashboardInput<R>) => Promise<IntentResult>,
 ): LambdaHandler {
-  let stack = baseStack(DASHBOARD_API_PREFIX + route.path)
+  let stack = baseStack(DASHBOARD_ROUTE_GROUP, DASHBOARD_API_PREFIX + route.path)
     .use(envelope())
     .use(authorizeUser(route.role));
   if (route.body) stack = stack.use(bodyGuard(false)).use(httpJsonBodyParser({ disableContentTypeCheck: true }));

@@ -1,7 +1,7 @@
 /**
- * First in, last out: gives the request its id (decision 2), its instant and its route,
- * puts them and the invocation's Lambda context on every log line (a warm process's
- * keys from its previous request dropped first), and on the way out stamps the headers every answer
+ * First of the request's own middlewares, last of them out (after the invocation's frame,
+ * invocation.ts, and the request metrics): gives the request its id (decision 2), its
+ * instant and its route, puts them on every log line, and on the way out stamps the headers every answer
  * carries (X-Request-Id; the key's rate-limit headers, decision 3; decision 39's
  * protective headers) and logs one access line.
  */
@@ -26,8 +26,6 @@ export const requestContext = (pathTemplate?: string): ApiMiddleware => ({
     const requestId = requestIdFrom(headers?.['x-request-id']);
     const route = { method: httpMethod, path: pathTemplate ?? path };
     request.context.api = { requestId, now: new Date(), route, limitHeaders: {}, input: {} };
-    logger.resetKeys();
-    logger.addContext(request.context);
     logger.appendKeys({ request_id: requestId, route: `${route.method} ${route.path}` });
   },
   after: finish,

@@ -3,9 +3,10 @@ import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { reconcileOperations } from '../app/workflow-steps.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
+import { lambdaFunction } from '../middleware/invocation.js';
 
-export async function handler(): Promise<{ ended: string[] }> {
+export const handler = lambdaFunction(async (): Promise<{ ended: string[] }> => {
   const { ended } = await reconcileOperations({ phaseTimeoutSeconds: config().phaseTimeoutSeconds, platform: hostingPlatform() });
   if (ended.length) logger.warn('reconciler ended stuck operations', { operation_ids: ended });
   return { ended };
-}
+});

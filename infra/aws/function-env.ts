@@ -6,10 +6,17 @@
  */
 import type { SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
 import type { ConfigVariable } from '../../functions/lib/config.js';
+import { METRIC_SERVICE, metricNamespace } from '../../functions/lib/metric-catalogue.js';
 import type { Settings } from './settings.js';
 
-/** The variables functions/lib/config.ts reads, and the one functions/docs/docs-assets.ts reads. */
-export type FunctionEnvName = ConfigVariable | typeof SWAGGER_UI_DIST;
+/**
+ * What Powertools reads itself (functions/lib/logger.ts, functions/lib/metrics.ts): the
+ * `service` of every log line and metric, and the stage's metric namespace.
+ */
+export const POWERTOOLS_ENV = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'] as const;
+
+/** The variables functions/lib/config.ts reads, the one functions/docs/docs-assets.ts reads, and Powertools'. */
+export type FunctionEnvName = ConfigVariable | typeof SWAGGER_UI_DIST | (typeof POWERTOOLS_ENV)[number];
 
 export type FunctionEnv = Partial<Record<FunctionEnvName, string>>;
 
@@ -43,6 +50,8 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
     WEBHOOK_ALLOW_INSECURE: 'false',
     // No NODE_OPTIONS=--enable-source-maps: it would read the bundle's source map at every
     // cold start; the logger reads it only when it logs an error (functions/lib/source-stack.ts).
+    POWERTOOLS_SERVICE_NAME: METRIC_SERVICE,
+    POWERTOOLS_METRICS_NAMESPACE: metricNamespace(i.settings.stage),
   };
   if (i.tableName !== undefined) env.TABLE_NAME = i.tableName;
   if (i.stateMachineArn !== undefined) env.STATE_MACHINE_ARN = i.stateMachineArn;

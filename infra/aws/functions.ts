@@ -94,6 +94,9 @@ export const BUNDLE_OPTIONS = {
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
 
+/** The application log level every function starts with (Lambda's advanced logging controls). */
+export const APPLICATION_LOG_LEVEL = lambda.ApplicationLogLevel.DEBUG;
+
 /**
  * Concurrent executions reserved per function when a setting reserves them (and so the
  * most each may use). Their sum must fit the account's quota less the 100 Lambda keeps
@@ -222,6 +225,13 @@ export class FunctionFactory extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       role,
       logGroup,
+      // Lambda's advanced logging controls (decision 180): JSON lines, and the level Lambda
+      // passes on, which it also gives the function as AWS_LAMBDA_LOG_LEVEL for the logger to
+      // follow. DEBUG, so that the DEBUG lines the logger holds reach the log group when an
+      // invocation logs an error (functions/lib/logger.ts); lower it per function to quiet one.
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: APPLICATION_LOG_LEVEL,
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       environment: functionEnv({

@@ -69,7 +69,8 @@ type LocalEnv = ConfigEnv &
       | 'AWS_SECRET_ACCESS_KEY'
       | 'AWS_ENDPOINT_URL_DYNAMODB'
       | 'AWS_ENDPOINT_URL_SFN'
-      | 'AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER',
+      | 'AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER'
+      | 'POWERTOOLS_METRICS_DISABLED',
       string
     >
   >;
@@ -87,6 +88,9 @@ export function applyLocalEnv(settings: LocalSettings, owned: LocalEnv = {}): vo
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${settings.dynamodbPort}`,
     // Receivers run on this machine while developing (decision 38).
     WEBHOOK_ALLOW_INSECURE: 'true',
+    // The metrics' lines (two more per request) would drown the log in a terminal;
+    // POWERTOOLS_METRICS_DISABLED=false writes them, as on AWS (decision 182).
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
   for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v;
   // Keys the keys CLI mints must verify in the stack: both read the secret from the same data folder.

@@ -20,7 +20,7 @@ import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../../functions/events/dispatch-events.js';
 import { logger } from '../../functions/lib/logger.js';
-import { runAsFunction } from './current-function.js';
+import { invokeAs } from './gateway.js';
 import { claimDue, deleteMessage, type QueuedMessage } from './table-queue.js';
 
 const POLL_MS = 250;
@@ -80,7 +80,7 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
       // reads an empty map (`{"M": {}}`, e.g. a configuration without env variables) as
       // `{}`, which no AttributeValue is; Lambda's event keeps `{"M": {}}`.
       const event = { Records: Records.map(asLambdaRecord) } as unknown as DynamoDBStreamEvent;
-      const { batchItemFailures } = await runAsFunction('dispatch-events', () => dispatch(event));
+      const { batchItemFailures } = await invokeAs('events', 'dispatch-events', (context) => dispatch(event, context));
       // A failed record is read again from there next time, as Lambda's event source mapping would.
       const failedAt = batchItemFailures[0]?.itemIdentifier;
       const done = failedAt ? Records.filter((r) => BigInt(r.dynamodb?.SequenceNumber ?? 0) < BigInt(failedAt)) : Records;
@@ -104,7 +104,7 @@ export function startEventPipeline(opts: { endpoint: string; tableName: string; 
   async function deliverOne(d: QueuedMessage): Promise<void> {
     try {
       const event = { Records: [{ messageId: d.receipt, body: JSON.stringify(d.message) }] } as unknown as SQSEvent;
-      const { batchItemFailures } = await runAsFunction('deliver-webhooks', () => deliver(event));
+      const { batchItemFailures } = await invokeAs('events', 'deliver-webhooks', (context) => deliver(event, context));
       // A handled message goes; a failed one stays claimed and comes back when its claim runs out.
       if (!batchItemFailures.length) await deleteMessage(d.receipt);
     } catch (e) {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
-import type { LambdaHandler } from '../../functions/middleware/http-route.js';
+import type { LambdaHandler } from '../../functions/middleware/base-stack.js';
 import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
 import { type FunctionKind, functionLimits } from '../function-limits.js';
@@ -152,6 +152,15 @@ export function lambdaContext(kind: FunctionKind, functionName: string): Context
   };
 }
 
+/**
+ * Calls a handler as Lambda would: one invocation of the named function, with the context
+ * Lambda passes (its request id also the invocation's in the local InvokeStore).
+ */
+export function invokeAs<T>(kind: FunctionKind, name: string, call: (context: Context) => Promise<T>): Promise<T> {
+  const context = lambdaContext(kind, name);
+  return runAsFunction(name, () => call(context), context.awsRequestId);
+}
+
 /** Routes the request and calls its handler (or the fallback, for 404 and 405), exactly as API Gateway would. */
 export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProxyResult> {
   const { pathname } = targetUrl(req.url);
@@ -164,5 +173,5 @@ export async function invokeGateway(req: GatewayRequest): Promise<APIGatewayProx
       ? gatewayEvent(req, prefix + match.route.path, Object.keys(match.params).length ? match.params : null)
       : gatewayEvent(req, null, null);
   const handler = await loadHandler(name);
-  return runAsFunction(name, () => handler(event, lambdaContext('http', name)));
+  return invokeAs('http', name, (context) => handler(event, context));
 }

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Context } from 'aws-lambda';
 import { UsageError } from '../../client/cli/args.js';
-import { createApiKey, revokeApiKey } from '../../functions/app/api-keys.js';
+import { revokeApiKey } from '../../functions/app/api-key-lookups.js';
+import { createApiKey } from '../../functions/app/api-keys.js';
 import { ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
-import { runAsFunction } from './current-function.js';
-import { lambdaContext } from './gateway.js';
+import { invokeAs } from './gateway.js';
 
 const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
 /** HTTP handlers win over workflow steps of the same name. */
@@ -85,7 +85,7 @@ export async function invoke(target: ResolvedHandler, event: Record<string, unkn
   }
   const mod = (await import(target.file)) as { handler?: unknown };
   if (typeof mod.handler !== 'function') throw new Error(`${path.relative(process.cwd(), target.file)} exports no handler function.`);
-  return runAsFunction(target.name, () => (mod.handler as Handler)(event, lambdaContext(target.kind, target.name)));
+  return invokeAs(target.kind, target.name, (context) => (mod.handler as Handler)(event, context));
 }
 
 /** The event with `key` as its X-API-Key: in place of the placeholder wherever it is, and as the header of an HTTP event. */

@@ -8,11 +8,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Context } from 'aws-lambda';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { logger } from '../../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../state-machines.js';
-import { runAsFunction } from './current-function.js';
-import { lambdaContext } from './gateway.js';
+import { invokeAs } from './gateway.js';
 import { refusedForeignHost } from './loopback-host.js';
 
 const REGION = 'us-east-1';
@@ -56,7 +56,7 @@ class SfnError extends Error {
   }
 }
 
-export type TaskHandler = (input: unknown) => Promise<unknown>;
+export type TaskHandler = (input: unknown, context?: Context) => Promise<unknown>;
 
 /** Task state name → the workflow handler its Resource names (nested Map/Parallel states included). */
 function taskHandlers(definition: unknown, load: (handler: string) => TaskHandler): Record<string, TaskHandler> {
@@ -100,21 +100,20 @@ export class LocalStepFunctions {
       const definition = JSON.parse(substitute(f.text, values)) as StateMachineDefinition;
       const fromModule =
         (handler: string): TaskHandler =>
-        async (input) => {
+        async (input, context) => {
           const mod = (await import(path.join(WORKFLOW_DIR, `${handler}.ts`))) as { handler: TaskHandler };
-          // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
-          logger.addContext(lambdaContext('workflow', handler));
           const started = Date.now();
           try {
-            return await mod.handler(input);
+            return await mod.handler(input, context);
           } finally {
+            // What Lambda's REPORT line says on AWS: each step's own duration (never a phase's).
             logger.info('workflow step', { step: handler, duration_ms: Date.now() - started });
           }
         };
       // A test's replacement runs as the function it replaces, as the module would.
       const load = (handler: string): TaskHandler => {
         const run = options.handlers?.[handler] ?? fromModule(handler);
-        return (input) => runAsFunction(handler, () => run(input));
+        return (input) => invokeAs('workflow', handler, (context) => run(input, context));
       };
       const arn = localStateMachineArn(f.name);
       const states = (definition as { States: Record<string, { Type?: string }> }).States;

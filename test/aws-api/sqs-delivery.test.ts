@@ -20,7 +20,7 @@ import { verifyWebhook } from '../../client/index.js';
 import { getEvent } from '../../functions/adapters/dynamo/event-reads.js';
 import { getWebhook } from '../../functions/adapters/dynamo/webhook-store.js';
 import { deliveryQueue } from '../../functions/adapters/sqs/delivery-queue.js';
-import { dispatchEvent } from '../../functions/app/webhook-deliveries.js';
+import { dispatchEvent } from '../../functions/app/webhook-dispatch.js';
 import { createWebhook } from '../../functions/app/webhooks.js';
 import type { DeliveryMessage } from '../../functions/core/delivery-queue.js';
 import { handler as deliver } from '../../functions/events/deliver-webhooks.js';

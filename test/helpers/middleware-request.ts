@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ApiContext, RequestState } from '../../functions/middleware/api-request.js';
+import { type EmfLine, isEmf } from './emf.js';
 
 export function apiEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return {
@@ -43,8 +44,11 @@ export function apiContext(state?: Partial<RequestState>): ApiContext {
   return context;
 }
 
-/** Runs `fn` with the log lines it writes (stdout and stderr) captured and parsed, and not written. */
-export async function logged<T>(fn: () => Promise<T>): Promise<{ result: T; lines: Record<string, any>[] }> {
+/**
+ * Runs `fn` with the log lines it writes (stdout and stderr) captured and parsed, and not
+ * written: the log records in `lines`, the embedded-metric-format lines (lib/metrics.ts) in `metrics`.
+ */
+export async function logged<T>(fn: () => Promise<T>): Promise<{ result: T; lines: Record<string, any>[]; metrics: EmfLine[] }> {
   const written: string[] = [];
   const keep = (chunk: unknown) => written.push(String(chunk)) > 0;
   const spies = [
@@ -53,14 +57,12 @@ export async function logged<T>(fn: () => Promise<T>): Promise<{ result: T; line
   ];
   try {
     const result = await fn();
-    return {
-      result,
-      lines: written
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-    };
+    const all = written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    return { result, lines: all.filter((l) => !isEmf(l)), metrics: all.filter(isEmf) };
   } finally {
     for (const spy of spies) spy.mockRestore();
   }

@@ -7,18 +7,13 @@ import { insertOperation } from '../../functions/adapters/dynamo/insert-operatio
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
 import { systemChanges } from '../../functions/app/change-events.js';
-import {
-  checkPhase,
-  completeOperation,
-  failOperation,
-  type PhaseInput,
-  type StepInput,
-  startPhase,
-} from '../../functions/app/workflow-steps.js';
+import { checkPhase, type PhaseInput, startPhase } from '../../functions/app/workflow-phases.js';
+import { completeOperation, failOperation, operationOf, type StepInput } from '../../functions/app/workflow-steps.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
-import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { lambdaFunction } from '../../functions/middleware/invocation.js';
+import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type TaskHandler } from '../../infra/local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
 import { seedDeployment } from './seed-deployment.js';
@@ -26,11 +21,14 @@ import { seedDeployment } from './seed-deployment.js';
 /** Phases of a test's own limit and pace: a long limit, and a job asked about again at once. */
 export const TEST_TIMING = { timeoutSeconds: 3600, checkSeconds: 0 };
 
+/** A step as its module makes it: the step's code inside the invocation's frame (its metrics written as it ends). */
+const step = <E extends StepInput>(work: (input: E) => Promise<unknown>): TaskHandler => lambdaFunction(work, operationOf) as TaskHandler;
+
 /** The workflow's phase steps, on the given platform. */
-export function phaseSteps(platform: HostingPlatform, timing = TEST_TIMING) {
+export function phaseSteps(platform: HostingPlatform, timing = TEST_TIMING): Record<string, TaskHandler> {
   return {
-    'start-phase': (input: unknown) => startPhase(input as PhaseInput, platform, timing),
-    'check-phase': (input: unknown) => checkPhase(input as PhaseInput & { handle: JobHandle }, platform, timing),
+    'start-phase': step((input: PhaseInput) => startPhase(input, platform, timing)),
+    'check-phase': step((input: PhaseInput & { handle: JobHandle }) => checkPhase(input, platform, timing)),
   };
 }
 
@@ -52,14 +50,14 @@ export function engineWith(platform: HostingPlatform) {
     retryIntervalMs: 1,
     handlers: {
       ...phaseSteps(platform),
-      'complete-operation': async (input) => {
-        await completeOperation(input as StepInput, 'apps.test.example');
+      'complete-operation': step(async (input: StepInput) => {
+        await completeOperation(input, 'apps.test.example');
         return {};
-      },
-      'fail-operation': async (input) => {
-        await failOperation(input as StepInput);
+      }),
+      'fail-operation': step(async (input: StepInput) => {
+        await failOperation(input);
         return {};
-      },
+      }),
     },
   });
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
 import { EVENTS_FUNCTIONS, type FunctionName } from '../../infra/aws/function-access.js';
+import { dataPoints, type EmfLine } from '../helpers/emf.js';
 import { fnId, resourcesOfType, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });
@@ -21,7 +22,7 @@ describe('functions', () => {
     .map((f) => f.slice(0, -3));
   const expected = [...handlerNames, ...dashboardHandlerNames, 'route-not-found', ...workflowFiles, ...EVENTS_FUNCTIONS].sort();
 
-  it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced', () => {
+  it('are one per handler module, workflow step and events module, on Node.js 24, arm64, traced, logging JSON', () => {
     expect(s.stack.functions.all.map((f) => f.name).sort()).toEqual(expected);
     // Besides the service's own, only CDK's deploy-time functions for the dashboard's bucket (copy the app in, empty a dev bucket).
     const fns = resourcesOfType(s.json, 'AWS::Lambda::Function').filter(
@@ -34,6 +35,8 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
+        // Lambda's advanced logging controls, which the logger follows (AWS_LAMBDA_LOG_LEVEL).
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'DEBUG', SystemLogLevel: 'INFO', LogGroup: expect.anything() },
       });
     }
   });
@@ -70,6 +73,14 @@ describe('functions', () => {
       encoding: 'utf8',
       env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' },
     });
-    expect(JSON.parse(out)).toEqual({ status: 200, id: 'bundle-check', openapi: '3.1.0' });
+    // Before the answer, the invocation's metrics, written to stdout as embedded metric format, as on Lambda.
+    const lines = out.trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ status: 200, id: 'bundle-check', openapi: '3.1.0' });
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => dataPoints(JSON.parse(l) as EmfLine).name)
+        .sort(),
+    ).toEqual(['RequestLatency', 'Requests']);
   });
 });

@@ -133,7 +133,7 @@ describe('the request rows', () => {
 });
 
 describe('the cold-start floor', () => {
-  it('holds only the SDK clients a function is declared to use, built and imported as the functions are', async () => {
+  it('holds only the SDK clients a function is declared to use and Powertools, built and imported as the functions are', async () => {
     // Every keyed function reads the key-signing secret once (decision 121).
     expect(declaredClients(FUNCTION_ACCESS['get-deployment']!)).toEqual([
       '@aws-sdk/client-dynamodb',
@@ -148,12 +148,22 @@ describe('the cold-start floor', () => {
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/client-kms',
     ]);
+    // Key management asks the user pool about the signed-in user (AdminGetUser): the Cognito client.
+    expect(declaredClients(FUNCTION_ACCESS['dashboard-revoke-key']!)).toEqual([
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/client-cognito-identity-provider',
+    ]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
     try {
       const floor = await buildFloor(declaredClients(FUNCTION_ACCESS['get-deployment']!), dir);
       expect(bundledClients(`${floor}.map`).sort()).toEqual(
         ['@aws-sdk/client-dynamodb', '@aws-sdk/client-secrets-manager', '@aws-sdk/lib-dynamodb'].sort(),
       );
+      // Every function logs and counts with Powertools: so does the floor.
+      const { sources } = JSON.parse(fs.readFileSync(`${floor}.map`, 'utf8')) as { sources: string[] };
+      for (const pkg of ['@aws-lambda-powertools/logger/', '@aws-lambda-powertools/metrics/'])
+        expect(sources.some((s) => s.includes(`node_modules/${pkg}`))).toBe(true);
       const time = await importOnce(floor, '');
       expect(time.cpuMs).toBeGreaterThan(0);
       expect(time.wallMs).toBeGreaterThan(0);

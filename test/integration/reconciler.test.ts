@@ -4,7 +4,7 @@
  */
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
-import { createDeployment as create } from '../../functions/app/deployment-commands.js';
+import { createDeployment as create } from '../../functions/app/create-deployment.js';
 import { reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { keyActor } from '../../functions/core/events.js';
 import { runAsFunction } from '../../infra/local/current-function.js';

@@ -7,14 +7,8 @@
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
-import {
-  checkPhase,
-  completeOperation,
-  failOperation,
-  type PhaseInput,
-  type StepInput,
-  startPhase,
-} from '../../functions/app/workflow-steps.js';
+import { checkPhase, type PhaseInput, startPhase } from '../../functions/app/workflow-phases.js';
+import { completeOperation, failOperation, type StepInput } from '../../functions/app/workflow-steps.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import { LocalStepFunctions } from '../../infra/local/sfn-endpoint.js';
 import { recordsFor, run } from '../helpers/workflow-harness.js';

@@ -1,6 +1,7 @@
 /** middleware/request-context.ts alone: the request's id, instant and route on the way in; the shared headers and one access line on the way out. */
 import middy from '@middy/core';
-import type { ApiContext, ApiResponse } from '../../../functions/middleware/api-request.js';
+import type { ApiContext, ApiMiddleware, ApiResponse } from '../../../functions/middleware/api-request.js';
+import { invocation } from '../../../functions/middleware/invocation.js';
 import { requestContext } from '../../../functions/middleware/request-context.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';
 
@@ -63,8 +64,10 @@ it('lets a non-JSON answer be cached, but never sniffed', async () => {
   });
 });
 
-it('logs one access line per request with its status, duration, request id, route and the Lambda context', async () => {
-  const handler = middy(async (): Promise<ApiResponse> => ({ statusCode: 204, headers: {}, body: '' })).use(requestContext('/api/v1/key'));
+it('logs one access line per request with its status, duration, request id, route and (in the invocation’s frame) the Lambda context', async () => {
+  const handler = middy(async (): Promise<ApiResponse> => ({ statusCode: 204, headers: {}, body: '' }))
+    .use(invocation() as ApiMiddleware)
+    .use(requestContext('/api/v1/key'));
   const { lines } = await logged(() => handler(apiEvent({ headers: { 'x-request-id': 'r-2' } }), apiContext()));
   expect(lines).toEqual([
     expect.objectContaining({
@@ -80,10 +83,12 @@ it('logs one access line per request with its status, duration, request id, rout
   ]);
 });
 
-it('drops the keys a warm process appended for its previous request', async () => {
+it('drops (in the invocation’s frame) the keys a warm process appended for its previous request', async () => {
   const { logger } = await import('../../../functions/lib/logger.js');
   logger.appendKeys({ key_id: 'key_previous', org_id: 'org-previous' });
-  const handler = middy(async (): Promise<ApiResponse> => ({ statusCode: 200, headers: {}, body: '' })).use(requestContext('/api/v1/key'));
+  const handler = middy(async (): Promise<ApiResponse> => ({ statusCode: 200, headers: {}, body: '' }))
+    .use(invocation() as ApiMiddleware)
+    .use(requestContext('/api/v1/key'));
   const { lines } = await logged(() => handler(apiEvent(), apiContext()));
   expect(lines[0]).not.toHaveProperty('key_id');
   expect(lines[0]).not.toHaveProperty('org_id');
