@@ -44,7 +44,7 @@ function write(res: http.ServerResponse, result: APIGatewayProxyResult): void {
  * before the gateway routes the rest; `host` is the configured HOST, a name it also answers to.
  */
 export function createApiServer(local?: LocalRoutes, host?: string): http.Server {
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     if (refusedForeignHost(req, res, host)) return;
     void (async () => {
       try {
@@ -70,4 +70,11 @@ export function createApiServer(local?: LocalRoutes, host?: string): http.Server
       }
     })();
   });
+  // A client reuses an idle connection until shortly before the timeout the server
+  // advertises (Keep-Alive: timeout=N). Node's default of 5 s leaves a margin of about a
+  // second, which a loaded machine's pause can eat: the client then sends on a connection
+  // the server is closing and gets "other side closed". A minute, as load balancers keep,
+  // puts that race where clients seldom idle.
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
