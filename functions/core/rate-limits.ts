@@ -52,7 +52,8 @@ export function rateLimitHeaders(limits: Limits, usage: Usage, now: Date): Recor
 
 export type LimitName = 'hourly' | 'burst' | 'creations';
 /** Every limit a 429 of this module names (ApiErrorOptions.limit): the key's windows, creations, failed authentications, waits. */
-export type LimitReason = LimitName | 'auth_failures' | 'waits';
+export const LIMIT_REASONS = ['hourly', 'burst', 'creations', 'auth_failures', 'waits'] as const;
+export type LimitReason = (typeof LIMIT_REASONS)[number];
 
 const describe: Record<LimitName, (l: Limits) => string> = {
   hourly: (l) => `the limit of ${l.perHour} requests per hour for this API key`,

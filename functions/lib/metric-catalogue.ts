@@ -9,6 +9,7 @@
  * combination as a metric of its own, so cardinality stays a few dozen series per stage.
  * Powertools adds `service` (POWERTOOLS_SERVICE_NAME, the same for every function) to each.
  */
+import type { LimitReason } from '../core/rate-limits.js';
 import type { OperationType, Phase } from '../core/schemas.js';
 
 /** The namespace of a stage's metrics (POWERTOOLS_METRICS_NAMESPACE): stages of one account stay apart. */
@@ -18,8 +19,8 @@ export const metricNamespace = (stage: string): string => `DeploymentApi/${stage
 export const METRIC_SERVICE = 'deployment-api';
 
 /** Why a request was answered 429: one value per limit of core/rate-limits.ts. */
-export const THROTTLE_REASONS = ['hourly', 'burst', 'creations', 'auth_failures', 'waits'] as const;
-export type ThrottleReason = (typeof THROTTLE_REASONS)[number];
+export { LIMIT_REASONS as THROTTLE_REASONS } from '../core/rate-limits.js';
+export type ThrottleReason = LimitReason;
 
 /** How a webhook delivery attempt ended: delivered (2xx), will be retried, or given up (dead letter). */
 export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'gave_up'] as const;
