@@ -3,8 +3,9 @@
  * bytes and import time against a floor, a bundle built with the very same esbuild
  * options (BUNDLE_OPTIONS) that only creates the AWS SDK clients the function is
  * declared to use (FUNCTION_ACCESS: the table → the DynamoDB and document clients,
- * Step Functions, SQS, KMS, Secrets Manager, Cognito) and Powertools' Logger and Metrics,
- * as every function does: what the ratio judges is the service's own code (decision 183).
+ * Step Functions, SQS, KMS, Secrets Manager, Cognito), holds the commands its bundle
+ * sends on them, and creates Powertools' Logger and Metrics, as every function does: what
+ * the ratio judges is the service's own code (decisions 183 and 204).
  * Each import runs in a fresh Node 24 process, with the
  * NODE_OPTIONS the function gets on Lambda; every bundle's runs are shuffled together
  * so machine noise falls on all of them alike. Import time is the least CPU time (user
@@ -62,11 +63,27 @@ export function bundledClients(mapFile: string): string[] {
 }
 
 /**
- * The floor's source: creates the clients and Powertools' Logger (with its buffer, as
- * functions/lib/logger.ts) and Metrics at module load, as the functions do (DESIGN principle 6).
+ * The commands of the declared clients a bundle holds, read from its source map: what
+ * the function sends (decision 204). Each is `[package, class]`.
  */
-function floorSource(clients: string[]): string {
-  const imports = clients.map((c) => `import { ${CLIENT_CLASS[c]} } from '${c}';`).join('\n');
+export function bundledCommands(mapFile: string, clients: string[]): [string, string][] {
+  const { sources } = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[] };
+  const found = new Map<string, [string, string]>();
+  for (const s of sources) {
+    const m = /node_modules\/(@aws-sdk\/(?:client-[a-z0-9-]+|lib-dynamodb))\/dist-es\/commands\/(\w+Command)\.js$/.exec(s);
+    if (m && clients.includes(m[1]!)) found.set(`${m[1]} ${m[2]}`, [m[1]!, m[2]!]);
+  }
+  return [...found.values()].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y));
+}
+
+/**
+ * The floor's source: creates the clients and Powertools' Logger (with its buffer, as
+ * functions/lib/logger.ts) and Metrics at module load, as the functions do (DESIGN
+ * principle 6), and holds the commands the function sends.
+ */
+function floorSource(clients: string[], commands: [string, string][] = []): string {
+  const classes = (c: string) => [CLIENT_CLASS[c]!, ...commands.filter(([p]) => p === c).map(([, k]) => k)];
+  const imports = clients.map((c) => `import { ${classes(c).join(', ')} } from '${c}';`).join('\n');
   const made = clients.map((c) =>
     c === '@aws-sdk/lib-dynamodb' ? 'DynamoDBDocumentClient.from(new DynamoDBClient({}))' : `new ${CLIENT_CLASS[c]}({})`,
   );
@@ -77,16 +94,17 @@ function floorSource(clients: string[]): string {
     'const logger = new Logger({ logBufferOptions: { flushOnErrorLog: true } });',
     "const metrics = new Metrics({ namespace: 'floor' });",
     `const clients = [${made.join(', ')}];`,
-    'export const handler = async () => [logger, metrics, clients.length];',
+    `const commands = [${commands.map(([, k]) => k).join(', ')}];`,
+    'export const handler = async () => [logger, metrics, clients.length, commands.length];',
     '',
   ].join('\n');
 }
 
-/** Bundles the floor for a set of clients with the functions' own esbuild options. */
-export async function buildFloor(clients: string[], outDir: string): Promise<string> {
+/** Bundles the floor for a set of clients (and the commands sent on them) with the functions' own esbuild options. */
+export async function buildFloor(clients: string[], outDir: string, commands: [string, string][] = []): Promise<string> {
   fs.mkdirSync(outDir, { recursive: true });
   const entry = path.join(outDir, 'floor.ts');
-  fs.writeFileSync(entry, floorSource(clients));
+  fs.writeFileSync(entry, floorSource(clients, commands));
   const outfile = path.join(outDir, 'index.mjs');
   await build({
     entryPoints: [entry],
@@ -187,11 +205,11 @@ export async function measureColdStart(o: { runs: number; parallel: number; only
     };
     const synthMs = performance.now() - t0;
     const floors = new Map<string, Promise<string>>();
-    const floorOf = (clients: string[]) => {
-      const key = clients.join('+') || 'none';
+    const floorOf = (clients: string[], commands: [string, string][]) => {
+      const key = [clients.join('+') || 'none', ...commands.map(([, k]) => k)].join('+');
       let p = floors.get(key);
       if (!p) {
-        p = buildFloor(clients, path.join(outdir, `floor-${key.replace(/[@/+]/g, '_')}`));
+        p = buildFloor(clients, path.join(outdir, `floor-${floors.size}`), commands);
         floors.set(key, p);
       }
       return p;
@@ -203,8 +221,9 @@ export async function measureColdStart(o: { runs: number; parallel: number; only
           const resource = template.Resources[Stack.of(f.fn).resolve((f.fn.node.defaultChild as CfnElement).logicalId) as string]!;
           const file = path.join(outdir, `asset.${resource.Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
           const clients = declaredClients(f.access);
+          const commands = bundledCommands(`${file}.map`, clients);
           const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
-          return { f, file, clients, floor: await floorOf(clients), nodeOptions };
+          return { f, file, clients, commands, floor: await floorOf(clients, commands), nodeOptions };
         }),
     );
     // Every bundle and every floor with its function's NODE_OPTIONS, plus get-deployment and its floor with and without source maps.

@@ -4,6 +4,10 @@
  * web app's types. It takes only the signed-in user's bearer token, never an API key;
  * `role` is the least role a route needs (an admin may do what a viewer may).
  * Data only: no SDK and no handler imports.
+ *
+ * Each route is a constant of its own, marked free of side effects where it calls zod,
+ * as routes.ts's are: a handler imports this module as a namespace and its bundle keeps
+ * its own route and schemas, not the whole table's.
  */
 import * as z from 'zod/mini';
 import * as d from './core/dashboard-schemas.js';
@@ -31,190 +35,230 @@ export interface DashboardRoute {
   };
 }
 
+// @__NO_SIDE_EFFECTS__
 const listPage = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item), pagination: s.Pagination });
 
+export const getMe = {
+  method: 'GET',
+  path: '/me',
+  handler: 'dashboard-get-me',
+  role: 'viewer',
+  summary: 'The signed-in user: email, organization and role',
+  success: { status: 200, data: d.Me },
+} as const satisfies DashboardRoute;
+
+export const listKeys = {
+  method: 'GET',
+  path: '/keys',
+  handler: 'dashboard-list-keys',
+  role: 'viewer',
+  summary: "The organization's API keys, newest first (revoked ones included)",
+  success: { status: 200, data: /* @__PURE__ */ z.object({ items: /* @__PURE__ */ z.array(d.KeySummary) }) },
+} as const satisfies DashboardRoute;
+
+export const createKey = {
+  method: 'POST',
+  path: '/keys',
+  handler: 'dashboard-create-key',
+  role: 'admin',
+  summary: 'Create an API key; the key is in this answer and nowhere else',
+  body: d.CreateKeyBody,
+  success: { status: 201, data: d.CreatedKey },
+} as const satisfies DashboardRoute;
+
+export const revokeKey = {
+  method: 'DELETE',
+  path: '/keys/{key_id}',
+  handler: 'dashboard-revoke-key',
+  role: 'admin',
+  summary: 'Revoke an API key (permanent)',
+  params: d.KeyIdParams,
+  success: { status: 200, data: d.KeySummary },
+} as const satisfies DashboardRoute;
+
+export const rotateKey = {
+  method: 'POST',
+  path: '/keys/{key_id}/rotate',
+  handler: 'dashboard-rotate-key',
+  role: 'admin',
+  summary: 'Rotate an API key: a new key in its place (shown once), the old one working until the grace ends',
+  params: d.KeyIdParams,
+  body: d.RotateKeyBody,
+  success: { status: 201, data: d.RotatedKey },
+} as const satisfies DashboardRoute;
+
+export const listKeyUsage = {
+  method: 'GET',
+  path: '/keys/{key_id}/usage',
+  handler: 'dashboard-list-key-usage',
+  role: 'viewer',
+  summary: "A key's usage log, newest first, optionally of one status code",
+  params: d.KeyIdParams,
+  query: d.KeyUsageQuery,
+  success: { status: 200, data: d.UsagePage },
+} as const satisfies DashboardRoute;
+
+export const listDeployments = {
+  method: 'GET',
+  path: '/deployments',
+  handler: 'dashboard-list-deployments',
+  role: 'viewer',
+  summary: "The organization's deployments, as GET /api/v1/deployments lists them",
+  query: s.ListDeploymentsQuery,
+  success: { status: 200, data: /* @__PURE__ */ listPage(s.Deployment) },
+} as const satisfies DashboardRoute;
+
+export const getDeployment = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}',
+  handler: 'dashboard-get-deployment',
+  role: 'viewer',
+  summary: 'One deployment, with its configuration (secret values never shown)',
+  params: s.DeploymentIdParams,
+  success: { status: 200, data: s.Deployment },
+} as const satisfies DashboardRoute;
+
+export const listRevisions = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/revisions',
+  handler: 'dashboard-list-revisions',
+  role: 'viewer',
+  summary: "A deployment's configuration revisions, newest first",
+  params: s.DeploymentIdParams,
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ listPage(s.Revision) },
+} as const satisfies DashboardRoute;
+
+export const createDeployment = {
+  method: 'POST',
+  path: '/deployments',
+  handler: 'dashboard-create-deployment',
+  role: 'admin',
+  summary: 'Create a deployment in the organization, as POST /api/v1/deployments does',
+  body: s.CreateDeploymentBody,
+  success: { status: 202, data: s.Accepted },
+} as const satisfies DashboardRoute;
+
+export const destroyDeployment = {
+  method: 'DELETE',
+  path: '/deployments/{deployment_id}',
+  handler: 'dashboard-destroy-deployment',
+  role: 'admin',
+  summary: 'Destroy a deployment, as DELETE /api/v1/deployments/{deployment_id} does',
+  params: s.DeploymentIdParams,
+  success: { status: 202, data: s.Accepted },
+} as const satisfies DashboardRoute;
+
+export const updateDeployment = {
+  method: 'PATCH',
+  path: '/deployments/{deployment_id}',
+  handler: 'dashboard-update-deployment',
+  role: 'admin',
+  summary: "Update a deployment's configuration (a merge patch of config; dry_run=true shows what would change), If-Match honoured",
+  params: s.DeploymentIdParams,
+  query: s.DryRunQuery,
+  body: s.PatchDeploymentBody,
+  success: { status: 202, data: s.Accepted, or: { status: 200, data: /* @__PURE__ */ s.dryRunOrDeployment() } },
+} as const satisfies DashboardRoute;
+
+export const rollbackDeployment = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/rollback',
+  handler: 'dashboard-rollback-deployment',
+  role: 'admin',
+  summary: "Restore a revision's configuration (dry_run=true shows what would change), If-Match honoured",
+  params: s.DeploymentIdParams,
+  query: s.DryRunQuery,
+  body: s.RollbackBody,
+  success: { status: 202, data: s.Accepted, or: { status: 200, data: /* @__PURE__ */ s.dryRunOrDeployment() } },
+} as const satisfies DashboardRoute;
+
+export const listOperations = {
+  method: 'GET',
+  path: '/operations',
+  handler: 'dashboard-list-operations',
+  role: 'viewer',
+  summary: "The organization's operations, as GET /api/v1/operations lists them",
+  query: s.ListOperationsQuery,
+  success: { status: 200, data: /* @__PURE__ */ listPage(s.Operation) },
+} as const satisfies DashboardRoute;
+
+export const getOperation = {
+  method: 'GET',
+  path: '/operations/{operation_id}',
+  handler: 'dashboard-get-operation',
+  role: 'viewer',
+  summary: 'One operation',
+  params: s.OperationIdParams,
+  success: { status: 200, data: s.Operation },
+} as const satisfies DashboardRoute;
+
+export const listOperationLogs = {
+  method: 'GET',
+  path: '/operations/{operation_id}/logs',
+  handler: 'dashboard-list-operation-logs',
+  role: 'viewer',
+  summary: "One operation's log lines, oldest first, as GET /api/v1/operations/{id}/logs lists them (decision 45)",
+  params: s.OperationIdParams,
+  query: s.ListQuery,
+  success: { status: 200, data: /* @__PURE__ */ listPage(s.OperationLogLine) },
+} as const satisfies DashboardRoute;
+
+export const cancelOperation = {
+  method: 'POST',
+  path: '/operations/{operation_id}/cancel',
+  handler: 'dashboard-cancel-operation',
+  role: 'admin',
+  summary: 'Cancel a queued or running operation, as POST /api/v1/operations/{operation_id}/cancel does',
+  params: s.OperationIdParams,
+  success: { status: 200, data: s.Operation },
+} as const satisfies DashboardRoute;
+
+export const listEvents = {
+  method: 'GET',
+  path: '/events',
+  handler: 'dashboard-list-events',
+  role: 'viewer',
+  summary: "The organization's events (an operation's timeline with resource_id), as GET /api/v1/events lists them",
+  query: s.ListEventsQuery,
+  success: { status: 200, data: /* @__PURE__ */ listPage(s.Event) },
+} as const satisfies DashboardRoute;
+
+export const listActivity = {
+  method: 'GET',
+  path: '/activity',
+  handler: 'dashboard-list-activity',
+  role: 'viewer',
+  summary: "The organization's audit trail: its events newest first, each actor named (a key's name), filterable by deployment",
+  query: s.ListEventsQuery,
+  success: { status: 200, data: d.ActivityPage },
+} as const satisfies DashboardRoute;
+
+/** Every dashboard route by id. */
 export const dashboardRoutes = {
-  getMe: {
-    method: 'GET',
-    path: '/me',
-    handler: 'dashboard-get-me',
-    role: 'viewer',
-    summary: 'The signed-in user: email, organization and role',
-    success: { status: 200, data: d.Me },
-  },
-  listKeys: {
-    method: 'GET',
-    path: '/keys',
-    handler: 'dashboard-list-keys',
-    role: 'viewer',
-    summary: "The organization's API keys, newest first (revoked ones included)",
-    success: { status: 200, data: z.object({ items: z.array(d.KeySummary) }) },
-  },
-  createKey: {
-    method: 'POST',
-    path: '/keys',
-    handler: 'dashboard-create-key',
-    role: 'admin',
-    summary: 'Create an API key; the key is in this answer and nowhere else',
-    body: d.CreateKeyBody,
-    success: { status: 201, data: d.CreatedKey },
-  },
-  revokeKey: {
-    method: 'DELETE',
-    path: '/keys/{key_id}',
-    handler: 'dashboard-revoke-key',
-    role: 'admin',
-    summary: 'Revoke an API key (permanent)',
-    params: d.KeyIdParams,
-    success: { status: 200, data: d.KeySummary },
-  },
-  rotateKey: {
-    method: 'POST',
-    path: '/keys/{key_id}/rotate',
-    handler: 'dashboard-rotate-key',
-    role: 'admin',
-    summary: 'Rotate an API key: a new key in its place (shown once), the old one working until the grace ends',
-    params: d.KeyIdParams,
-    body: d.RotateKeyBody,
-    success: { status: 201, data: d.RotatedKey },
-  },
-  listKeyUsage: {
-    method: 'GET',
-    path: '/keys/{key_id}/usage',
-    handler: 'dashboard-list-key-usage',
-    role: 'viewer',
-    summary: "A key's usage log, newest first, optionally of one status code",
-    params: d.KeyIdParams,
-    query: d.KeyUsageQuery,
-    success: { status: 200, data: d.UsagePage },
-  },
-  listDeployments: {
-    method: 'GET',
-    path: '/deployments',
-    handler: 'dashboard-list-deployments',
-    role: 'viewer',
-    summary: "The organization's deployments, as GET /api/v1/deployments lists them",
-    query: s.ListDeploymentsQuery,
-    success: { status: 200, data: listPage(s.Deployment) },
-  },
-  getDeployment: {
-    method: 'GET',
-    path: '/deployments/{deployment_id}',
-    handler: 'dashboard-get-deployment',
-    role: 'viewer',
-    summary: 'One deployment, with its configuration (secret values never shown)',
-    params: s.DeploymentIdParams,
-    success: { status: 200, data: s.Deployment },
-  },
-  listRevisions: {
-    method: 'GET',
-    path: '/deployments/{deployment_id}/revisions',
-    handler: 'dashboard-list-revisions',
-    role: 'viewer',
-    summary: "A deployment's configuration revisions, newest first",
-    params: s.DeploymentIdParams,
-    query: s.ListQuery,
-    success: { status: 200, data: listPage(s.Revision) },
-  },
-  createDeployment: {
-    method: 'POST',
-    path: '/deployments',
-    handler: 'dashboard-create-deployment',
-    role: 'admin',
-    summary: 'Create a deployment in the organization, as POST /api/v1/deployments does',
-    body: s.CreateDeploymentBody,
-    success: { status: 202, data: s.Accepted },
-  },
-  destroyDeployment: {
-    method: 'DELETE',
-    path: '/deployments/{deployment_id}',
-    handler: 'dashboard-destroy-deployment',
-    role: 'admin',
-    summary: 'Destroy a deployment, as DELETE /api/v1/deployments/{deployment_id} does',
-    params: s.DeploymentIdParams,
-    success: { status: 202, data: s.Accepted },
-  },
-  updateDeployment: {
-    method: 'PATCH',
-    path: '/deployments/{deployment_id}',
-    handler: 'dashboard-update-deployment',
-    role: 'admin',
-    summary: "Update a deployment's configuration (a merge patch of config; dry_run=true shows what would change), If-Match honoured",
-    params: s.DeploymentIdParams,
-    query: s.DryRunQuery,
-    body: s.PatchDeploymentBody,
-    success: { status: 202, data: s.Accepted, or: { status: 200, data: s.dryRunOrDeployment() } },
-  },
-  rollbackDeployment: {
-    method: 'POST',
-    path: '/deployments/{deployment_id}/rollback',
-    handler: 'dashboard-rollback-deployment',
-    role: 'admin',
-    summary: "Restore a revision's configuration (dry_run=true shows what would change), If-Match honoured",
-    params: s.DeploymentIdParams,
-    query: s.DryRunQuery,
-    body: s.RollbackBody,
-    success: { status: 202, data: s.Accepted, or: { status: 200, data: s.dryRunOrDeployment() } },
-  },
-  listOperations: {
-    method: 'GET',
-    path: '/operations',
-    handler: 'dashboard-list-operations',
-    role: 'viewer',
-    summary: "The organization's operations, as GET /api/v1/operations lists them",
-    query: s.ListOperationsQuery,
-    success: { status: 200, data: listPage(s.Operation) },
-  },
-  getOperation: {
-    method: 'GET',
-    path: '/operations/{operation_id}',
-    handler: 'dashboard-get-operation',
-    role: 'viewer',
-    summary: 'One operation',
-    params: s.OperationIdParams,
-    success: { status: 200, data: s.Operation },
-  },
-  listOperationLogs: {
-    method: 'GET',
-    path: '/operations/{operation_id}/logs',
-    handler: 'dashboard-list-operation-logs',
-    role: 'viewer',
-    summary: "One operation's log lines, oldest first, as GET /api/v1/operations/{id}/logs lists them (decision 45)",
-    params: s.OperationIdParams,
-    query: s.ListQuery,
-    success: { status: 200, data: listPage(s.OperationLogLine) },
-  },
-  cancelOperation: {
-    method: 'POST',
-    path: '/operations/{operation_id}/cancel',
-    handler: 'dashboard-cancel-operation',
-    role: 'admin',
-    summary: 'Cancel a queued or running operation, as POST /api/v1/operations/{operation_id}/cancel does',
-    params: s.OperationIdParams,
-    success: { status: 200, data: s.Operation },
-  },
-  listEvents: {
-    method: 'GET',
-    path: '/events',
-    handler: 'dashboard-list-events',
-    role: 'viewer',
-    summary: "The organization's events (an operation's timeline with resource_id), as GET /api/v1/events lists them",
-    query: s.ListEventsQuery,
-    success: { status: 200, data: listPage(s.Event) },
-  },
-  listActivity: {
-    method: 'GET',
-    path: '/activity',
-    handler: 'dashboard-list-activity',
-    role: 'viewer',
-    summary: "The organization's audit trail: its events newest first, each actor named (a key's name), filterable by deployment",
-    query: s.ListEventsQuery,
-    success: { status: 200, data: d.ActivityPage },
-  },
-} as const satisfies Record<string, DashboardRoute>;
+  getMe,
+  listKeys,
+  createKey,
+  revokeKey,
+  rotateKey,
+  listKeyUsage,
+  listDeployments,
+  getDeployment,
+  listRevisions,
+  createDeployment,
+  destroyDeployment,
+  updateDeployment,
+  rollbackDeployment,
+  listOperations,
+  getOperation,
+  listOperationLogs,
+  cancelOperation,
+  listEvents,
+  listActivity,
+};
 
 export type DashboardRouteId = keyof typeof dashboardRoutes;
-export const dashboardRouteList: readonly DashboardRoute[] = Object.values(dashboardRoutes);
+export const dashboardRouteList: readonly DashboardRoute[] = /* @__PURE__ */ Object.values(dashboardRoutes);
 
 /** The dashboard API's handler modules, one Lambda function each. */
-export const dashboardHandlerNames: readonly string[] = dashboardRouteList.map((r) => r.handler);
+export const dashboardHandlerNames: readonly string[] = /* @__PURE__ */ dashboardRouteList.map((r) => r.handler);

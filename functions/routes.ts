@@ -54,6 +54,16 @@ export interface Route {
   readonly errors?: readonly ErrorCode[];
 }
 
+/**
+ * Error code lists joined. A call marked free of side effects, not an array spread:
+ * esbuild keeps a spread (it may run an iterator) and with it the whole route and its
+ * schemas in every bundle, used or not.
+ */
+// @__NO_SIDE_EFFECTS__
+function codes<const L extends readonly (readonly ErrorCode[])[]>(...lists: L): readonly L[number][number][] {
+  return lists.flat();
+}
+
 /** What a route that takes a JSON body can answer for it: middleware/body-guard.ts, then validate-input.ts. */
 const BODY_ERRORS = ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const satisfies readonly ErrorCode[];
 
@@ -63,12 +73,11 @@ const BODY_ERRORS = ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_L
  * the organization busy (adapters/dynamo/transact.ts). A route lists its own codes first:
  * the document keeps that order within a status.
  */
-const IDEMPOTENT_POST_ERRORS = [
-  ...BODY_ERRORS,
+const IDEMPOTENT_POST_ERRORS = /* @__PURE__ */ codes(BODY_ERRORS, [
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
   'ORGANIZATION_BUSY',
-] as const satisfies readonly ErrorCode[];
+]);
 
 export const listEnvironments = {
   method: 'GET',
@@ -113,7 +122,7 @@ export const createDeployment = {
   tag: 'Deployments',
   body: s.CreateDeploymentBody,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NAME_TAKEN', ...IDEMPOTENT_POST_ERRORS],
+  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NAME_TAKEN'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
 export const listDeployments = {
@@ -224,7 +233,7 @@ export const rollbackDeployment = {
   query: s.DryRunQuery,
   body: s.RollbackBody,
   success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
-  errors: [...UPDATE_ERRORS, 'REVISION_NOT_FOUND'],
+  errors: /* @__PURE__ */ codes(UPDATE_ERRORS, ['REVISION_NOT_FOUND']),
 } as const satisfies Route;
 
 export const createDagSync = {
@@ -237,7 +246,7 @@ export const createDagSync = {
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
+  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
 export const createAppUser = {
@@ -250,7 +259,7 @@ export const createAppUser = {
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', ...IDEMPOTENT_POST_ERRORS],
+  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
 export const listOperations = {
@@ -313,7 +322,7 @@ export const cancelOperation = {
   params: s.OperationIdParams,
   body: s.EmptyBody,
   success: { status: 200, data: s.Operation },
-  errors: ['OPERATION_NOT_FOUND', 'OPERATION_NOT_CANCELABLE', ...IDEMPOTENT_POST_ERRORS],
+  errors: /* @__PURE__ */ codes(['OPERATION_NOT_FOUND', 'OPERATION_NOT_CANCELABLE'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
 export const listEvents = {
@@ -338,7 +347,7 @@ export const createWebhook = {
   body: s.CreateWebhookBody,
   success: { status: 201, data: s.CreatedWebhook },
   secretInAnswer: true,
-  errors: ['WEBHOOK_LIMIT_REACHED', ...IDEMPOTENT_POST_ERRORS],
+  errors: /* @__PURE__ */ codes(['WEBHOOK_LIMIT_REACHED'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
 export const listWebhooks = {

@@ -8,8 +8,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type ErrorCode, errorMeaning, errorStatus, exampleMessage } from '../core/errors.js';
+import { type ErrorCode, errorStatus } from '../core/errors.js';
 import type { Route } from '../routes.js';
+import { errorMeaning, exampleMessage } from './error-meanings.js';
 import { EXAMPLE_REQUEST_ID } from './openapi-examples.js';
 import { deprecationHeadersOf, type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { ref } from './openapi-refs.js';

@@ -1,9 +1,9 @@
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { createWebhook, webhookReplay } from '../app/webhooks.js';
-import { httpRoute } from '../middleware/http-route.js';
+import { httpBodyRoute } from '../middleware/body-route.js';
 import * as routes from '../routes.js';
 
-export const handler = httpRoute(
+export const handler = httpBodyRoute(
   routes.createWebhook,
   async ({ caller, body, now }) => {
     const created = await createWebhook(caller.orgId, body, now);

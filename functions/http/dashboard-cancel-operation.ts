@@ -1,10 +1,10 @@
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { cancelOperation } from '../app/deployment-commands.js';
 import { userActor } from '../core/events.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.cancelOperation, async ({ user, params, now }) => {
+export const handler = dashboardRoute(dashboard.cancelOperation, async ({ user, params, now }) => {
   await confirmUserInPool(user);
   // Decision 46: the change is the signed-in user's.
   return { data: await cancelOperation(user.orgId, params.operation_id, now, userActor(user.sub)) };

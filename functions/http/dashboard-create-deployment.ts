@@ -1,12 +1,12 @@
 import { createDeployment } from '../app/create-deployment.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { userActor } from '../core/events.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { config } from '../lib/config.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 import { accepted } from '../middleware/responses.js';
 
-export const handler = dashboardRoute(dashboardRoutes.createDeployment, async ({ user, body, now }) => {
+export const handler = dashboardRoute(dashboard.createDeployment, async ({ user, body, now }) => {
   await confirmUserInPool(user);
   // Decision 46: the change is the signed-in user's.
   return accepted(await createDeployment({ orgId: user.orgId, body, limits: config().limits, now, actor: userActor(user.sub) }));

@@ -2,10 +2,10 @@ import { createApiKey } from '../app/api-keys.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary } from '../core/api-keys.js';
 import { invalidRequest } from '../core/errors.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.createKey, async ({ user, body, now }) => {
+export const handler = dashboardRoute(dashboard.createKey, async ({ user, body, now }) => {
   if (body.expires_at && Date.parse(body.expires_at) <= now.getTime())
     throw invalidRequest('The request body is invalid.', [{ field: 'expires_at', issue: 'must be in the future' }]);
   await confirmUserInPool(user);

@@ -1,11 +1,11 @@
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { destroyDeployment } from '../app/deployment-commands.js';
 import { userActor } from '../core/events.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 import { accepted } from '../middleware/responses.js';
 
-export const handler = dashboardRoute(dashboardRoutes.destroyDeployment, async ({ user, params, now }) => {
+export const handler = dashboardRoute(dashboard.destroyDeployment, async ({ user, params, now }) => {
   await confirmUserInPool(user);
   // Decision 46: the change is the signed-in user's.
   return accepted(await destroyDeployment(user.orgId, params.deployment_id, now, userActor(user.sub)));

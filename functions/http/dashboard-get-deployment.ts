@@ -1,9 +1,9 @@
 import { findDeployment } from '../app/lookups.js';
 import { deploymentView } from '../core/deployments.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { config } from '../lib/config.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.getDeployment, async ({ user, params }) => ({
+export const handler = dashboardRoute(dashboard.getDeployment, async ({ user, params }) => ({
   data: deploymentView(await findDeployment(user.orgId, params.deployment_id), config().appDomain),
 }));

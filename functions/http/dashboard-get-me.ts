@@ -1,6 +1,6 @@
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.getMe, async ({ user }) => ({
+export const handler = dashboardRoute(dashboard.getMe, async ({ user }) => ({
   data: { email: user.email, org_id: user.orgId, role: user.role },
 }));

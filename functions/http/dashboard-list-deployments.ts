@@ -1,10 +1,10 @@
 import { listDeployments } from '../adapters/dynamo/deployment-reads.js';
 import { deploymentView } from '../core/deployments.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { config } from '../lib/config.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.listDeployments, async ({ user, query }) => {
+export const handler = dashboardRoute(dashboard.listDeployments, async ({ user, query }) => {
   const { items, pagination } = await listDeployments(user.orgId, query);
   return { data: { items: items.map((d) => deploymentView(d, config().appDomain)), pagination } };
 });

@@ -1,8 +1,8 @@
 import { listEvents } from '../adapters/dynamo/event-reads.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.listEvents, async ({ user, query }) => {
+export const handler = dashboardRoute(dashboard.listEvents, async ({ user, query }) => {
   const resourceId = query.resource_id?.replace(/^dep_/, '').toLowerCase();
   return { data: await listEvents(user.orgId, { type: query.type, resourceId }, query) };
 });

@@ -1,9 +1,9 @@
 import { listKeys } from '../adapters/dynamo/api-key-store.js';
 import { keySummary } from '../core/api-keys.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.listKeys, async ({ user }) => {
+export const handler = dashboardRoute(dashboard.listKeys, async ({ user }) => {
   const keys = await listKeys(user.orgId);
   // The index keeps them oldest first; the dashboard shows the newest first.
   return { data: { items: keys.reverse().map(keySummary) } };

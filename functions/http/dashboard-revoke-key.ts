@@ -1,10 +1,10 @@
 import { findOrgKey, revokeApiKey } from '../app/api-key-lookups.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary } from '../core/api-keys.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
-export const handler = dashboardRoute(dashboardRoutes.revokeKey, async ({ user, params, now }) => {
+export const handler = dashboardRoute(dashboard.revokeKey, async ({ user, params, now }) => {
   await confirmUserInPool(user);
   return { data: keySummary(await revokeApiKey(await findOrgKey(user.orgId, params.key_id), now)) };
 });

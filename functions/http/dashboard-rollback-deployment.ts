@@ -1,11 +1,11 @@
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { rollbackDeployment } from '../app/deployment-updates.js';
 import { userActor } from '../core/events.js';
-import { dashboardRoutes } from '../dashboard-routes.js';
+import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 import { updateAnswer } from '../middleware/responses.js';
 
-export const handler = dashboardRoute(dashboardRoutes.rollbackDeployment, async ({ user, params, query, body, event, now }) => {
+export const handler = dashboardRoute(dashboard.rollbackDeployment, async ({ user, params, query, body, event, now }) => {
   await confirmUserInPool(user);
   // Decision 46: the change is the signed-in user's.
   const answer = await rollbackDeployment({

@@ -1,9 +1,9 @@
 import { rollbackDeployment } from '../app/deployment-updates.js';
-import { httpRoute } from '../middleware/http-route.js';
+import { httpBodyRoute } from '../middleware/body-route.js';
 import { updateAnswer } from '../middleware/responses.js';
 import * as routes from '../routes.js';
 
-export const handler = httpRoute(routes.rollbackDeployment, async ({ caller, params, query, body, event, now }) =>
+export const handler = httpBodyRoute(routes.rollbackDeployment, async ({ caller, params, query, body, event, now }) =>
   updateAnswer(
     await rollbackDeployment({
       orgId: caller.orgId,

@@ -1,9 +1,9 @@
 import { updateDeployment } from '../app/update-config.js';
-import { httpRoute } from '../middleware/http-route.js';
+import { httpBodyRoute } from '../middleware/body-route.js';
 import { updateAnswer } from '../middleware/responses.js';
 import * as routes from '../routes.js';
 
-export const handler = httpRoute(routes.updateDeployment, async ({ caller, params, query, body, event, now }) =>
+export const handler = httpBodyRoute(routes.updateDeployment, async ({ caller, params, query, body, event, now }) =>
   updateAnswer(
     await updateDeployment({
       orgId: caller.orgId,

@@ -5,20 +5,21 @@
  * scope, body, validation, idempotency), `after` and `onError` hooks bottom to top
  * (idempotency sees the intent's result, then the envelope, the usage log, the deprecation
  * notice, the request's headers, and last the metrics and the frame).
+ *
+ * Two entry points, so that a function bundles only the steps its route runs: `httpRoute`
+ * for a route without a body, body-route.ts's `httpBodyRoute` for one with a body (its
+ * guard, JSON parser and Idempotency-Key). The types keep each route to its own.
  */
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { API_PREFIX } from '../core/paths.js';
 import { routeGroupOf } from '../lib/metric-catalogue.js';
 import type { Route } from '../routes.js';
-import type { Caller, IntentResult, RequestState } from './api-request.js';
+import type { ApiMiddleware, Caller, IntentResult, RequestState } from './api-request.js';
 import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';
 import { baseStack, type LambdaHandler, lambdaHandler } from './base-stack.js';
-import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
-import { idempotency, type ReplaySealer } from './idempotency.js';
 import { requireScope } from './require-scope.js';
 import { usageLogAhead } from './usage-log.js';
 import { validateInput } from './validate-input.js';
@@ -40,17 +41,16 @@ export interface Input<R extends Route> {
 
 export type Intent<R extends Route> = (input: Input<R>) => Promise<IntentResult>;
 
-const takesNoBody = (route: Route) => route.body instanceof z.ZodMiniObject && Object.keys(route.body.shape).length === 0;
-
-/** `sealer`: required by a route whose answer shows a secret (`secretInAnswer`), for the copy kept for replays. */
-export function httpRoute<R extends Route>(route: R, intent: Intent<R>, sealer?: ReplaySealer): LambdaHandler {
+/**
+ * The stack around an intent: the base, the envelope, the key and its scope (unless the
+ * route is public), then `input` (the steps that read the request: the body's, the
+ * validation, the Idempotency-Key), then the usage entry written ahead.
+ */
+export function routeHandler<R extends Route>(route: R, intent: Intent<R>, input: readonly ApiMiddleware[]): LambdaHandler {
   let stack = baseStack(routeGroupOf(route.path), API_PREFIX + route.path).use(envelope());
   if (route.access !== 'public') stack = stack.use(authFailureLimit()).use(authenticate()).use(requireScope(route.access));
-  if (route.body)
-    stack = stack.use(bodyGuard(takesNoBody(route), route.bodyMediaTypes)).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const handler = stack
-    .use(validateInput(route))
-    .use(idempotency(route, sealer))
+    .use([...input])
     .use(usageLogAhead(route))
     .handler(async (event, context): Promise<IntentResult> => {
       const api: RequestState = context.api;
@@ -64,3 +64,7 @@ export function httpRoute<R extends Route>(route: R, intent: Intent<R>, sealer?:
     });
   return lambdaHandler(handler);
 }
+
+/** The handler of a route that takes no body. */
+export const httpRoute = <R extends Route & { readonly body?: undefined }>(route: R, intent: Intent<R>): LambdaHandler =>
+  routeHandler(route, intent, [validateInput(route)]);

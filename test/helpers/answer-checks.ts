@@ -6,7 +6,8 @@
  * insides: no stack frame, file name, SDK or parser message.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ERRORS, type ErrorCode, exampleMessage } from '../../functions/core/errors.js';
+import { ERRORS, type ErrorCode } from '../../functions/core/errors.js';
+import { exampleMessage } from '../../functions/docs/error-meanings.js';
 import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
 import { matchRoute } from '../../functions/router.js';
 import { targetUrl } from '../../infra/local/gateway.js';

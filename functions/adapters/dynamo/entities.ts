@@ -1,6 +1,6 @@
 /**
- * Every item type of the table, declared once: its keys, its attributes and its named
- * indexes (entity.ts says how a declaration reads). Item builders, reads, the stack's
+ * Every item type of the table, declared once: its keys and its named indexes (entity.ts
+ * says how a declaration reads; entity-docs.ts what each holds). Item builders, reads, the stack's
  * grants (infra/aws/function-access.ts) and docs/data-model.md derive from these, and
  * test/unit/entities.test.ts checks the doc and the grants' partitions against them.
  * A new item type is one more declaration here.
@@ -42,44 +42,18 @@ const ORG = `${PARTITIONS.org}{org_id}`;
 // page of 50 costs at most about twice page 1; smaller buckets mean more count items to read.
 export const STATUS_BUCKET = 50;
 
-export const organization = entity('organization', {
-  description: 'an organization: its counters, each written under its lock `ver`',
+export const organization = /* @__PURE__ */ entity('organization', {
   pk: ORG,
   sk: 'ORG',
-  attributes: {
-    ver: 'the optimistic lock every numbering write takes',
-    last_at: 'the instant of the last record written: the next one is later',
-    dep_seq: 'deployments, 1..n',
-    op_seq: 'operations, 1..n',
-    'seq_<type>': 'operations of one type, 1..n',
-    evt_seq: 'events, 1..n (decision 37)',
-    'evt_seq_<type>': 'events of one type, 1..n',
-    create_hour: 'the clock hour of create_count',
-    create_count: 'creations this hour (decision 32)',
-    wh_count: 'webhooks, fewer than 10 (decision 38)',
-    key_count: 'keys held (not revoked, not rotated away), at most `KEYS_PER_ORGANIZATION` (decision 130); absent is 0',
-    org_id: 'the organization',
-    created_at: 'its first key',
-  },
 });
 /** The organization's count of operations of one type: the dense sequence of that type. */
 export const typeSeqAttr = (type: string) => `seq_${type}`;
 /** The organization's count of events of one type. */
 export const eventTypeSeqAttr = (type: string) => `evt_seq_${type}`;
 
-export const deployment = entity('deployment', {
-  description: 'a deployment',
+export const deployment = /* @__PURE__ */ entity('deployment', {
   pk: ORG,
   sk: 'DEP#{id}',
-  attributes: {
-    'id, org_id, name, app_type, status, environment_id, created_at, updated_at, last_operation_id': 'the record',
-    'config, revision, applied_at':
-      'its configuration (secrets sealed, with their digests) and revision (decision 41); absent on items stored before: revision 1, the default',
-    in_flight: 'a string set of `<type> <id>` of its operations queued or running (decision 42)',
-    seq: 'its position among the organization’s deployments',
-    op_count: 'its operations, 1..n',
-    'op_count_<type>': 'its operations of one type, 1..n',
-  },
   indexes: {
     deployments: { physical: 'gsi1', pk: `${ORG}#DEPS`, sk: '{seq}', byStatus: 'deploymentsByStatus' },
     deploymentsByStatus: { physical: 'gsi4', pk: `${ORG}#DEPS#{status}`, sk: '{seq}' },
@@ -90,17 +64,9 @@ export const opCountAttr = (type: string) => `op_count_${type}`;
 
 const OPS = `${ORG}#OPS`;
 const RES = `${ORG}#RES#{resource_id}`;
-export const operation = entity('operation', {
-  description:
-    'an operation: its four status indexes’ partitions move with its status; activeOperations holds it only while queued or running',
+export const operation = /* @__PURE__ */ entity('operation', {
   pk: ORG,
   sk: 'OP#{id}',
-  attributes: {
-    'id, org_id, type, status, phase, message, resource_id, requested_at, started_at, ended_at, error, result, params, job': 'the record',
-    update: 'deployment.update: the configuration to apply (secrets sealed), its changes, the revision a rollback restores',
-    'seq, type_seq, res_seq, res_type_seq': 'its positions in its four dense lists',
-    'log_count, log_at': 'its log (decision 45): the lines written, 1..n, and the time of the last; absent before the first',
-  },
   indexes: {
     operations: { physical: 'gsi1', pk: OPS, sk: '{seq}', byStatus: 'opsByStatus' },
     opsByType: { physical: 'gsi2', pk: `${OPS}#TYPE#{type}`, sk: '{type_seq}', byStatus: 'opsByTypeStatus' },
@@ -120,46 +86,32 @@ export const operation = entity('operation', {
   },
 });
 
-export const statusCounts = entity('statusCounts', {
-  description:
-    'the status counts of one bucket of a dense list (status-counts.ts): `<list>` is the list’s partition (e.g. `ORG#<org_id>#OPS`), `<bucket>` = (position − 1) ÷ 50',
+export const statusCounts = /* @__PURE__ */ entity('statusCounts', {
   pk: '{list*}#COUNTS',
   sk: '{bucket}',
-  attributes: { 'n_<status>': 'how many members at the bucket’s positions are in that status' },
 });
 /** The counts item of the bucket that holds `position` of `list` (a dense list's partition key). */
 export const statusCountsKey = (list: string, position: number) =>
   statusCounts.key({ list, bucket: Math.floor((position - 1) / STATUS_BUCKET) });
 
-export const nameReservation = entity('nameReservation', {
-  description: 'a deployment name held (decision 6): deleted when its deployment is destroyed',
+export const nameReservation = /* @__PURE__ */ entity('nameReservation', {
   pk: ORG,
   sk: 'NAME#{name}',
-  attributes: { deployment_id: 'who holds it', name: 'the name, exact and case-sensitive' },
 });
 
-export const waitSlot = entity('waitSlot', {
-  description: 'one of the organization’s slots for a concurrent operation wait: a lease that lapses by itself',
+export const waitSlot = /* @__PURE__ */ entity('waitSlot', {
   pk: ORG,
   sk: 'WAIT#{slot}',
-  attributes: { holder: 'the wait that holds it', lease_until: 'when it lapses (epoch seconds)', ttl: 'the same' },
 });
 
-export const idempotencyRecord = entity('idempotencyRecord', {
-  description: 'an Idempotency-Key’s claim and answer',
+export const idempotencyRecord = /* @__PURE__ */ entity('idempotencyRecord', {
   pk: ORG,
   sk: 'IDEM#{key}',
-  attributes: { 'state, fingerprint, claim_id, lease_until, response': 'the claim', ttl: '24 h' },
 });
 
-export const event = entity('event', {
-  description: 'an event (decision 37); `<type_sequence>`, its number among its type, is not stored',
+export const event = /* @__PURE__ */ entity('event', {
   pk: ORG,
   sk: 'EVT#{sequence}',
-  attributes: {
-    'id, type, sequence, created_at, data, resource_id': 'the event',
-    actor: 'who made the change (decision 46); absent on events written before it, read as the system (decision 140)',
-  },
   indexes: {
     events: { physical: 'gsi1', pk: `${ORG}#EVTS`, sk: '{sequence}' },
     eventsByType: { physical: 'gsi2', pk: `${ORG}#EVTS#TYPE#{type}`, sk: '{type_sequence}' },
@@ -167,63 +119,40 @@ export const event = entity('event', {
   },
 });
 
-export const webhook = entity('webhook', {
-  description: 'a webhook (decision 38); the organization item counts them',
+export const webhook = /* @__PURE__ */ entity('webhook', {
   pk: ORG,
   sk: 'WH#{id}',
-  attributes: {
-    'id, org_id, url, events, description, created_at': 'the record',
-    secret_sealed: 'its secret, sealed',
-    delivery_count: 'its attempts',
-  },
   indexes: { webhooks: { physical: 'gsi1', pk: `${ORG}#WHS`, sk: '{created_at}#{id}' } },
 });
 
-export const deliveryAttempt = entity('deliveryAttempt', {
-  description: 'one attempt to deliver an event to a webhook',
+export const deliveryAttempt = /* @__PURE__ */ entity('deliveryAttempt', {
   pk: `${PARTITIONS.deliveries}{webhook_id}`,
   sk: '{attempted_at}#{id}',
-  attributes: { 'event_id, attempt, attempted_at, status_code, succeeded': 'the attempt', ttl: '30 days' },
 });
 
-export const queuedDelivery = entity('queuedDelivery', {
-  description: 'a delivery waiting in the local queue (on AWS, SQS)',
+export const queuedDelivery = /* @__PURE__ */ entity('queuedDelivery', {
   pk: `${PARTITIONS.localQueue}{queue}`,
   sk: '{visible_at}#{id}',
-  attributes: { body: 'the message', claimed_until: 'while a deliverer holds it' },
 });
 
-export const revision = entity('revision', {
-  description: 'a deployment’s revision n (decision 43): its revisions are one key range, so a page reads what it returns',
+export const revision = /* @__PURE__ */ entity('revision', {
   pk: ORG,
   sk: 'REV#{deployment_id}#{revision}',
-  attributes: { 'deployment_id, revision, config, created_at, operation_id, rollback_of': 'the revision (secrets sealed)' },
 });
 
-export const operationLogLine = entity('operationLogLine', {
-  description:
-    'line n of an operation’s log (decision 45), written in the transaction that counts it on the operation; an operation’s lines are one key range, so a page reads what it returns',
+export const operationLogLine = /* @__PURE__ */ entity('operationLogLine', {
   pk: ORG,
   sk: 'LOG#{operation_id}#{sequence}',
-  attributes: { 'operation_id, sequence, time, phase, level, message': 'the line' },
 });
 
-export const simulatedJob = entity('simulatedJob', {
-  description: 'a job of the simulated platform (only the simulated driver writes these)',
+export const simulatedJob = /* @__PURE__ */ entity('simulatedJob', {
   pk: ORG,
   sk: 'JOB#{operation_id}#{phase}',
-  attributes: { 'phase, ends_at, outcome': 'the job', state: 'running or canceled', ttl: '7 days' },
 });
 
-export const apiKey = entity('apiKey', {
-  description: 'an API key, by the SHA-256 of the key',
+export const apiKey = /* @__PURE__ */ entity('apiKey', {
   pk: `${PARTITIONS.apiKey}{hash}`,
   sk: 'KEY',
-  attributes: {
-    'id, org_id, name, scopes, hash, hint, created_at, expires_at, revoked_at, last_used_at': 'the record',
-    'rate_hour, rate_n, rate_m00…rate_m59': 'the rate-limit windows: this hour, its minutes',
-    counted: 'present while the key holds one of its organization’s `key_count` places (decision 130)',
-  },
   indexes: {
     // Only key management reads an organization's keys (infra/aws/function-access.ts).
     keysByOrg: { physical: 'gsi1', pk: `${ORG}#KEYS`, sk: '{created_at}#{id}' },
@@ -231,24 +160,14 @@ export const apiKey = entity('apiKey', {
   },
 });
 
-export const usageEntry = entity('usageEntry', {
-  description: 'one request in a key’s usage log',
+export const usageEntry = /* @__PURE__ */ entity('usageEntry', {
   pk: `${PARTITIONS.usage}{key_id}`,
   sk: '{at}#{id}',
-  attributes: {
-    'at, method, route, path, status, key_id, org_id, request_id, client_address':
-      'the entry (route: the template matched; path: the path named)',
-    duration_ms: 'from arrival to answer, on entries written or corrected after the answer (decision 145)',
-    deprecated: 'true when the request used a deprecated feature (decision 44)',
-    ttl: '90 days',
-  },
 });
 
-export const authFailures = entity('authFailures', {
-  description: 'failed authentications of one client address in one 10-minute window (written only when a well-formed key matched nothing)',
+export const authFailures = /* @__PURE__ */ entity('authFailures', {
   pk: `${PARTITIONS.authFailures}{address}`,
   sk: '{window_start}',
-  attributes: { n: 'the failures', ttl: 'the window’s end + 10 minutes' },
 });
 
 /** Every item type, for the doc and the checks. */
@@ -272,8 +191,17 @@ export const ENTITIES = [
   authFailures,
 ] as const;
 
-/** The index names reads use, each mapped to its physical index once (above). */
-export const INDEX = { ...deployment.indexes, ...operation.indexes, ...event.indexes, ...webhook.indexes, ...apiKey.indexes };
+/**
+ * The index names reads use, each mapped to its physical index once (above). Built in a
+ * call marked pure: a bundle that does not read INDEX then drops the entities too.
+ */
+export const INDEX = /* @__PURE__ */ (() => ({
+  ...deployment.indexes,
+  ...operation.indexes,
+  ...event.indexes,
+  ...webhook.indexes,
+  ...apiKey.indexes,
+}))();
 export type IndexName = keyof typeof INDEX;
 
 // Keys as the code addresses them.

@@ -95,22 +95,18 @@ export class NamedIndex {
 }
 
 export interface EntityDeclaration<I extends string> {
-  /** What the item is, for docs/data-model.md. */
-  readonly description: string;
   readonly pk: string;
   readonly sk: string;
-  /** Its attributes besides keys, each with what it holds. */
-  readonly attributes: Readonly<Record<string, string>>;
   readonly indexes?: Readonly<Record<I, IndexDeclaration>>;
 }
 
-export class Entity<I extends string = never> {
+export class Entity<I extends string = never, N extends string = string> {
   readonly pk: KeyTemplate;
   readonly sk: KeyTemplate;
   readonly indexes: Readonly<Record<I, NamedIndex>>;
 
   constructor(
-    readonly name: string,
+    readonly name: N,
     readonly declaration: EntityDeclaration<I>,
   ) {
     this.pk = new KeyTemplate(declaration.pk, true);
@@ -164,5 +160,5 @@ export class Entity<I extends string = never> {
   }
 }
 
-export const entity = <I extends string = never>(name: string, declaration: EntityDeclaration<I>): Entity<I> =>
+export const entity = <const N extends string, I extends string = never>(name: N, declaration: EntityDeclaration<I>): Entity<I, N> =>
   new Entity(name, declaration);

@@ -13,7 +13,7 @@ import type { RevisionRecord } from '../../core/revisions.js';
 import type { Pagination } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { INDEX, revisionKey } from './entities.js';
+import { operation, revisionKey } from './entities.js';
 import { byRange } from './list-query.js';
 
 type Item = Record<string, unknown>;
@@ -60,7 +60,7 @@ export async function listRevisions(d: DeploymentRecord, req: PageRequest): Prom
 /** Revision 1 of a deployment stored before revisions: the default configuration, or the current one if never updated. */
 async function synthesizedFirst(d: DeploymentRecord): Promise<RevisionRecord | undefined> {
   // The create is the deployment's first operation: position 1 of its operations.
-  const { items } = await byRange(INDEX.opsByResource, { org_id: d.org_id, resource_id: d.id }, 1, { page: 1, per_page: 1 });
+  const { items } = await byRange(operation.indexes.opsByResource, { org_id: d.org_id, resource_id: d.id }, 1, { page: 1, per_page: 1 });
   const create = items[0];
   if (!create) return undefined;
   return {

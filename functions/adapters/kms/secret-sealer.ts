@@ -30,7 +30,7 @@ export function kmsSealer(keyId: string, kms = new KMSClient({})): SecretSealer 
 }
 
 /** The process's sealer: KMS, unless the host that started the process injected another. */
-export const secretSealer = injectable('SecretSealer', () => {
+export const secretSealer = /* @__PURE__ */ injectable('SecretSealer', () => {
   const { kmsKeyId } = config().webhooks;
   if (!kmsKeyId) throw new Error('WEBHOOK_KMS_KEY_ID is not set: the stack sets it on the functions that use the webhook key.');
   return kmsSealer(kmsKeyId);

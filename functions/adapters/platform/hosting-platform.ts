@@ -8,7 +8,7 @@ import { injectable } from '../../lib/injectable.js';
 import { logger } from '../../lib/logger.js';
 import { simulatedPlatform } from './simulated-platform.js';
 
-export const hostingPlatform = injectable('HostingPlatform', () => simulatedPlatform(config()));
+export const hostingPlatform = /* @__PURE__ */ injectable('HostingPlatform', () => simulatedPlatform(config()));
 
 /**
  * Asks the driver to put back the configuration a failed or canceled update replaced, and

@@ -27,7 +27,7 @@ export function secretsManagerSigningSecret(secretArn: string, client = new Secr
 }
 
 /** The process's signing secret: Secrets Manager, unless the host that started the process injected another. */
-export const keySigningSecret = injectable('KeySigningSecret', () => {
+export const keySigningSecret = /* @__PURE__ */ injectable('KeySigningSecret', () => {
   const { secretArn } = config().apiKeys;
   if (!secretArn) throw new Error('API_KEY_SECRET_ARN is not set: the stack sets it on the functions that verify or mint keys.');
   return secretsManagerSigningSecret(secretArn);

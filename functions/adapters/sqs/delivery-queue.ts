@@ -27,7 +27,7 @@ export function sqsDeliveryQueue(queueUrl: string, sqs = new SQSClient({})): Del
 }
 
 /** The process's delivery queue: SQS, unless the host that started the process injected another. */
-export const deliveryQueue = injectable('DeliveryQueue', () => {
+export const deliveryQueue = /* @__PURE__ */ injectable('DeliveryQueue', () => {
   const { queueUrl } = config().webhooks;
   if (!queueUrl) throw new Error('DELIVERY_QUEUE_URL is not set: the stack sets it on the functions that send to the delivery queue.');
   return sqsDeliveryQueue(queueUrl);

@@ -11,7 +11,8 @@ import { listUsage } from '../../../functions/adapters/dynamo/usage-store.js';
 import { apiError } from '../../../functions/core/errors.js';
 import type { IntentResult } from '../../../functions/middleware/api-request.js';
 import { lambdaHandler } from '../../../functions/middleware/base-stack.js';
-import { httpRoute, type Input } from '../../../functions/middleware/http-route.js';
+import { httpBodyRoute } from '../../../functions/middleware/body-route.js';
+import { httpRoute, type Input, type LambdaHandler } from '../../../functions/middleware/http-route.js';
 import { type Route, routes } from '../../../functions/routes.js';
 import { createKey } from '../../helpers/fixtures.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';
@@ -19,13 +20,16 @@ import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.j
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROTECTIVE = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
 
-/** The route's handler around a stand-in intent that records what it was given. */
+/** The route's handler (with the body's steps where it takes one) around a stand-in intent that records what it was given. */
 function endpoint<R extends Route>(route: R, answer: (input: Input<R>) => Promise<IntentResult> = async () => ({ data: { ok: true } })) {
   const intent = jest.fn(answer);
-  return { intent, handler: httpRoute(route, intent) };
+  const handler = route.body
+    ? httpBodyRoute(route as R & { body: NonNullable<Route['body']> }, intent)
+    : httpRoute(route as R & { body: undefined }, intent);
+  return { intent, handler };
 }
 
-async function send(handler: ReturnType<typeof httpRoute>, event: Partial<APIGatewayProxyEvent>) {
+async function send(handler: LambdaHandler, event: Partial<APIGatewayProxyEvent>) {
   const { result, lines } = await logged(() => handler(apiEvent(event), apiContext()));
   const body = result.headers?.['Content-Type'] === JSON_TYPE ? JSON.parse(result.body) : result.body;
   return { status: result.statusCode, headers: result.headers as Record<string, string>, body, lines };
