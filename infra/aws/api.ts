@@ -201,12 +201,12 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          "Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract. The dashboard API's handlers verify the Cognito user's ID token with aws-jwt-verify, for the same reason (TOKEN_EXPIRED, INSUFFICIENT_ROLE).",
+          "Requests authenticate with X-API-Key, validated in the Lambda middleware against hashed keys in DynamoDB (the contract defines 401/403 codes an authorizer cannot produce); public routes need no key by contract. The dashboard API's handlers verify the Cognito user's ID token against the pool's JWKS (node:crypto, decision 200), for the same reason (TOKEN_EXPIRED, INSUFFICIENT_ROLE).",
       },
       {
         id: 'AwsSolutions-COG4',
         reason:
-          "The public API uses the service's own API keys (X-API-Key); the dashboard API's Cognito tokens are verified in its handlers (aws-jwt-verify against the pool's JWKS), so that its errors keep the service's envelope and codes.",
+          "The public API uses the service's own API keys (X-API-Key); the dashboard API's Cognito tokens are verified in its handlers (against the pool's JWKS, decision 200), so that its errors keep the service's envelope and codes.",
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
@@ -244,7 +244,7 @@ export class ServiceApi extends Construct {
     const notFound = integration(NOT_FOUND_HANDLER);
     const tables = [
       { prefix: API_PREFIX, list: routeList },
-      // The dashboard's API: the handlers verify the user's token themselves (aws-jwt-verify),
+      // The dashboard's API: the handlers verify the user's token themselves (decision 200),
       // so its answers (TOKEN_EXPIRED, INSUFFICIENT_ROLE, …) are the same here as under npm start.
       { prefix: DASHBOARD_API_PREFIX, list: dashboardRouteList },
     ];

@@ -1,7 +1,7 @@
 /**
  * The dashboard's API and its user pool, in process over real HTTP: the local server
  * with the emulated Cognito pool, users made by the users CLI through the AWS SDK, the
- * handlers verifying tokens with aws-jwt-verify against the pool's JWKS, DynamoDB Local.
+ * handlers verifying tokens against the pool's JWKS (adapters/auth/user-tokens.ts), DynamoDB Local.
  */
 import { generateKeyPair, SignJWT } from 'jose';
 import { UsageError } from '../../client/cli/args.js';
