@@ -10,7 +10,7 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributed } from '../../bench/call-counter.js';
 import { CLI_LIMIT_MS, measureCli, printCliReport } from '../../bench/cli.js';
-import { buildFloor, bundledClients, declaredClients, importOnce } from '../../bench/cold-start.js';
+import { buildFloor, bundledClients, bundledCommands, declaredClients, importOnce } from '../../bench/cold-start.js';
 import { runContention } from '../../bench/contention.js';
 import { printRequestsReport } from '../../bench/report-requests.js';
 import {
@@ -164,6 +164,16 @@ describe('the cold-start floor', () => {
       const { sources } = JSON.parse(fs.readFileSync(`${floor}.map`, 'utf8')) as { sources: string[] };
       for (const pkg of ['@aws-lambda-powertools/logger/', '@aws-lambda-powertools/metrics/'])
         expect(sources.some((s) => s.includes(`node_modules/${pkg}`))).toBe(true);
+      // A floor also holds the commands its function sends (decision 204), and only those of its declared clients.
+      const clients = declaredClients(FUNCTION_ACCESS['get-deployment']!);
+      expect(bundledCommands(`${floor}.map`, clients).map(([, k]) => k)).not.toContain('GetCommand');
+      const withCommands = await buildFloor(clients, path.join(dir, 'commands'), [['@aws-sdk/lib-dynamodb', 'GetCommand']]);
+      expect(bundledCommands(`${withCommands}.map`, clients)).toContainEqual(['@aws-sdk/lib-dynamodb', 'GetCommand']);
+      expect(bundledCommands(`${withCommands}.map`, ['@aws-sdk/client-secrets-manager'])).not.toContainEqual([
+        '@aws-sdk/lib-dynamodb',
+        'GetCommand',
+      ]);
+      expect(fs.statSync(withCommands).size).toBeGreaterThan(fs.statSync(floor).size);
       const time = await importOnce(floor, '');
       expect(time.cpuMs).toBeGreaterThan(0);
       expect(time.wallMs).toBeGreaterThan(0);
