@@ -9,7 +9,6 @@
 import './env.js';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { clientFor, ensureTable, type RunningDynamo, startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../infra/local/sfn-endpoint.js';
@@ -146,7 +145,9 @@ async function main(): Promise<number> {
       }
     }
     const coldStart = ONLY.has('cold-start')
-      ? await timed('cold-start', () => measureColdStart({ runs: COLD_START_RUNS, parallel: availableParallelism() }))
+      ? // One import at a time: two at once on two cores share the caches and the cores V8's
+        // background threads run on, and moved the import ratios by ±0.05 from run to run.
+        await timed('cold-start', () => measureColdStart({ runs: COLD_START_RUNS, parallel: 1 }))
       : undefined;
 
     let ok = true;

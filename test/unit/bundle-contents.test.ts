@@ -1,0 +1,56 @@
+/**
+ * What a function's bundle holds, built as the stack builds it (BUNDLE_OPTIONS): only its
+ * own route and schemas, only the middleware its route runs, none of the text only the
+ * documents read (decisions 201-203), and no JWT library (decision 200). The cold-start
+ * goal is measured by `npm run bench`; this keeps what it rests on from slipping back.
+ */
+import path from 'node:path';
+import { build } from 'esbuild';
+import { dashboardRouteList } from '../../functions/dashboard-routes.js';
+import { routeList } from '../../functions/routes.js';
+import { BUNDLE_OPTIONS, REPO_ROOT } from '../../infra/aws/functions.js';
+
+async function bundle(handler: string) {
+  const result = await build({
+    entryPoints: [path.join(REPO_ROOT, 'functions/http', `${handler}.ts`)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    minify: BUNDLE_OPTIONS.minify,
+    target: BUNDLE_OPTIONS.target,
+    mainFields: BUNDLE_OPTIONS.mainFields,
+    outfile: path.join(REPO_ROOT, 'cdk.out', 'bundle-contents', 'index.mjs'),
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  return { text: result.outputFiles[0]!.text, holds: (part: string) => inputs.some((i) => i.includes(part)) };
+}
+
+const otherHandlers = (own: string) => [...routeList, ...dashboardRouteList].map((r) => r.handler).filter((h) => h !== own);
+
+it("holds a read's own route only, and none of the body's steps or the documents' text", async () => {
+  const { text, holds } = await bundle('get-deployment');
+  expect(text).toContain('"get-deployment"');
+  for (const other of otherHandlers('get-deployment')) expect({ other, held: text.includes(`"${other}"`) }).toEqual({ other, held: false });
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+    expect({ part, held: holds(part) }).toEqual({ part, held: false });
+  for (const part of ['functions/docs/', 'adapters/dynamo/entity-docs.ts', 'adapters/platform/'])
+    expect({ part, held: holds(part) }).toEqual({ part, held: false });
+});
+
+it("holds a write's body steps and Idempotency-Key claim", async () => {
+  const { holds } = await bundle('create-deployment');
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+    expect({ part, held: holds(part) }).toEqual({ part, held: true });
+});
+
+it('holds a dashboard function’s own route and schemas, and no JWT library', async () => {
+  const { text, holds } = await bundle('dashboard-list-keys');
+  for (const other of otherHandlers('dashboard-list-keys'))
+    expect({ other, held: text.includes(`"${other}"`) }).toEqual({ other, held: false });
+  for (const part of ['aws-jwt-verify', 'node_modules/jose/']) expect({ part, held: holds(part) }).toEqual({ part, held: false });
+  // The schemas of the other dashboard routes stay out: key creation's body, for one.
+  expect(text).not.toContain('must not repeat a scope');
+});
