@@ -47,8 +47,8 @@ const REQUESTS: RequestsOptions = {
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CONTENTION_REQUESTS = Number(process.env.BENCH_CONTENTION_REQUESTS ?? 200);
 /**
- * Imports of each bundle and of its floor (interleaved), the least CPU time compared. 15, not 5:
- * with the machine shared at a load of 13, the least of 5 still put bundles whose imports
+ * Imports of each bundle and of its floor (interleaved), the median CPU time compared. 15, not 5:
+ * with the machine shared at a load of 13, the least of 5 put bundles whose imports
  * differ by under 10% in instructions (callgrind) anywhere from 1.05x to 1.39x the floor.
  */
 const COLD_START_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 15);
