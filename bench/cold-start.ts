@@ -7,12 +7,10 @@
  * sends on them, and creates Powertools' Logger and Metrics, as every function does: what
  * the ratio judges is the service's own code (decisions 183 and 204).
  * Each import runs in a fresh Node 24 process, with the
- * NODE_OPTIONS the function gets on Lambda; every bundle's runs are shuffled together
- * so machine noise falls on all of them alike. Import time is the median CPU time (user
- * + system) of the runs: on Lambda an import is CPU-bound, and on a shared machine CPU
- * time leaves out the waits for a core that wall time counts. Not the least: one lucky
- * run of a floor (a core at its highest clock) moved every ratio on that floor by up to
- * 0.1. Wall time is shown too.
+ * NODE_OPTIONS the function gets on Lambda, right beside an import of its floor, and the
+ * import ratio is the median over the runs of the two imports' CPU times (user + system):
+ * on Lambda an import is CPU-bound, and on a shared machine CPU time leaves out the waits
+ * for a core that wall time counts (decision 205). Wall time is shown too.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -151,23 +149,47 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** Two files to import side by side, each with its NODE_OPTIONS. */
+export interface ImportPair {
+  a: string;
+  aOptions: string;
+  b: string;
+  bOptions: string;
+}
+
+export interface PairedImports {
+  /** Median CPU and wall time of the first file's imports, and of the second's. */
+  a: ImportTime;
+  b: ImportTime;
+  /** The median, over the runs, of the first import's CPU time over the second's taken beside it. */
+  ratio: number;
+}
+
 /**
- * Imports each (file, NODE_OPTIONS) `runs` times, all of them shuffled together and run
- * `parallel` at a time, and keeps per file the median CPU time and the median wall time.
+ * Imports each pair of files `runs` times, one process at a time: the two of a pair one
+ * right after the other (which goes first drawn at random), the pairs' runs shuffled
+ * together. What a pair is judged by is the median of its runs' ratios: a burst of other
+ * work, or a core at another clock, falls on both imports of a run alike (decision 205).
  */
-export async function importTimes(jobs: { file: string; nodeOptions: string }[], runs: number, parallel: number): Promise<ImportTime[]> {
-  const queue = jobs.flatMap((job, i) => Array.from({ length: runs }, () => ({ ...job, i })));
+export async function pairedImports(pairs: ImportPair[], runs: number): Promise<PairedImports[]> {
+  const queue = pairs.flatMap((pair, i) => Array.from({ length: runs }, () => ({ ...pair, i })));
   for (let k = queue.length - 1; k > 0; k--) {
     const j = Math.floor(Math.random() * (k + 1));
     [queue[k], queue[j]] = [queue[j]!, queue[k]!];
   }
-  const samples = jobs.map(() => [] as ImportTime[]);
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      for (let next = queue.pop(); next; next = queue.pop()) samples[next.i]!.push(await importOnce(next.file, next.nodeOptions));
-    }),
-  );
-  return samples.map((s) => ({ cpuMs: median(s.map((x) => x.cpuMs)), wallMs: median(s.map((x) => x.wallMs)) }));
+  const samples = pairs.map(() => [] as { a: ImportTime; b: ImportTime }[]);
+  for (const run of queue) {
+    const first = Math.random() < 0.5;
+    const one = first ? await importOnce(run.a, run.aOptions) : await importOnce(run.b, run.bOptions);
+    const other = first ? await importOnce(run.b, run.bOptions) : await importOnce(run.a, run.aOptions);
+    samples[run.i]!.push(first ? { a: one, b: other } : { a: other, b: one });
+  }
+  const medianOf = (xs: ImportTime[]): ImportTime => ({ cpuMs: median(xs.map((x) => x.cpuMs)), wallMs: median(xs.map((x) => x.wallMs)) });
+  return samples.map((s) => ({
+    a: medianOf(s.map((x) => x.a)),
+    b: medianOf(s.map((x) => x.b)),
+    ratio: median(s.map((x) => x.a.cpuMs / x.b.cpuMs)),
+  }));
 }
 
 export interface FunctionColdStart {
@@ -196,7 +218,7 @@ export interface ColdStartResult {
 }
 
 /** Synthesizes the app into a temporary directory and measures every function in it. */
-export async function measureColdStart(o: { runs: number; parallel: number; only?: string[] }): Promise<ColdStartResult> {
+export async function measureColdStart(o: { runs: number; only?: string[] }): Promise<ColdStartResult> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-start-'));
   try {
     const t0 = performance.now();
@@ -227,30 +249,25 @@ export async function measureColdStart(o: { runs: number; parallel: number; only
           return { f, file, clients, commands, floor: await floorOf(clients, commands), nodeOptions };
         }),
     );
-    // Every bundle and every floor with its function's NODE_OPTIONS, plus get-deployment and its floor with and without source maps.
-    const jobs = new Map<string, { file: string; nodeOptions: string }>();
-    const job = (file: string, nodeOptions: string) => {
-      jobs.set(`${file}|${nodeOptions}`, { file, nodeOptions });
-      return `${file}|${nodeOptions}`;
-    };
+    // Every bundle beside its floor, with its function's NODE_OPTIONS; get-deployment and its floor each with and without source maps.
     const gd = measured.find((m) => m.f.name === 'get-deployment');
-    const smJobs = gd && {
-      with: job(gd.file, '--enable-source-maps'),
-      without: job(gd.file, ''),
-      floorWith: job(gd.floor, '--enable-source-maps'),
-      floorWithout: job(gd.floor, ''),
-    };
-    const keys = measured.map((m) => ({ fn: job(m.file, m.nodeOptions), floor: job(m.floor, m.nodeOptions) }));
-    const order = [...jobs.keys()];
-    const times = await importTimes([...jobs.values()], o.runs, o.parallel);
-    const time = (key: string) => times[order.indexOf(key)]!;
+    const maps = '--enable-source-maps';
+    const pairs: ImportPair[] = [
+      ...measured.map((m) => ({ a: m.file, aOptions: m.nodeOptions, b: m.floor, bOptions: m.nodeOptions })),
+      ...(gd
+        ? [
+            { a: gd.file, aOptions: maps, b: gd.file, bOptions: '' },
+            { a: gd.floor, aOptions: maps, b: gd.floor, bOptions: '' },
+          ]
+        : []),
+    ];
+    const times = await pairedImports(pairs, o.runs);
+    const [bundleMaps, floorMaps] = gd ? times.slice(measured.length) : [];
     const functions: FunctionColdStart[] = measured.map((m, i) => {
       const bytes = fs.statSync(m.file).size;
       const floorBytes = fs.statSync(m.floor).size;
-      const imp = time(keys[i]!.fn);
-      const floorImp = time(keys[i]!.floor);
+      const { a: imp, b: floorImp, ratio: importRatio } = times[i]!;
       const bytesRatio = bytes / floorBytes;
-      const importRatio = imp.cpuMs / floorImp.cpuMs;
       const gated = m.clients.length > 0;
       return {
         name: m.f.name,
@@ -272,14 +289,10 @@ export async function measureColdStart(o: { runs: number; parallel: number; only
       functions,
       synthMs,
       runs: o.runs,
-      sourceMaps: smJobs
-        ? {
-            with: time(smJobs.with),
-            without: time(smJobs.without),
-            floorWith: time(smJobs.floorWith),
-            floorWithout: time(smJobs.floorWithout),
-          }
-        : { with: none, without: none, floorWith: none, floorWithout: none },
+      sourceMaps:
+        bundleMaps && floorMaps
+          ? { with: bundleMaps.a, without: bundleMaps.b, floorWith: floorMaps.a, floorWithout: floorMaps.b }
+          : { with: none, without: none, floorWith: none, floorWithout: none },
     };
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });

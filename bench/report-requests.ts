@@ -127,7 +127,7 @@ export function printRequestsReport(r: {
     console.log(
       `Cold start (goal 3), per function from cdk synth (${f1(cs.synthMs / 1000)} s): bundle bytes and import time against a floor bundle built with the same esbuild ` +
         `options that only creates the SDK clients the function is declared to use (FUNCTION_ACCESS), holds the commands it sends on them, and creates Powertools' Logger and Metrics. Import: median CPU ms (median wall ms) of ${cs.runs} fresh Node ${process.versions.node} processes each, one at a time, ` +
-        `interleaved with the floor’s, with the NODE_OPTIONS the function gets on Lambda. Limits ${COLD_START_LIMITS.bytes}× in bytes, ${COLD_START_LIMITS.import}× in import.`,
+        `each right beside one of the floor's, with the NODE_OPTIONS the function gets on Lambda; the import ratio is the median of those ${cs.runs} pairs' ratios. Limits ${COLD_START_LIMITS.bytes}× in bytes, ${COLD_START_LIMITS.import}× in import.`,
     );
     console.log(
       table([

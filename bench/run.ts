@@ -47,7 +47,7 @@ const REQUESTS: RequestsOptions = {
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CONTENTION_REQUESTS = Number(process.env.BENCH_CONTENTION_REQUESTS ?? 200);
 /**
- * Imports of each bundle and of its floor (interleaved), the median CPU time compared. 15, not 5:
+ * Imports of each bundle beside its floor, the median of the runs' ratios compared (decision 205). 15, not 5:
  * with the machine shared at a load of 13, the least of 5 put bundles whose imports
  * differ by under 10% in instructions (callgrind) anywhere from 1.05x to 1.39x the floor.
  */
@@ -144,11 +144,7 @@ async function main(): Promise<number> {
         await bench.close();
       }
     }
-    const coldStart = ONLY.has('cold-start')
-      ? // One import at a time: two at once on two cores share the caches and the cores V8's
-        // background threads run on, and moved the import ratios by ±0.05 from run to run.
-        await timed('cold-start', () => measureColdStart({ runs: COLD_START_RUNS, parallel: 1 }))
-      : undefined;
+    const coldStart = ONLY.has('cold-start') ? await timed('cold-start', () => measureColdStart({ runs: COLD_START_RUNS })) : undefined;
 
     let ok = true;
     if (lists) ok = printReport(lists.results, { runs: RUNS, warmups: WARMUPS, seeding: lists.seeding, delivery }) && ok;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributed } from '../../bench/call-counter.js';
 import { CLI_LIMIT_MS, measureCli, printCliReport } from '../../bench/cli.js';
-import { buildFloor, bundledClients, bundledCommands, declaredClients, importOnce } from '../../bench/cold-start.js';
+import { buildFloor, bundledClients, bundledCommands, declaredClients, importOnce, pairedImports } from '../../bench/cold-start.js';
 import { runContention } from '../../bench/contention.js';
 import { printRequestsReport } from '../../bench/report-requests.js';
 import {
@@ -177,6 +177,15 @@ describe('the cold-start floor', () => {
       const time = await importOnce(floor, '');
       expect(time.cpuMs).toBeGreaterThan(0);
       expect(time.wallMs).toBeGreaterThan(0);
+      // Each run imports both files of a pair, one right after the other; the ratio is the median of the runs'.
+      const [pair] = await pairedImports([{ a: withCommands, aOptions: '', b: floor, bOptions: '' }], 3);
+      expect(pair).toEqual({
+        a: { cpuMs: expect.any(Number), wallMs: expect.any(Number) },
+        b: { cpuMs: expect.any(Number), wallMs: expect.any(Number) },
+        ratio: expect.any(Number),
+      });
+      expect(pair!.ratio).toBeGreaterThan(0);
+      expect(Number.isFinite(pair!.ratio)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
