@@ -1,29 +1,20 @@
 /**
  * What crosses the dashboard's own API (/dashboard/api): its inputs are validated with
  * these schemas and the web app is typed by them (type imports only, so no zod ships to
- * the browser).
+ * the browser). Each is built through core/schemas.ts's `schema`, the call marked pure,
+ * so a function bundles and builds only the ones it uses (decision 201).
  */
 import * as z from 'zod/mini';
 import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from './api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
-import { Event, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Pagination, queryInt, SCOPES, Scope } from './schemas.js';
+import { Event, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Pagination, queryInt, SCOPES, Scope, schema } from './schemas.js';
 
-/**
- * Builds a schema, and says that building it has no side effects, as core/schemas.ts's
- * own helper does: a function's bundle then holds, and its cold start builds, only the
- * schemas it uses (decision 201). esbuild honours the mark within this module only.
- */
-/* @__NO_SIDE_EFFECTS__ */
-function schema<S>(build: () => S): S {
-  return build();
-}
+const Timestamp = /* @__PURE__ */ schema(() => z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds')));
 
-const Timestamp = schema(() => z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds')));
-
-export const KeyIdParams = schema(() => z.object({ key_id: z.string() }));
+export const KeyIdParams = /* @__PURE__ */ schema(() => z.object({ key_id: z.string() }));
 
 /** A new key: a label, the scopes it is limited to (all when absent), and an optional expiry in the future. */
-export const CreateKeyBody = schema(() =>
+export const CreateKeyBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
     name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(KEY_NAME_PATTERN, KEY_NAME_RULE)),
     scopes: z.optional(
@@ -46,7 +37,7 @@ export const CreateKeyBody = schema(() =>
 export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
 
 /** A key as the dashboard shows it: never the key, never its hash. */
-export const KeySummary = schema(() =>
+export const KeySummary = /* @__PURE__ */ schema(() =>
   z.object({
     id: z.string(),
     name: z.string(),
@@ -61,11 +52,11 @@ export const KeySummary = schema(() =>
 export type KeySummary = z.infer<typeof KeySummary>;
 
 /** The answer to a creation: the only time the key itself is shown. */
-export const CreatedKey = schema(() => z.extend(KeySummary, { key: z.string() }));
+export const CreatedKey = /* @__PURE__ */ schema(() => z.extend(KeySummary, { key: z.string() }));
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
 /** Decision 47: how long the old key keeps working after a rotation (seconds; a day unless told). */
-export const RotateKeyBody = schema(() =>
+export const RotateKeyBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
     grace_seconds: z.optional(z.int().check(z.gte(ROTATION_GRACE.min), z.lte(ROTATION_GRACE.max))),
   }),
@@ -73,7 +64,7 @@ export const RotateKeyBody = schema(() =>
 export type RotateKeyBody = z.infer<typeof RotateKeyBody>;
 
 /** The answer to a rotation: the new key, shown this once, and the key it replaces. */
-export const RotatedKey = schema(() => z.extend(CreatedKey, { rotated_from: z.string() }));
+export const RotatedKey = /* @__PURE__ */ schema(() => z.extend(CreatedKey, { rotated_from: z.string() }));
 export type RotatedKey = z.infer<typeof RotatedKey>;
 
 /**
@@ -81,7 +72,7 @@ export type RotatedKey = z.infer<typeof RotatedKey>;
  * hold 90 days of requests, so no page numbers and no total), optionally only the
  * entries of one status code.
  */
-export const KeyUsageQuery = schema(() =>
+export const KeyUsageQuery = /* @__PURE__ */ schema(() =>
   z.object({
     status: z.optional(z.pipe(z.string().check(z.regex(/^[1-5]\d\d$/, 'must be an HTTP status code')), z.transform(Number))),
     per_page: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
@@ -90,7 +81,7 @@ export const KeyUsageQuery = schema(() =>
 );
 export type KeyUsageQuery = z.infer<typeof KeyUsageQuery>;
 
-export const UsageEntry = schema(() =>
+export const UsageEntry = /* @__PURE__ */ schema(() =>
   z.object({
     at: Timestamp,
     method: z.string(),
@@ -109,10 +100,10 @@ export const UsageEntry = schema(() =>
 );
 export type UsageEntry = z.infer<typeof UsageEntry>;
 
-export const UsagePage = schema(() => z.object({ items: z.array(UsageEntry), next_cursor: z.nullable(z.string()) }));
+export const UsagePage = /* @__PURE__ */ schema(() => z.object({ items: z.array(UsageEntry), next_cursor: z.nullable(z.string()) }));
 export type UsagePage = z.infer<typeof UsagePage>;
 
-export const Me = schema(() => z.object({ email: z.string(), org_id: z.string(), role: DashboardRole }));
+export const Me = /* @__PURE__ */ schema(() => z.object({ email: z.string(), org_id: z.string(), role: DashboardRole }));
 export type Me = z.infer<typeof Me>;
 
 /**
@@ -120,8 +111,8 @@ export type Me = z.infer<typeof Me>;
  * and the name its actor goes by here: a key's name, the signed-in user's own email, or
  * null (the page shows the id, or "workflow" for the system).
  */
-export const ActivityEntry = schema(() => z.extend(Event, { actor_name: z.nullable(z.string()) }));
+export const ActivityEntry = /* @__PURE__ */ schema(() => z.extend(Event, { actor_name: z.nullable(z.string()) }));
 export type ActivityEntry = z.infer<typeof ActivityEntry>;
 
-export const ActivityPage = schema(() => z.object({ items: z.array(ActivityEntry), pagination: Pagination }));
+export const ActivityPage = /* @__PURE__ */ schema(() => z.object({ items: z.array(ActivityEntry), pagination: Pagination }));
 export type ActivityPage = z.infer<typeof ActivityPage>;

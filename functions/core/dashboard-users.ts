@@ -6,23 +6,14 @@
 import * as z from 'zod/mini';
 import { ORG_ID_PATTERN, ORG_ID_RULE } from './api-keys.js';
 import { apiError } from './errors.js';
-
-/**
- * Builds a schema, and says that building it has no side effects, as core/schemas.ts's
- * own helper does: a function's bundle then holds, and its cold start builds, only the
- * schemas it uses (decision 201). esbuild honours the mark within this module only.
- */
-/* @__NO_SIDE_EFFECTS__ */
-function schema<S>(build: () => S): S {
-  return build();
-}
+import { schema } from './schemas.js';
 
 export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
-export const DashboardRole = schema(() => z.enum(DASHBOARD_ROLES));
+export const DashboardRole = /* @__PURE__ */ schema(() => z.enum(DASHBOARD_ROLES));
 export type DashboardRole = z.infer<typeof DashboardRole>;
 
 /** An organization id, by the rule every key issuer uses (core/api-keys.ts). */
-export const OrgId = schema(() => z.string().check(z.regex(ORG_ID_PATTERN, ORG_ID_RULE)));
+export const OrgId = /* @__PURE__ */ schema(() => z.string().check(z.regex(ORG_ID_PATTERN, ORG_ID_RULE)));
 
 /** The user-pool attributes that place a user, as Cognito names custom attributes. */
 export const ORG_ATTRIBUTE = 'custom:org_id';
@@ -35,7 +26,7 @@ export interface DashboardUser {
   role: DashboardRole;
 }
 
-const Claims = schema(() =>
+const Claims = /* @__PURE__ */ schema(() =>
   z.object({
     sub: z.string().check(z.minLength(1)),
     email: z.string().check(z.minLength(1)),

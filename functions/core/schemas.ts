@@ -18,12 +18,12 @@ z.config(en());
 /**
  * Builds a schema, and says that building it has no side effects: esbuild cannot tell
  * from zod's calls, and would keep every schema below in every function's bundle. So
- * wrapped, a bundle holds only the schemas its function uses (README, Performance).
- * esbuild honours the mark within this module only; other modules mark their calls
- * `@__PURE__` (routes.ts).
+ * wrapped, a bundle holds (and its cold start builds) only the schemas its function uses
+ * (decision 201). esbuild honours the mark within this module only; other modules mark
+ * their calls `@__PURE__` (routes.ts, dashboard-schemas.ts).
  */
 /* @__NO_SIDE_EFFECTS__ */
-function schema<S>(build: () => S): S {
+export function schema<S>(build: () => S): S {
   return build();
 }
 
