@@ -16,14 +16,16 @@ let server: http.Server;
 let issuer: string;
 let pool: CryptoKeyPair;
 let jwksRequests = 0;
+/** What the JWKS lists: the pool's key, until a test rotates it. */
+let served: object[] = [];
 
 beforeAll(async () => {
   pool = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(pool.publicKey)), kid: 'pool-key', use: 'sig', alg: 'RS256' };
+  served = [{ ...(await exportJWK(pool.publicKey)), kid: 'pool-key', use: 'sig', alg: 'RS256' }];
   server = http.createServer((req, res) => {
     jwksRequests++;
     if (req.url !== '/pool/.well-known/jwks.json') return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: served }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pool`;
@@ -119,4 +121,14 @@ it('fetches the JWKS once, and again for an unknown key id at most once a minute
   jest.spyOn(Date, 'now').mockReturnValue(later);
   for (let i = 0; i < 5; i++) await refusal(await token({}, { kid: `rotated-${i}` }));
   expect(jwksRequests - before).toBe(1);
+});
+
+it('trusts a key the pool has retired no longer, once it fetches the JWKS again', async () => {
+  const rotated = await generateKeyPair('RS256', { extractable: true });
+  const retired = await token();
+  served = [{ ...(await exportJWK(rotated.publicKey)), kid: 'rotated-key', use: 'sig', alg: 'RS256' }];
+  // Two minutes on (past the refetch interval of the test above), a token of the new key sends for the JWKS.
+  jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 122_000);
+  await expect(verifyUserToken(await token({}, { key: rotated.privateKey, kid: 'rotated-key' }))).resolves.toMatchObject({ orgId: ORG });
+  expect(await refusal(retired)).toEqual({ code: 'INVALID_TOKEN', reasons: ['unknown key id'] });
 });

@@ -19,8 +19,8 @@ const REFETCH_MS = 60_000;
 /** How far a clock ahead of ours may set `nbf`/`iat`. */
 const SKEW_SECONDS = 60;
 
-/** The pool's signing keys by key id, fetched at first use and again for a key id not seen. */
-const signingKeys = new Map<string, KeyObject>();
+/** The pool's signing keys by key id, as its JWKS last listed them: fetched at first use and again for a key id not seen. */
+let signingKeys = new Map<string, KeyObject>();
 let fetchedAt = Number.NEGATIVE_INFINITY;
 
 async function signingKey(issuer: string, kid: string): Promise<KeyObject | undefined> {
@@ -30,11 +30,12 @@ async function signingKey(issuer: string, kid: string): Promise<KeyObject | unde
     const res = await fetch(uri, { signal: AbortSignal.timeout(3000), redirect: 'error' });
     if (!res.ok) throw new Error(`JWKS fetch from ${uri} answered ${res.status}`);
     const { keys } = (await res.json()) as { keys?: JsonWebKey[] };
-    for (const jwk of keys ?? []) {
-      if (typeof jwk.kid === 'string' && jwk.kty === 'RSA' && (jwk.use ?? 'sig') === 'sig') {
-        signingKeys.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }));
-      }
-    }
+    // The list replaces the last one: a key the pool has retired is trusted no longer.
+    signingKeys = new Map(
+      (keys ?? [])
+        .filter((jwk) => typeof jwk.kid === 'string' && jwk.kty === 'RSA' && (jwk.use ?? 'sig') === 'sig')
+        .map((jwk) => [jwk.kid as string, createPublicKey({ key: jwk, format: 'jwk' })]),
+    );
     fetchedAt = Date.now();
   }
   return signingKeys.get(kid);
