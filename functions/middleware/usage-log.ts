@@ -50,7 +50,7 @@ async function settle(request: ApiRequest): Promise<void> {
     const ahead = early.get(api);
     if (ahead) {
       const written = await ahead.written;
-      // Goal 1 (README, Performance) leaves no room for a write on every request: an entry
+      // Goal 1 (docs/benchmark.md) leaves no room for a write on every request: an entry
       // written ahead with the right status keeps no duration; a corrected one gets it.
       if (written && ahead.status === response.statusCode) return;
       if (written) return await settleUsage(ahead.key, response.statusCode, durationMs);
