@@ -62,9 +62,9 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     deployment: putNew(deploymentItem(deployment, depSeq)),
     operation: putNew(operationItem(operation, positions)),
     ...counts.items(),
-    // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
+    // The name item exists while a deployment that is not destroyed holds the name (decision 6).
     name: putNew(nameItem(req.orgId, deployment.name, deployment.id)),
-    // Decision 43: revision 1 is the configuration it is created with.
+    // Revision 1 is the configuration it is created with (decision 43).
     revision: putNew(
       revisionItem({
         org_id: req.orgId,
