@@ -116,7 +116,8 @@ const INDEX_LINE = /^\| (\d+) \| \[(.+)\]\(([^)]+)\) \| (.*) \|$/;
 
 /**
  * The decision record: the numbers of the files of docs/decisions/, and every way the files,
- * their headings, the index (docs/decisions/README.md) and the old single file fail to agree.
+ * their headings, the index (docs/decisions/README.md) and the old single file fail to agree,
+ * so that the index can be trusted to list every decision a comment cites (decision 215).
  * The index lists each file once under its number and title; each file's heading is
  * `# N. Title` with N its name's number; the old docs/decisions.md holds no entry (one
  * appended there by habit is reported, to be moved into a file of its own).
