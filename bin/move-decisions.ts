@@ -1,12 +1,14 @@
 /**
  * `npx tsx bin/move-decisions.ts [root]`: moves the entries appended to docs/decisions.md
- * (`#### N. Title`, then **Decided.** … **Why.** …, the old single-file form) into the decision
- * record's layout: a file of docs/decisions/ each (its number in three digits, then words),
- * and a line in the index's table of part 2 in number order (docs/decisions/README.md, "Adding a decision"), leaving
- * docs/decisions.md the stub it was. Branches written before the split appended there;
- * this converts them at merge, so the record keeps one layout (decision 215). It writes nothing when an entry's number already has a file,
- * or belongs to part 1 (1-99: those go under their group by hand). Exit 0 when done or
- * nothing to move, 1 when refused. test/unit/citations.test.ts then checks the result.
+ * (`#### N. Title`, then **Decided.** … **Why.** …, the old single-file form) into the
+ * decision record's layout: a file of docs/decisions/ each (its number in three digits,
+ * then words), and a line in the index's table of part 2 in number order
+ * (docs/decisions/README.md, "Adding a decision"), leaving docs/decisions.md the stub it
+ * was. Branches written before the split appended there; this converts them at merge, so
+ * the record keeps one layout (decision 215). It writes nothing when an entry's number
+ * already has a file, or belongs to part 1 (1-99: those go under their group by hand).
+ * Exit 0 when done or nothing to move, 1 when refused. test/unit/citations.test.ts then
+ * checks the result.
  */
 import fs from 'node:fs';
 import path from 'node:path';
