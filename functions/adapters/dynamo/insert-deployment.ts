@@ -1,6 +1,6 @@
 /**
  * Creating a deployment: one transaction of the organization (lock, counters, the creation
- * quota of decision 32, exact because it is checked under the same lock), the deployment,
+ * quota (decision 32), exact because it is checked under the same lock), the deployment,
  * its deployment.create operation, their status counts, the name reservation (decision 6)
  * and their events.
  */
