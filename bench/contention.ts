@@ -1,5 +1,5 @@
 /**
- * Contention on one organization (the benchmark's goal 4, README "Performance"): many
+ * Contention on one organization (the benchmark's goal 4, docs/benchmark.md): many
  * parallel `POST /deployments/{id}/dag-syncs` on one ready deployment, spread round-robin over
  * several keys of the same organization, all sent at once. Plain HTTP against any base
  * URL (the local API server, `npm start`, a deployed stage), so the benchmark and an

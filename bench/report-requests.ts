@@ -1,7 +1,7 @@
 /**
  * The tables and verdicts of the request rows, the handler-stack overhead, the
- * contention run and the cold start (the benchmark's goals 1, 3, 4 and 5, README
- * "Performance"); returns whether every gated check passed. Goal 1's rows are gated: the lead's data-model work is what
+ * contention run and the cold start (the benchmark's goals 1, 3, 4 and 5,
+ * docs/benchmark.md); returns whether every gated check passed. Goal 1's rows are gated: the lead's data-model work is what
  * makes them pass.
  */
 import { COLD_START_LIMITS, type ColdStartResult, type ImportTime } from './cold-start.js';

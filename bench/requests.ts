@@ -4,8 +4,8 @@
  * real steps. Per route: the DynamoDB calls each request caused (total and sequential,
  * bench/call-counter.ts), its StartExecution calls, p50/p99 latency and requests/s;
  * for GET /deployments/{id}, the handler stack's throughput against a floor of the
- * same DynamoDB calls made directly (the benchmark's goals 1 and 5, README
- * "Performance"). The route table below is the whole list: one line per row.
+ * same DynamoDB calls made directly (the benchmark's goals 1 and 5,
+ * docs/benchmark.md). The route table below is the whole list: one line per row.
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -105,7 +105,7 @@ export interface SeededOrg {
   revised: DeploymentRecord;
 }
 
-/** How many revisions the long-lived deployment has: decision 43's list at 10,000. */
+/** How many revisions the long-lived deployment has, so the revisions list (decision 43) is measured at 10,000. */
 export const REVISIONS = 10_000;
 
 const BASE = Date.parse('2025-01-06T00:00:00.000Z');

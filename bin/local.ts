@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  // Decision 165: the tools find this stack through the file, whatever ports it was given.
+  // The tools find this stack through the file, whatever ports it was given (decision 165).
   writeStackFile(settings.dataDir, {
     pid: process.pid,
     api_url: stack.baseUrl,

@@ -309,20 +309,20 @@ export class DeploymentsClient {
     return this.data('deleteDeployment', { ...opts, params: { deployment_id: deploymentId } });
   }
   /**
-   * Decision 42: changes the configuration with a JSON merge patch (in `config.env`,
-   * `"NAME": null` removes NAME). Resolves with what the API did: see UpdateResult.
+   * Changes the configuration with a JSON merge patch (in `config.env`, `"NAME": null`
+   * removes NAME; decision 42). Resolves with what the API did: see UpdateResult.
    */
   updateDeployment(deploymentId: string, patch: BodyOf<'updateDeployment'>, opts: UpdateOptions = {}): Promise<UpdateResult> {
     return this.update('updateDeployment', deploymentId, patch, opts);
   }
-  /** Decision 43: the deployment's configuration revisions, newest first. */
+  /** The deployment's configuration revisions, newest first (decision 43). */
   listRevisions(deploymentId: string, query?: QueryOf<'listRevisions'>, opts?: RequestOptions) {
     return this.data('listRevisions', { ...opts, params: { deployment_id: deploymentId }, query });
   }
   getRevision(deploymentId: string, revision: number, opts?: RequestOptions) {
     return this.data('getRevision', { ...opts, params: { deployment_id: deploymentId, revision: String(revision) } });
   }
-  /** Decision 43: restores revision n's configuration (secret values included), as an update does. */
+  /** Restores revision n's configuration (secret values included), as an update does (decision 43). */
   rollbackDeployment(deploymentId: string, revision: number, opts: UpdateOptions = {}): Promise<UpdateResult> {
     return this.update('rollbackDeployment', deploymentId, { revision }, opts);
   }
@@ -335,25 +335,25 @@ export class DeploymentsClient {
   listOperations(query?: QueryOf<'listOperations'>, opts?: RequestOptions) {
     return this.data('listOperations', { ...opts, query });
   }
-  /** Decision 37: the organization's events, newest first (filters: type, resource_id). */
+  /** The organization's events, newest first (filters: type, resource_id; decision 37). */
   listEvents(query?: QueryOf<'listEvents'>, opts?: RequestOptions) {
     return this.data('listEvents', { ...opts, query });
   }
-  /** Decision 45: one page of the operation's log, oldest first; `followOperationLogs` (client/logs.ts) follows it. */
+  /** One page of the operation's log, oldest first; `followOperationLogs` (client/logs.ts) follows it (decision 45). */
   listOperationLogs(operationId: string, query?: QueryOf<'listOperationLogs'>, opts?: RequestOptions) {
     return this.data('listOperationLogs', { ...opts, params: { operation_id: operationId }, query });
   }
   getOperation(operationId: string, opts?: RequestOptions) {
     return this.data('getOperation', { ...opts, params: { operation_id: operationId } });
   }
-  /** Decision 36: the operation once it is terminal or has left `phase`, else after `timeout` seconds (1-20). */
+  /** The operation once it is terminal or has left `phase`, else after `timeout` seconds (1-20; decision 36). */
   waitOperation(operationId: string, query: { phase?: string; timeout?: number } = {}, opts?: RequestOptions) {
     return this.data('waitOperation', { ...opts, params: { operation_id: operationId }, query });
   }
   cancelOperation(operationId: string, opts?: RequestOptions) {
     return this.data('cancelOperation', { ...opts, params: { operation_id: operationId }, body: {} });
   }
-  /** Decision 38: a webhook for the organization's events (201); keep `secret`, it is not shown again. */
+  /** A webhook for the organization's events (201); keep `secret`, it is not shown again (decision 38). */
   createWebhook(body: BodyOf<'createWebhook'>, opts?: RequestOptions) {
     return this.data('createWebhook', { ...opts, body });
   }

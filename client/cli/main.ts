@@ -201,14 +201,14 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     const { command, args } = commandFor(positionals, values);
     const apiKey = ctx.env.DEPLOY_API_KEY;
     if (!apiKey) throw new UsageError('set DEPLOY_API_KEY to your API key (svc_sk_live_...)');
-    // Decision 165: an explicit URL, else the `npm start` running on DATA_DIR (its stack file), else the default.
+    // An explicit URL, else the `npm start` running on DATA_DIR (its stack file), else the default (decision 165).
     const baseUrl = ctx.env.DEPLOY_API_URL || readStackFile(dataDirOf(ctx.env))?.api_url || DEFAULT_BASE_URL;
     try {
       checkedBaseUrl(baseUrl);
     } catch (e) {
       throw new UsageError(`DEPLOY_API_URL: ${(e as Error).message}`);
     }
-    // Decision 44: told once per run on stderr, so that scripts reading stdout are not disturbed.
+    // Told once per run on stderr, so that scripts reading stdout are not disturbed (decision 44).
     const onDeprecation = oncePerFeature((notice) => err(ctx, `deployctl: warning: ${describeDeprecation(notice)}`));
     const api = new DeploymentsClient({ baseUrl, apiKey, fetch: ctx.fetch, userAgent: 'deployctl', onDeprecation });
     return await command.run({ api, args, values, ctx, clock: ctx.clock ?? realClock });

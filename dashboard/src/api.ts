@@ -21,7 +21,7 @@ type Route<K extends DashboardRouteId> = (typeof dashboardRoutes)[K];
 /** A call's input: the path parameters and body a route declares are required, and then so is the input. */
 export type CallInput<K extends DashboardRouteId> = {
   query?: RouteQuery<Route<K>>;
-  /** The revision the change was reviewed against (decision 42's If-Match): a change since is refused with 412. */
+  /** The revision the change was reviewed against (sent as If-Match): a change since is refused with 412, so two admins do not overwrite each other (decision 42). */
   ifMatch?: string;
 } & (RouteParams<Route<K>> extends undefined ? { params?: undefined } : { params: RouteParams<Route<K>> }) &
   (RouteBody<Route<K>> extends undefined ? { body?: undefined } : { body: RouteBody<Route<K>> });

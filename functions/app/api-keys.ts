@@ -10,7 +10,7 @@ import { type ApiKeyRecord, generateKey, type NewKeyInput, planRotation } from '
 import { apiError } from '../core/errors.js';
 import { config } from '../lib/config.js';
 
-/** Decision 130: an organization holds at most KEYS_PER_ORGANIZATION keys; one more is refused. */
+/** An organization holds at most KEYS_PER_ORGANIZATION keys; one more is refused (decision 130). */
 const keyLimitReached = (limit: number) => apiError('KEY_LIMIT_REACHED', { limit });
 
 export async function createApiKey(input: NewKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -21,10 +21,11 @@ export async function createApiKey(input: NewKeyInput): Promise<{ key: string; r
 }
 
 /**
- * Decision 47: a new key in the old one's place; the old one keeps working until the end
- * of the grace (or its own earlier expiry). When the old key changed between reading and
- * writing (revoked, or rotated by someone else), it is read again and the rotation
- * planned from what it now is: refused if it was revoked, else the shorter expiry kept.
+ * A new key in the old one's place; the old one keeps working until the end of the grace
+ * (or its own earlier expiry), so clients can move over without an outage (decision 47).
+ * When the old key changed between reading and writing (revoked, or rotated by someone
+ * else), it is read again and the rotation planned from what it now is: refused if it was
+ * revoked, else the shorter expiry kept.
  * The new key takes the old one's place (decision 130), so a rotation is refused for the
  * limit only when the old key holds none (rotated already).
  */

@@ -34,7 +34,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
       { field: 'environment_id', issue: `must be an id from GET /environments (${DEFAULT_ENVIRONMENT_ID})` },
     ]);
   }
-  // Decision 41: the configuration asked for, over the defaults, its secrets sealed for the new deployment's id.
+  // The configuration asked for, over the defaults, its secrets sealed for the new deployment's id (decision 41).
   const id = randomUUID();
   const versions = config().appVersions;
   const planned = applyConfigPatch(

@@ -122,7 +122,7 @@ export async function startOperation(
   return { deployment: d, operation };
 }
 
-/** Decision 20: DAG syncs and app users need a ready deployment, and wait for a configuration update (decision 42). */
+/** DAG syncs and app users need a ready deployment (decision 20), and wait for a configuration update in flight (decision 42). */
 async function startOnReadyDeployment(
   req: DeploymentOperationRequest,
   type: OperationType,

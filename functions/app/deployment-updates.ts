@@ -1,7 +1,8 @@
 /**
  * Changing a deployment's configuration (decisions 42-43): PATCH (a JSON merge patch of
  * `config`) and rollback (a revision's configuration) are one command: plan the new
- * configuration against the current one, check it in the order decision 42 gives, then
+ * configuration against the current one, check it in the contract's order (415, 400, 404,
+ * 400 against the current config, 412, 409: decision 42), then
  * answer what would change (dry run), the deployment as it is (nothing changes), or
  * start a `deployment.update` operation whose workflow applies it. The patch is
  * update-config.ts, which seals and digests secrets; the revisions' reads are

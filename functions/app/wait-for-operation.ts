@@ -1,7 +1,8 @@
 /**
- * Decision 36: the operation as soon as it is terminal or has left `phase`, else as it
- * is when `timeoutSeconds` have passed. One consistent read every half second while it
- * waits: an answer within a second of the change, at about 40 reads for a full 20 s.
+ * The operation as soon as it is terminal or has left `phase`, else as it is when
+ * `timeoutSeconds` have passed, so a client learns of a change without polling
+ * (decision 36). One consistent read every half second while it waits: an answer within
+ * a second of the change, at about 40 reads for a full 20 s.
  *
  * Those reads and the function's concurrency are shared by every organization, so an
  * organization holds at most WAITS_PER_ORGANIZATION waits at once (wait-slots.ts); one

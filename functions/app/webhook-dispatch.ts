@@ -1,5 +1,5 @@
 /**
- * The dispatcher's half of decision 38: an event → one queued delivery per webhook of its
+ * The dispatcher's half of webhook delivery (decision 38): an event → one queued delivery per webhook of its
  * organization subscribed to its type. Apart from the deliverer (webhook-deliveries.ts),
  * which opens the webhooks' secrets (KMS), as the dispatcher never does.
  */

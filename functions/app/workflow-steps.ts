@@ -51,7 +51,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     if (isTerminal(op.status)) return undefined;
     const at = now().toISOString();
     const done = PHASES[op.type].done;
-    // Decision 42: a succeeded update is the deployment's next revision, in the same transaction.
+    // A succeeded update is the deployment's next revision, in the same transaction (decision 42).
     const applied = op.update && {
       record: deployment,
       revision: {
@@ -121,9 +121,10 @@ function causeMessage(cause: string | undefined): string | undefined {
 }
 
 /**
- * Decision 45: whether sending the request again may succeed. A failure that outlasted
- * the workflow's retries (the platform's transient ones, AWS faults) may; a permanent
- * platform failure, or a fault of the service itself, will not by trying again.
+ * Whether sending the request again may succeed, as a failed operation tells its caller
+ * (decision 45). A failure that outlasted the workflow's retries (the platform's transient
+ * ones, AWS faults) may; a permanent platform failure, or a fault of the service itself,
+ * will not by trying again.
  */
 const TRANSIENT_FAILURES = ['TransientPlatformError', 'TransientAwsError', 'Retry', 'TransactionRefused'];
 const retryableFailure = (name: string | undefined): boolean =>

@@ -186,12 +186,12 @@ export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefine
   return undefined;
 }
 
-/** Decision 47: how long a rotated key keeps working, in seconds (at most a week; a day unless told). */
+/** How long a rotated key keeps working, in seconds (at most a week; a day unless told; decision 47). */
 export const ROTATION_GRACE = { min: 0, max: 604_800, default: 86_400 } as const;
 
 /**
- * Decision 47: a rotation's new key takes the old one's organization, name, scopes and
- * expiry; the old key then expires at the earlier of its own expiry and the end of the grace.
+ * A rotation's new key takes the old one's organization, name, scopes and expiry; the old
+ * key then expires at the earlier of its own expiry and the end of the grace (decision 47).
  * A key that may not be used (revoked, expired) may not be rotated either.
  */
 export function planRotation(old: ApiKeyRecord, graceSeconds: number, now: Date, signingSecret: Buffer) {

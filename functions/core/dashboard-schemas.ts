@@ -55,7 +55,7 @@ export type KeySummary = z.infer<typeof KeySummary>;
 export const CreatedKey = /* @__PURE__ */ schema(() => z.extend(KeySummary, { key: z.string() }));
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
-/** Decision 47: how long the old key keeps working after a rotation (seconds; a day unless told). */
+/** How long the old key keeps working after a rotation (seconds; a day unless told; decision 47). */
 export const RotateKeyBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
     grace_seconds: z.optional(z.int().check(z.gte(ROTATION_GRACE.min), z.lte(ROTATION_GRACE.max))),

@@ -13,7 +13,7 @@ export { SIZES };
 export type Size = (typeof SIZES)[number];
 export const DEFAULT_SIZE: Size = 'small';
 
-/** Decision 41: env names, and how many a deployment may have. */
+/** Env names, and how many a deployment may have (decision 41). */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 export const MAX_ENV_ENTRIES = 50;
 export const MAX_ENV_VALUE_LENGTH = 4096;
@@ -21,7 +21,7 @@ export const MAX_ENV_VALUE_LENGTH = 4096;
 /** The supported releases of each app type (configuration APP_VERSIONS). */
 export type AppVersions = Readonly<Record<AppType, readonly string[]>>;
 
-/** Decision 41: the releases offered when APP_VERSIONS does not say (lib/config.ts reads it). */
+/** The releases offered when APP_VERSIONS does not say (lib/config.ts reads it; decision 41). */
 export const DEFAULT_APP_VERSIONS: AppVersions = {
   airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
   superset: ['4.1.2', '5.0.0'],

@@ -15,11 +15,11 @@ export interface DeploymentRecord {
   created_at: string;
   /** When the item last changed (any write); never shown. */
   updated_at: string;
-  /** Decision 41: what it runs, the revision that is, and when that revision was applied. */
+  /** What it runs, the revision that is, and when that revision was applied (decision 41). */
   config: StoredConfig;
   revision: number;
   applied_at: string;
-  /** Its operations queued or running, as `<type> <id>` (decision 42's 409s without another read). */
+  /** Its operations queued or running, as `<type> <id>` (so a request it blocks gets its 409 without another read, decision 42). */
   in_flight: readonly string[];
   last_operation_id: string | null;
   /** How many operations this deployment has had: the dense sequence behind the resource_id filter. */
@@ -65,7 +65,7 @@ export function newDeploymentWithOperation(
   return { deployment: newDeploymentRecord(fields, at, operation.id, id), operation };
 }
 
-/** Decision 10: the only transitions there are. */
+/** The only transitions there are (decision 10). */
 const TRANSITIONS: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
   provisioning: ['ready', 'failed', 'destroying'],
   ready: ['destroying'],
@@ -117,8 +117,8 @@ export function deploymentMoveAfter(outcome: 'succeeded' | 'failed', type: Opera
 export const inFlightEntry = (op: { type: OperationType; id: string }): string => `${op.type} ${op.id}`;
 
 /**
- * Decision 42: the operation in flight that a request on the deployment must wait for:
- * any, for a configuration update; a `deployment.update`, for the others.
+ * The operation in flight that a request on the deployment must wait for: any, for a
+ * configuration update; a `deployment.update`, for the others (decision 42).
  */
 export function blockingOperation(d: DeploymentRecord, by: 'update' | 'other'): string | undefined {
   const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);

@@ -10,7 +10,7 @@ import type { Actor, Deployment, Event, EventType, Operation } from './schemas.j
 export type { Actor };
 export type EventObject = Deployment | Operation;
 
-/** Decision 46: the workflow's changes (phases, ends, the reconciler's settling). */
+/** The workflow's changes (phases, ends, the reconciler's settling; decision 46). */
 export const SYSTEM_ACTOR: Actor = { type: 'system' };
 
 /** The author of a request's changes: its key, by the id GET /key shows. */
@@ -20,8 +20,9 @@ export const keyActor = (keyId: string): Actor => ({ type: 'api_key', id: keyId 
 export const userActor = (userId: string): Actor => ({ type: 'user', id: userId });
 
 /**
- * The actor of a stored event. Events written before decision 46 carry none: they read
- * as the system's (decision 140), so every event has one and none is invented for a key.
+ * The actor of a stored event. Events written before actors were recorded (decision 46)
+ * carry none: they read as the system's, so every event has one and none is invented for
+ * a key (decision 140).
  */
 export function storedActor(value: unknown): Actor {
   const v = value as { type?: unknown; id?: unknown } | undefined;

@@ -36,7 +36,7 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
 
 export const isTerminal = (s: OperationStatus): boolean => (TERMINAL_OPERATION_STATUSES as readonly OperationStatus[]).includes(s);
 
-/** Decision 22: a destroy cannot be canceled (it would strand half-deleted resources). */
+/** A destroy cannot be canceled (it would strand half-deleted resources; decision 22). */
 export const CANCELABLE_TYPES: readonly OperationType[] = [
   'deployment.create',
   'dag_sync.trigger',

@@ -30,7 +30,7 @@ export const revisionView = (r: RevisionRecord): Revision => ({
 /** The ETag of a deployment: its revision, quoted. */
 export const etagOf = (revision: number): string => `"${revision}"`;
 
-/** Decision 42: If-Match holds when absent, `*`, or the current revision's ETag; anything else fails. */
+/** If-Match holds when absent, `*`, or the current revision's ETag; anything else fails (decision 42). */
 export const ifMatchHolds = (ifMatch: string | undefined, revision: number): boolean =>
   ifMatch === undefined || ifMatch.trim() === '*' || ifMatch.trim() === etagOf(revision);
 

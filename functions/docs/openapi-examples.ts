@@ -57,7 +57,7 @@ const { started_at: _startedAt, ...QUEUED_OPERATION } = {
   progress: { phase: 'queued', message: 'Waiting to start.' },
 };
 
-/** Decision 46: the example key's request made the records; the workflow moved them. */
+/** The example key's request made the records; the workflow moved them (decision 46). */
 const REQUEST_ACTOR: s.Actor = { type: 'api_key', id: KEY_ID };
 
 /** An event of each type, from the life of the example deployment and its create operation. */

@@ -78,7 +78,7 @@ function requestBody(body: core.$ZodType, mediaTypes: readonly string[]): NonNul
   };
 }
 
-/** Decision 42: the revision an update applies to. */
+/** The revision an update applies to (decision 42). */
 const IF_MATCH = z.object({
   'If-Match': z.optional(z.string().max(24)).describe('`"<revision>"` (the ETag of GET /deployments/{id}) or `*`; otherwise 412.'),
 });

@@ -6,6 +6,6 @@ import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.cancelOperation, async ({ user, params, now }) => {
   await confirmUserInPool(user);
-  // Decision 46: the change is the signed-in user's.
+  // The change is the signed-in user's (decision 46).
   return { data: await cancelOperation(user.orgId, params.operation_id, now, userActor(user.sub)) };
 });

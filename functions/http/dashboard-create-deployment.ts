@@ -8,6 +8,6 @@ import { accepted } from '../middleware/responses.js';
 
 export const handler = dashboardRoute(dashboard.createDeployment, async ({ user, body, now }) => {
   await confirmUserInPool(user);
-  // Decision 46: the change is the signed-in user's.
+  // The change is the signed-in user's (decision 46).
   return accepted(await createDeployment({ orgId: user.orgId, body, limits: config().limits, now, actor: userActor(user.sub) }));
 });

@@ -7,6 +7,6 @@ import { accepted } from '../middleware/responses.js';
 
 export const handler = dashboardRoute(dashboard.destroyDeployment, async ({ user, params, now }) => {
   await confirmUserInPool(user);
-  // Decision 46: the change is the signed-in user's.
+  // The change is the signed-in user's (decision 46).
   return accepted(await destroyDeployment(user.orgId, params.deployment_id, now, userActor(user.sub)));
 });

@@ -7,7 +7,7 @@ import { updateAnswer } from '../middleware/responses.js';
 
 export const handler = dashboardRoute(dashboard.updateDeployment, async ({ user, params, query, body, event, now }) => {
   await confirmUserInPool(user);
-  // Decision 46: the change is the signed-in user's.
+  // The change is the signed-in user's (decision 46).
   const answer = await updateDeployment({
     orgId: user.orgId,
     deploymentId: params.deployment_id,

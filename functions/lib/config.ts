@@ -78,7 +78,7 @@ const schema = z.object({
   PHASE_CHECK_SECONDS: intFrom(d.PHASE_CHECK_SECONDS),
   /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
   APP_VERSIONS: appVersions,
-  /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
+  /** `true` only where receivers may be on this machine or network (the local stack; decision 38). */
   WEBHOOK_ALLOW_INSECURE: z._default(z.enum(['true', 'false']), d.WEBHOOK_ALLOW_INSECURE),
   /** Seconds before each retry of a failed delivery, comma-separated. */
   WEBHOOK_RETRY_SCHEDULE: z._default(

@@ -1,7 +1,7 @@
 /**
  * The API key (decision 28: missing, not recognised, revoked, expired, in that order),
- * then both rate-limit windows of decision 32, all in one conditional write on the key's
- * item that also returns its record. A refused key is never counted; an accepted one gets
+ * then both rate-limit windows (the hour's and the minute's, decision 32), all in one
+ * conditional write on the key's item that also returns its record. A refused key is never counted; an accepted one gets
  * the rate-limit headers on whatever answer follows.
  */
 

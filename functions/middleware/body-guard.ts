@@ -1,6 +1,6 @@
 /**
- * What decision 8 asks of a body before @middy/http-json-body-parser reads it, in this
- * order: its size in raw bytes (413), its media type (415), valid UTF-8 (400). A route
+ * What a body must be before @middy/http-json-body-parser reads it (strict bodies,
+ * decision 8), in this order: its size in raw bytes (413), its media type (415), valid UTF-8 (400). A route
  * that takes no body accepts none, or `{}`: an empty body is read as `{}`.
  */
 import { apiError, invalidRequest, MAX_BODY_BYTES } from '../core/errors.js';

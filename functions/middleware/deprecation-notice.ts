@@ -1,10 +1,10 @@
 /**
- * Decision 44: a request that uses a deprecated feature (core/deprecations.ts) is
- * answered as before, and every answer to it, errors included, carries `Deprecation`
- * (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. Whether a request
+ * A request that uses a deprecated feature (core/deprecations.ts) is answered as before,
+ * so no client breaks before the sunset, and every answer to it, errors included,
+ * carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. Whether a request
  * uses one is read from the request itself, before any check: a 401, a 429 or a 400 for
  * another parameter is still an answer to a request that used it. The usage log reads
- * `api.deprecations` to mark the request's entry.
+ * `api.deprecations` to mark the request's entry (decision 44).
  */
 
 import { DEPRECATIONS, type Deprecation } from '../core/deprecations.js';

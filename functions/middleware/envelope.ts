@@ -1,4 +1,4 @@
-/** Decision 1: an intent's result becomes the `{"data": …}` envelope; a raw result (the docs page) is sent as it is. */
+/** An intent's result becomes the `{"data": …}` envelope; a raw result (the docs page) is sent as it is (decision 1). */
 import { type ApiMiddleware, intentResult } from './api-request.js';
 import { jsonResponse } from './responses.js';
 

@@ -54,7 +54,7 @@ export function routeHandler<R extends Route>(route: R, intent: Intent<R>, input
     .use(usageLogAhead(route))
     .handler(async (event, context): Promise<IntentResult> => {
       const api: RequestState = context.api;
-      // Decision 16: a repeated request gets the first response, and nothing is done again.
+      // A repeated request gets the first response, and nothing is done again (decision 16).
       if (api.replay) {
         const { status, data, headers } = api.replay;
         return { status, data, headers: { ...headers, 'Idempotent-Replayed': 'true' } };

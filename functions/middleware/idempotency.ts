@@ -104,7 +104,7 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
     async before(request) {
       const { api } = request.context;
       const key = request.event.headers['idempotency-key'];
-      // Decision 16, and decision 42 for PATCH.
+      // Only a POST or a PATCH is claimed: those are the requests that would do the work twice (decisions 16 and 42).
       if (key === undefined || !IDEMPOTENT_METHODS.includes(request.event.httpMethod) || !api.caller) return;
       if (key.length < 1 || key.length > 255) {
         throw invalidRequest('The Idempotency-Key header must be 1-255 characters.', [

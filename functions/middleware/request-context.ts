@@ -2,8 +2,8 @@
  * First of the request's own middlewares, last of them out (after the invocation's frame,
  * invocation.ts, and the request metrics): gives the request its id (decision 2), its
  * instant and its route, puts them on every log line, and on the way out stamps the headers every answer
- * carries (X-Request-Id; the key's rate-limit headers, decision 3; decision 39's
- * protective headers) and logs one access line.
+ * carries (X-Request-Id; the key's rate-limit headers, decision 3; the
+ * protective headers, decision 39) and logs one access line.
  */
 import { logger } from '../lib/logger.js';
 import { type ApiMiddleware, type ApiRequest, wireResponse } from './api-request.js';

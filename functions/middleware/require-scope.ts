@@ -1,4 +1,4 @@
-/** Decision 29: the key must hold one of the route's scopes; the 403 names the first. */
+/** The key must hold one of the route's scopes; the 403 names the first (decision 29). */
 import { checkScope } from '../core/api-keys.js';
 import type { Route } from '../routes.js';
 import type { ApiMiddleware } from './api-request.js';

@@ -13,8 +13,8 @@ import type { JsonResult } from './api-request.js';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Decision 39: every answer forbids MIME sniffing, and no JSON answer may be kept by a
- * cache (they hold per-organization data behind a key, even a 404).
+ * Every answer forbids MIME sniffing, and no JSON answer may be kept by a cache: they
+ * hold per-organization data behind a key, even a 404 (decision 39).
  */
 export function protectiveHeaders(contentType: string | undefined): Record<string, string> {
   const json = contentType?.toLowerCase().startsWith('application/json') ?? false;
@@ -23,7 +23,7 @@ export function protectiveHeaders(contentType: string | undefined): Record<strin
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Decision 2: the caller's X-Request-Id when it is a safe token, else a fresh id. */
+/** The caller's X-Request-Id when it is a safe token, else a fresh id (decision 2). */
 export function requestIdFrom(given: string | undefined): string {
   return given && SAFE_REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
 }
@@ -73,7 +73,7 @@ export function accepted({ deploymentId, operationId }: { deploymentId: string; 
   };
 }
 
-/** Decision 42: a PATCH or rollback answers 202 (an update started), or 200 (nothing to change, or a dry run), each with ETag. */
+/** A PATCH or rollback answers 202 (an update started), or 200 (nothing to change, or a dry run), each with ETag (decision 42). */
 export function updateAnswer(answer: UpdateAnswer): JsonResult {
   const etag = { ETag: answer.etag };
   if ('started' in answer) {

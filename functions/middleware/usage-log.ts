@@ -1,7 +1,7 @@
 /**
- * Decision 34: every request made with a recognised key is logged, whatever its answer:
- * the route, the path it named, the client's address, and (decision 145) the status
- * answered and the duration. Once a request has passed every check, its entry is written
+ * Every request made with a recognised key is logged, whatever its answer, so an
+ * organization can see what each key did (decision 34): the route, the path it named, the
+ * client's address, the status answered and the duration (decision 145). Once a request has passed every check, its entry is written
  * in parallel with the work, with the status the route answers on success; the rare answer
  * that differs (a 404, a 409) is settled afterwards with its status and duration. Requests
  * refused earlier are logged once, complete. The entry never turns a served request into a failure: a
@@ -36,7 +36,7 @@ function entryOf(request: ApiRequest, status: number, durationMs?: number): Usag
     key_id: caller.keyId,
     org_id: caller.orgId,
     request_id: api.requestId,
-    // Decision 44: the callers still using a deprecated feature can be found in their keys' logs.
+    // The callers still using a deprecated feature can be found in their keys' logs (decision 44).
     ...(api.deprecations?.length ? { deprecated: true } : {}),
   };
 }
@@ -50,7 +50,7 @@ async function settle(request: ApiRequest): Promise<void> {
     const ahead = early.get(api);
     if (ahead) {
       const written = await ahead.written;
-      // Goal 1 (README, Performance) leaves no room for a write on every request: an entry
+      // Goal 1 (docs/benchmark.md) leaves no room for a write on every request: an entry
       // written ahead with the right status keeps no duration; a corrected one gets it.
       if (written && ahead.status === response.statusCode) return;
       if (written) return await settleUsage(ahead.key, response.statusCode, durationMs);

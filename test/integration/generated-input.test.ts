@@ -1,5 +1,5 @@
 /**
- * Generated hostile input never breaks the service (README, "Reliability"). fast-check sends
+ * Generated hostile input never breaks the service (docs/testing.md, "Reliability"). fast-check sends
  * FUZZ_REQUESTS (default 10,000) generated requests through the local gateway to the real
  * handler modules and DynamoDB Local, 25 at a time, and checks every answer against the
  * contract (test/helpers/answer-checks.ts): the documented envelope and a documented code,

@@ -1,5 +1,5 @@
 /**
- * The races of README's "Reliability" not already held elsewhere (idempotent cancels in
+ * The races of docs/testing.md's "Reliability" not already held elsewhere (idempotent cancels in
  * security-review, the creation quota, 200 writes on one organization in contention, the
  * burst at the default limit in rate-limits), each through the real handlers and
  * DynamoDB Local, with requests from several keys of one organization at once.

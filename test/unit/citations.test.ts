@@ -1,12 +1,13 @@
 /**
  * The repository explains itself (docs/architecture.md, principle 9): every numbered
- * decision a tracked file cites is in docs/decisions.md, nothing points outside the
- * repository, and every repository path a comment or doc names exists.
+ * decision a tracked file cites has its file in docs/decisions/, listed in the index,
+ * nothing points outside the repository, and every repository path a comment or doc names
+ * exists.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decisionNumbers, formatFinding, type Repository, scanCitations } from '../helpers/citations.js';
+import { formatFinding, type Repository, readDecisionRecord, scanCitations } from '../helpers/citations.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,18 +25,31 @@ const scanned = tracked.filter(
     f !== 'test/unit/citations.test.ts',
 );
 
-const repo: Repository = {
-  decisions: decisionNumbers(readFileSync(path.join(ROOT, 'docs/decisions.md'), 'utf8')),
-  exists: (p) => present.has(p),
-};
+const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8');
 
-describe('citations in the repository', () => {
-  it('docs/decisions.md numbers the published decisions 1-47 and the project’s own from 100', () => {
+/** The tracked files of docs/decisions/ but its index. */
+const decisionFiles = tracked
+  .filter((f) => f.startsWith('docs/decisions/') && f !== 'docs/decisions/README.md')
+  .map((f) => ({ name: f.slice('docs/decisions/'.length), text: read(f) }));
+
+const record = readDecisionRecord(decisionFiles, read('docs/decisions/README.md'), read('docs/decisions.md'));
+
+const repo: Repository = { decisions: record.decisions, exists: (p) => present.has(p) };
+
+describe('the decision record', () => {
+  it('numbers the published decisions 1-47 and the project’s own from 100, a file each', () => {
+    expect(decisionFiles.length).toBeGreaterThan(100);
     for (let n = 1; n <= 47; n++) expect(repo.decisions.has(n)).toBe(true);
     expect([...repo.decisions].filter((n) => n > 47 && n < 100)).toEqual([]);
     expect(repo.decisions.has(100)).toBe(true);
   });
 
+  it('lists every file in its index under the file’s number and title, and nothing else', () => {
+    expect(record.problems).toEqual([]);
+  });
+});
+
+describe('citations in the repository', () => {
   it('all resolve, in every tracked source and doc file', () => {
     expect(scanned.length).toBeGreaterThan(100);
     const findings = scanned.flatMap((f) => scanCitations(f, readFileSync(path.join(ROOT, f), 'utf8'), repo)).map(formatFinding);
@@ -65,7 +79,7 @@ describe('the citation scanner', () => {
 
   it('reports a decision number the record does not have, with file and line', () => {
     expect(scan('ok\n/** As decision 39 says. */')).toEqual([
-      'functions/core/x.ts:2: "decision 39" cites decision 39, which docs/decisions.md does not have',
+      'functions/core/x.ts:2: "decision 39" cites decision 39, which docs/decisions/ does not have',
     ]);
   });
 
@@ -109,6 +123,60 @@ describe('the citation scanner', () => {
     expect(scan('The table: [docs/missing.md](docs/missing.md).', 'README.md')).toEqual([
       'README.md:1: "docs/missing.md" is not a file of the repository',
       'README.md:1: "docs/missing.md" is not a file of the repository',
+    ]);
+  });
+});
+
+describe('the decision record check', () => {
+  const file = (name: string, heading: string) => ({ name, text: `# ${heading}\n\n**Decided.** x\n` });
+  const files = [file('001-one-envelope.md', '1. One envelope'), file('037-event-log.md', '37. The `event` log | sequence')];
+  const index = [
+    '| # | decision | in one line |',
+    '| --- | --- | --- |',
+    '| 1 | [One envelope](001-one-envelope.md) | A success is data. |',
+    '| 37 | [The `event` log \\| sequence](037-event-log.md) | Numbered. |',
+  ];
+  const check = (f = files, i = index, old = '# Decisions\n\nSee docs/decisions/.') => readDecisionRecord(f, i.join('\n'), old);
+
+  it('reads the numbers of a record whose files, headings and index agree', () => {
+    expect(check()).toEqual({ decisions: new Set([1, 37]), problems: [] });
+  });
+
+  it('reports a file the index does not list, and an index line without its file', () => {
+    expect(check([...files, file('100-admission.md', '100. Admission')], index.slice(0, 3)).problems).toEqual([
+      'docs/decisions/037-event-log.md: not in the index',
+      'docs/decisions/100-admission.md: not in the index',
+    ]);
+    expect(check(files.slice(0, 1)).problems).toEqual(['docs/decisions/README.md:4: "037-event-log.md" is not a decision\'s file']);
+  });
+
+  it("reports a heading that is not the file's number, an index line that is not its heading, an empty line", () => {
+    expect(check([file('001-one-envelope.md', '2. One envelope'), files[1]!]).problems).toEqual([
+      'docs/decisions/001-one-envelope.md: its first line is not "# 1. Title"',
+      'docs/decisions/README.md:3: "001-one-envelope.md" is not a decision\'s file',
+    ]);
+    expect(
+      check(files, [index[0]!, '| 2 | [One envelope](001-one-envelope.md) | x |', '| 37 | [The event log](037-event-log.md) |  |'])
+        .problems,
+    ).toEqual([
+      'docs/decisions/README.md:2: "2. One envelope" is not the heading of 001-one-envelope.md, "1. One envelope"',
+      'docs/decisions/README.md:3: "37. The event log" is not the heading of 037-event-log.md, "37. The `event` log | sequence"',
+      'docs/decisions/README.md:3: decision 37 has no line saying what was decided',
+    ]);
+  });
+
+  it('reports a badly named file, a second file for a number, a broken index line', () => {
+    expect(check([...files, file('1-x.md', '1. X'), file('037-again.md', '37. Again')], [...index, '| 38 | Webhooks |']).problems).toEqual([
+      'docs/decisions/1-x.md: not named NNN-words.md',
+      'docs/decisions/037-again.md: a second file for decision 37',
+      'docs/decisions/README.md:5: not "| N | [Title](file) | one line |"',
+      'docs/decisions/037-again.md: not in the index',
+    ]);
+  });
+
+  it('reports an entry appended to the old single file, to be moved into a file of its own', () => {
+    expect(check(files, index, '# Decisions\n\n#### 206. Lanes\n**Decided.** x').problems).toEqual([
+      'docs/decisions.md: entry 206 belongs in a file of its own, docs/decisions/ (see its README)',
     ]);
   });
 });

@@ -38,7 +38,7 @@ export const operationCommands: Record<string, Command> = {
     async run(r) {
       const op = await r.api.getOperation(r.args[0]!);
       print(r.ctx, r.values.json, op, showOperation);
-      // Decision 45: a failure says where, whether to retry, and the end of its log (the get itself succeeded: exit 0).
+      // A failure says where, whether to retry, and the end of its log (the get itself succeeded: exit 0; decision 45).
       if (!r.values.json) await explainEnd(r, op);
       return EXIT.ok;
     },

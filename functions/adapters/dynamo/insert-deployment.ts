@@ -1,6 +1,6 @@
 /**
  * Creating a deployment: one transaction of the organization (lock, counters, the creation
- * quota of decision 32, exact because it is checked under the same lock), the deployment,
+ * quota (decision 32), exact because it is checked under the same lock), the deployment,
  * its deployment.create operation, their status counts, the name reservation (decision 6)
  * and their events.
  */
@@ -62,9 +62,9 @@ export async function insertDeployment(req: NewDeployment): Promise<{ deployment
     deployment: putNew(deploymentItem(deployment, depSeq)),
     operation: putNew(operationItem(operation, positions)),
     ...counts.items(),
-    // Decision 6: the name item exists while a deployment that is not destroyed holds the name.
+    // The name item exists while a deployment that is not destroyed holds the name (decision 6).
     name: putNew(nameItem(req.orgId, deployment.name, deployment.id)),
-    // Decision 43: revision 1 is the configuration it is created with.
+    // Revision 1 is the configuration it is created with (decision 43).
     revision: putNew(
       revisionItem({
         org_id: req.orgId,
