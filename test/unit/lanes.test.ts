@@ -4,7 +4,7 @@
  * what it promises to do without: a port, a connection, Java.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { globSync } from 'node:fs';
+import { globSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -36,6 +36,19 @@ describe('the lanes', () => {
       // Every lane's logs are scanned for secrets (decision 208).
       expect(p.setupFilesAfterEnv[0]).toMatch(/\/capture-logs\.ts$/);
     }
+  });
+  it('each have an npm script, and CI runs every one after types and lint, before the AWS validations', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const lane of Object.keys(LANES)) expect(scripts[`test:${lane}`]).toBe(`jest --selectProjects ${lane} --ci`);
+    expect(scripts.test).toBe('tsc --noEmit && biome check --error-on-warnings . && jest');
+    const steps = readFileSync(path.join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('npm '));
+    const lanes = steps.filter((s) => /^npm run test:(unit|infra|tools|integration|e2e)$/.test(s));
+    expect(lanes.map((s) => s.slice('npm run test:'.length)).sort()).toEqual(Object.keys(LANES).sort());
+    expect(steps.slice(0, 3)).toEqual(['npm ci', 'npm run typecheck', 'npm run lint']);
+    expect(steps.slice(3, 3 + lanes.length)).toEqual(lanes);
+    expect(steps.slice(3 + lanes.length)).toEqual(['npm run test:aws-api', 'npm run validate:aws']);
   });
 });
 
