@@ -37,6 +37,7 @@ describe('the lanes', () => {
       expect(p.setupFilesAfterEnv[0]).toMatch(/\/capture-logs\.ts$/);
     }
   });
+
   it('each have an npm script, and CI runs every one after types and lint, before the AWS validations', () => {
     const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const lane of Object.keys(LANES)) expect(scripts[`test:${lane}`]).toBe(`jest --selectProjects ${lane} --ci`);
