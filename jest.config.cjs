@@ -1,26 +1,31 @@
 /**
- * The project is ES modules; jest runs it in its fast CommonJS mode, with @swc/jest
- * compiling each file (middy's ESM-only packages included) to CommonJS.
+ * The suite as jest projects, one per lane (test/helpers/lanes.cjs, decision 206):
+ * `npx jest` runs them all, `npm run test:unit` (`--selectProjects unit`) one. A lane gets
+ * only the setup its tests need: DynamoDB Local and the Step Functions endpoint for the
+ * engine lanes, the handler environment and the log capture for every lane.
  * @type {import('jest').Config}
  */
+const { LANES } = require('./test/helpers/lanes.cjs');
+const base = require('./jest.base.cjs');
+
+const helper = (file) => `<rootDir>/test/helpers/${file}`;
+
+/** @param {string} name @param {{engine: boolean, guarded: boolean}} lane */
+const project = (name, { engine, guarded }) => ({
+  ...base,
+  displayName: name,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  // jest runs each hook module once a run, however many lanes name it: the engine lanes share
+  // one DynamoDB Local. The log scan runs once, after the last lane's teardown (test-run.cjs).
+  globalSetup: helper(engine ? 'global-setup.cjs' : 'log-setup.cjs'),
+  globalTeardown: helper(engine ? 'global-teardown.cjs' : 'log-teardown.cjs'),
+  ...(guarded ? { testEnvironment: helper('lane-environment.cjs') } : {}),
+  setupFiles: [helper('env.ts')],
+  setupFilesAfterEnv: [helper('capture-logs.ts'), ...(engine ? [helper('after-env.ts')] : [])],
+});
+
 module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.[tj]sx?$': ['@swc/jest'] },
-  // middy and jose publish ES modules only: compile them too.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/|jose/)'],
-  moduleNameMapper: {
-    // Relative imports name the compiled `.js` file, as Node's ESM resolution wants; jest reads the `.ts`.
-    '^(\\.{1,2}/.*)\\.js$': '$1',
-    // middy's exports map offers only the `import` condition, which jest's CommonJS resolver does not take.
-    '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
-  },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  // The AWS-API suite runs on its own, against moto (jest.aws-api.config.cjs, `npm run test:aws-api`).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/aws-api/'],
-  globalSetup: '<rootDir>/test/helpers/global-setup.cjs',
-  globalTeardown: '<rootDir>/test/helpers/global-teardown.cjs',
-  setupFiles: ['<rootDir>/test/helpers/env.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/capture-logs.ts', '<rootDir>/test/helpers/after-env.ts'],
-  testTimeout: 60000,
+  projects: Object.entries(LANES).map(([name, lane]) => project(name, lane)),
+  testTimeout: base.testTimeout,
   maxWorkers: 2,
 };

@@ -2,7 +2,7 @@
  * The handlers, workflow steps and local host pieces a test file runs write their logs
  * where Lambda's go, to standard output and error (functions/lib/logger.ts writes to
  * `process.stdout` and `process.stderr`). Here both are this test file's log file, so the
- * run's logs can be scanned for secrets (global-teardown.cjs) while jest's own output
+ * run's logs can be scanned for secrets (test-run.cjs) while jest's own output
  * stays on the terminal: only the test file's sandboxed `process` changes, and jest's
  * console and reporters keep the real streams. Listed first in setupFilesAfterEnv, so
  * the streams are replaced before any module a test loads can write.

@@ -1,4 +1,4 @@
-/** The handler environment for every test worker (DynamoDB Local comes from global-setup.cjs). */
+/** The handler environment of every lane's test files (DynamoDB Local comes from global-setup.cjs, for the engine lanes). */
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
 
@@ -21,7 +21,10 @@ process.env.API_KEY_SECRET = randomBytes(32).toString('base64');
 process.env.AUTH_FAILURE_LIMIT ??= '1000000';
 // The dashboard API's user pool (test/helpers/dashboard-session.ts) listens on this worker's
 // own port, so its issuer is known before anything reads the configuration, which is read once.
+// Only the engine lanes reserve the ports (global-setup.cjs); the others have no user pool.
 const dashboardPort = process.env.TEST_DASHBOARD_PORTS?.split(',')[Number(process.env.JEST_WORKER_ID ?? '1') - 1];
-process.env.DASHBOARD_TOKEN_ISSUER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/${LOCAL_USER_POOL_ID}`;
-process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;
-process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/`;
+if (dashboardPort) {
+  process.env.DASHBOARD_TOKEN_ISSUER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/${LOCAL_USER_POOL_ID}`;
+  process.env.DASHBOARD_CLIENT_ID = LOCAL_CLIENT_ID;
+  process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER = `http://127.0.0.1:${dashboardPort}${USER_POOL_PATH}/`;
+}

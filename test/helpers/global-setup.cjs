@@ -1,14 +1,15 @@
-// jest's globalSetup. jest loads it with Node's own require, which cannot map the project's
-// `.js` import specifiers to `.ts` files, so tsx loads the TypeScript.
+// globalSetup of the engine lanes (integration, e2e; test/helpers/lanes.cjs): DynamoDB Local,
+// shared by both, and the run's log directory (test-run.cjs). jest loads it with Node's own
+// require, which cannot map the project's `.js` import specifiers to `.ts` files, so tsx
+// loads the TypeScript.
 const { mkdtempSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { tsImport } = require('tsx/esm/api');
+const { openRun } = require('./test-run.cjs');
 
 module.exports = async function globalSetup(globalConfig) {
-  // Every log line of the run goes to files here (log-capture.ts), scanned by global-teardown.cjs.
-  // Workers and the processes they start inherit the path.
-  process.env.TEST_LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'deployments-test-logs-'));
+  openRun();
   // Where each test file records which functions' requests were judged against their grants.
   process.env.TEST_GRANTS_DIR = mkdtempSync(path.join(os.tmpdir(), 'grants-'));
   const { startTestDynamo } = await tsImport('./test-dynamo.ts', __filename);

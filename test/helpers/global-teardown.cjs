@@ -1,35 +1,19 @@
-// jest's globalTeardown: stops the DynamoDB Local that global-setup.cjs started, then checks
-// the run as a whole: every log line it wrote is scanned for secrets (log-scan.ts), and
-// every function with table grants must have sent something the grant check judged
-// (grant-check.ts). A finding fails the run; the logs are then kept for a look, as they
-// are with KEEP_TEST_LOGS=1, and removed otherwise.
-const { globSync, rmSync } = require('node:fs');
-const path = require('node:path');
+// globalTeardown of the engine lanes: stops the DynamoDB Local that global-setup.cjs started,
+// then checks the run: every function with table grants must have sent something the grant
+// check judged (grant-check.ts), and every log line of the run is scanned for secrets
+// (test-run.cjs, once the run's last lane hook is done). A finding fails the run.
+const { rmSync } = require('node:fs');
 const { tsImport } = require('tsx/esm/api');
-
-async function scanLogs(globalConfig) {
-  const dir = process.env.TEST_LOG_DIR;
-  const { scanLogDir, verdict, isWholeSuite } = await tsImport('./log-scan.ts', __filename);
-  const { problems, summary } = verdict(scanLogDir(dir), isWholeSuite(globalConfig));
-  if (problems.length) {
-    throw new Error(
-      `${summary}. The run's logs are in ${dir}:\n  ${problems.slice(0, 50).join('\n  ')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
-    );
-  }
-  console.log(`${summary}.`);
-  if (!process.env.KEEP_TEST_LOGS) rmSync(dir, { recursive: true, force: true });
-  else console.log(`The run's logs are in ${dir}.`);
-}
+const { laneFiles } = require('./lanes.cjs');
+const { closeRun } = require('./test-run.cjs');
 
 async function checkGrantCoverage(globalConfig) {
   const dir = process.env.TEST_GRANTS_DIR;
   try {
     const { grantReport } = await tsImport('./grant-check.ts', __filename);
-    // The files `npm test` runs: test/aws-api/ is a suite of its own (jest.aws-api.config.cjs).
-    const files = globSync('test/**/*.test.ts', { cwd: globalConfig.rootDir, exclude: ['test/aws-api/**'] }).map((f) =>
-      path.join(globalConfig.rootDir, f),
-    );
-    const report = grantReport(dir, files);
+    // The integration lane runs every function's code in process; the e2e lane's few
+    // in-process requests count when it ran too (decision 208).
+    const report = grantReport(dir, laneFiles(globalConfig.rootDir, 'integration'));
     if (!report) return; // a partial run proves nothing about coverage
     if (report.unjudged.length)
       throw new Error(`No test made these functions send a request the grant check could judge: ${report.unjudged.join(', ')}`);
@@ -43,7 +27,7 @@ async function checkGrantCoverage(globalConfig) {
 
 module.exports = async function globalTeardown(globalConfig) {
   await globalThis.__testDynamo?.stop();
-  const failed = (await Promise.allSettled([scanLogs(globalConfig), checkGrantCoverage(globalConfig)])).filter(
+  const failed = (await Promise.allSettled([checkGrantCoverage(globalConfig), closeRun(globalConfig)])).filter(
     (r) => r.status === 'rejected',
   );
   if (failed.length) throw new Error(failed.map((r) => r.reason.message).join('\n\n'));

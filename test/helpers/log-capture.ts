@@ -1,6 +1,6 @@
 /**
  * Every log line a test run makes goes to a file of the run's log directory (made by
- * global-setup.cjs, named by TEST_LOG_DIR), so that global-teardown.cjs can scan them all
+ * test-run.cjs, named by TEST_LOG_DIR), so that test-run.cjs can scan them all
  * for secrets (log-scan.ts) while jest's terminal shows only jest. Files are named after
  * their source: `jest-<test file>` for the handlers, workflow steps and local host pieces a
  * test file runs in its own process (capture-logs.ts), `npm-start-<pid>` for an `npm start`

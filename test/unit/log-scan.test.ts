@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
 import { aesSealer } from '../../infra/local/aes-sealer.js';
-import { ENV_SECRET_PREFIX, isWholeSuite, scanLine, scanLogDir, verdict, WHOLE_SUITE_FLOOR } from '../helpers/log-scan.js';
+import { ENV_SECRET_PREFIX, isWholeSuite, LANE_FLOORS, scanLine, scanLogDir, verdict } from '../helpers/log-scan.js';
 
 const made = generateKey(
   { orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') },
@@ -136,7 +136,7 @@ describe('a run directory', () => {
       ['jest-integration~auth.log', 2, 'API key'],
       ['jest-integration~auth.log', 2, 'API key token'],
     ]);
-    const { problems, summary } = verdict(result, false);
+    const { problems, summary } = verdict(result, []);
     expect(problems).toEqual([
       `${path.join(dir, 'jest-integration~auth.log')}:2  API key  svc_…(63 characters)`,
       `${path.join(dir, 'jest-integration~auth.log')}:2  API key token  ${key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 4)}…(51 characters)`,
@@ -145,12 +145,18 @@ describe('a run directory', () => {
     expect(problems.join('\n')).not.toContain(key.slice(KEY_PREFIX.length + 4));
   });
 
-  it('that captured too little fails a whole-suite run (the scan cannot pass on nothing), not a partial one', () => {
+  it('that captured too little fails a run of a whole lane (the scan cannot pass on nothing), not a partial one', () => {
     writeFileSync(path.join(dir, 'jest-unit~core.log'), `${line({})}\n`);
-    expect(verdict(scanLogDir(dir), false).problems).toEqual([]);
-    const whole = verdict(scanLogDir(dir), true).problems;
-    expect(whole).toHaveLength(Object.keys(WHOLE_SUITE_FLOOR).length);
-    expect(whole[0]).toMatch(/^captured 1 handlerRequests, fewer than the 1000/);
+    expect(verdict(scanLogDir(dir), []).problems).toEqual([]);
+    // The unit lane feeds no floor: its tests run no handler through the local host.
+    expect(verdict(scanLogDir(dir), ['unit', 'infra', 'tools']).problems).toEqual([]);
+    const whole = verdict(scanLogDir(dir), ['unit', 'infra', 'tools', 'integration', 'e2e']).problems;
+    expect(whole).toHaveLength(Object.values(LANE_FLOORS).flatMap((f) => Object.keys(f)).length);
+    expect(whole[0]).toMatch(/^captured 1 handlerRequests, fewer than the 1000 a whole run of the integration lane makes/);
+    // Each floor belongs to its lane: a whole integration run is not held to npm start's lines.
+    const integration = verdict(scanLogDir(dir), ['integration']).problems;
+    expect(integration.map((p) => /^captured \d+ (\w+),/.exec(p)?.[1])).toEqual(['handlerRequests', 'workflowSteps']);
+    expect(verdict(scanLogDir(dir), ['e2e']).problems).toEqual([expect.stringMatching(/^captured 0 npmStartLines, fewer than the 20 /)]);
   });
 
   it('counts as the whole suite only when jest runs every file and test', () => {

@@ -1,17 +1,12 @@
 /**
  * The logger (Powertools Logger, functions/lib/logger.ts): JSON lines, levels from LOG_LEVEL and
  * from Lambda's advanced logging controls, keys and context, errors with their stack mapped to
- * the sources, DEBUG lines held until an error; and invocations that share the process (the
- * local host, infra/local/current-function.ts) never see each other's keys, context or buffer.
+ * the sources (a real bundle's: test/tools/source-stack.test.ts), DEBUG lines held until an
+ * error; and invocations that share the process (the local host,
+ * infra/local/current-function.ts) never see each other's keys, context or buffer.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { build } from 'esbuild';
 import { createLogger } from '../../functions/lib/logger.js';
-import { sourceStack } from '../../functions/lib/source-stack.js';
 import { lambdaFunction } from '../../functions/middleware/invocation.js';
 import { runAsFunction } from '../../infra/local/current-function.js';
 
@@ -153,26 +148,6 @@ describe('logger', () => {
     expect(out.map((l) => l.message)).toEqual(['written at once', 'held, then written']);
     expect(err.map((l) => l.message)).toEqual(['failed', 'failed again']);
     expect(out[1]).toMatchObject({ level: 'DEBUG', xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793' });
-  });
-});
-
-describe('sourceStack', () => {
-  it("points a bundle's frames at the sources through its map, and leaves frames without a map alone", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'source-stack-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'thrower.ts'), "export function fail(): Error {\n  return new Error('boom');\n}\n");
-      const outfile = path.join(dir, 'bundle.mjs');
-      await build({ entryPoints: [path.join(dir, 'thrower.ts')], outfile, bundle: true, minify: true, format: 'esm', sourcemap: true });
-      // The frame V8 writes for the `new Error` of the minified bundle (line 1), as a URL and as a path.
-      const column = fs.readFileSync(outfile, 'utf8').indexOf('new Error') + 1;
-      const source = `${path.join(dir, 'thrower.ts')}:2:10`;
-      expect(sourceStack(`Error: boom\n    at r (${pathToFileURL(outfile).href}:1:${column})`)).toBe(`Error: boom\n    at r (${source})`);
-      expect(sourceStack(`    at ${outfile}:1:${column}`)).toBe(`    at ${source}`);
-      const unmapped = '    at f (/nowhere/x.js:1:2)';
-      expect(sourceStack(unmapped)).toBe(unmapped);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
 
