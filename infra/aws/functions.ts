@@ -17,7 +17,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
-import { type FunctionKind, functionLimits } from '../function-limits.js';
+import { type FunctionKind, functionLimits, type LIMIT_OVERRIDES } from '../function-limits.js';
 import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { type AccessTargets, grantAccess } from './function-grants.js';
@@ -98,6 +98,9 @@ const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {
 const RESERVED_DASHBOARD = 5;
 export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): number =>
   RESERVED_OVERRIDES[name] ?? (name.startsWith('dashboard-') ? RESERVED_DASHBOARD : RESERVED_CONCURRENCY[kind]);
+
+/** Each function infra/function-limits.ts gives more than its kind's is one of the stack's: a misspelt name fails to compile. */
+export type LimitOverrides = Pick<Record<FunctionName, unknown>, keyof typeof LIMIT_OVERRIDES>;
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */
 export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duration =>

@@ -2,7 +2,7 @@
  * The logger (Powertools Logger, functions/lib/logger.ts): JSON lines, levels from LOG_LEVEL and
  * from Lambda's advanced logging controls, keys and context, errors with their stack mapped to
  * the sources, DEBUG lines held until an error; and invocations that share the process (the
- * local host, infra/local/current-function.ts) never see each other's keys, context or buffer.
+ * local host, local/current-function.ts) never see each other's keys, context or buffer.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { createLogger } from '../../functions/lib/logger.js';
 import { sourceStack } from '../../functions/lib/source-stack.js';
 import { lambdaFunction } from '../../functions/middleware/invocation.js';
-import { runAsFunction } from '../../infra/local/current-function.js';
+import { runAsFunction } from '../../local/current-function.js';
 
 type Line = Record<string, unknown>;
 

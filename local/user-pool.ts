@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
-import { passwordProblems, REFRESH_TOKEN_DAYS } from '../user-pool-settings.js';
+import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../functions/core/dashboard-users.js';
+import { passwordProblems, REFRESH_TOKEN_DAYS } from '../infra/user-pool-settings.js';
 
 export const LOCAL_USER_POOL_ID = 'us-east-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'localdashboardclient';

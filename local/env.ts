@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readStackFile } from '../../client/cli/stack-file.js';
-import { CONFIG_DEFAULTS, type ConfigEnv } from '../../functions/lib/config.js';
-import { ID_TOKEN_SECONDS } from '../user-pool-settings.js';
+import { readStackFile } from '../cli-kit/stack-file.js';
+import { CONFIG_DEFAULTS, type ConfigEnv } from '../functions/lib/config.js';
+import { ID_TOKEN_SECONDS } from '../infra/user-pool-settings.js';
 import { USER_POOL_PATH } from './user-pool.js';
 
 export interface LocalSettings {
