@@ -99,7 +99,11 @@ const RESERVED_DASHBOARD = 5;
 export const reservedConcurrency = (kind: FunctionKind, name: FunctionName): number =>
   RESERVED_OVERRIDES[name] ?? (name.startsWith('dashboard-') ? RESERVED_DASHBOARD : RESERVED_CONCURRENCY[kind]);
 
-/** Each function infra/function-limits.ts gives more than its kind's is one of the stack's: a misspelt name fails to compile. */
+/**
+ * Each function infra/function-limits.ts gives more than its kind's is one of the stack's: a
+ * misspelt name fails to compile. The check is here because the local host reads that file
+ * and must not reach the stack's names (decision 221).
+ */
 export type LimitOverrides = Pick<Record<FunctionName, unknown>, keyof typeof LIMIT_OVERRIDES>;
 
 /** The timeout a function gets (the delivery queue's visibility timeout is derived from the deliverer's). */

@@ -45,7 +45,8 @@ export interface MonitoringProps {
 /**
  * The alarm topic, each signal family's child alarms (monitoring/*-alarms.ts), the two
  * composites and the dashboard. Every alarm is a child of this construct whichever family
- * makes it, and the families run in the order the alarms are listed on the dashboard.
+ * makes it, and the families run in the order the alarms are listed on the dashboard, so
+ * splitting them out moved no logical id (decision 223).
  */
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
