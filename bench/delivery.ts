@@ -1,7 +1,7 @@
 /**
  * Webhook delivery latency on the local pipeline (decision 38): a receiver on 127.0.0.1,
  * a webhook registered for one organization through createWebhook, the local event
- * pipeline (infra/local/event-pipeline.ts: the table's stream → dispatcher → delivery
+ * pipeline (local/event-pipeline.ts: the table's stream → dispatcher → delivery
  * queue → deliverer, as `npm start` runs it), and changes written one at a time through
  * the write path's own insertDeployment (each commits a deployment.created and an
  * operation.created event in its transaction). Each event's latency is from the moment
@@ -16,7 +16,7 @@ import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { eventKey } from '../functions/adapters/dynamo/entities.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { createWebhook } from '../functions/app/webhooks.js';
-import { startEventPipeline } from '../infra/local/event-pipeline.js';
+import { startEventPipeline } from '../local/event-pipeline.js';
 import { seedDeployment } from '../test/helpers/seed-deployment.js';
 
 export const DELIVERY_GOAL_MS = 5_000;

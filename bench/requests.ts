@@ -1,5 +1,5 @@
 /**
- * Requests through the in-process local API server (infra/local/api-server.ts, the
+ * Requests through the in-process local API server (local/api-server.ts, the
  * handler modules Lambda runs), on a Step Functions endpoint whose workflows run the
  * real steps. Per route: the DynamoDB calls each request caused (total and sequential,
  * bench/call-counter.ts), its StartExecution calls, p50/p99 latency and requests/s;
@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { ddb } from '../functions/adapters/dynamo/client.js';
 import { createApiKey } from '../functions/app/api-keys.js';
 import { API_PREFIX } from '../functions/routes.js';
-import { createApiServer } from '../infra/local/api-server.js';
+import { createApiServer } from '../local/api-server.js';
 import { attributed, attributeRequests, installCallCounter, type RecordedCall, type RequestCalls } from './call-counter.js';
 
 /** What the rows' paths are built from: one organization with ready deployments and finished operations. */

@@ -15,7 +15,7 @@ import { eventTypeSeqAttr, INDEX, typeSeqAttr } from '../functions/adapters/dyna
 import type { NamedIndex } from '../functions/adapters/dynamo/entity.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
-import { clientFor } from '../infra/local/dynamodb-local.js';
+import { clientFor } from '../local/dynamodb-local.js';
 import type { SeededOrg } from './seed.js';
 
 const COUNT_LIMIT = 25_000;

@@ -6,14 +6,14 @@
  *   npm run --silent invoke -- <handler> <event.json> [--key <key> | --org <org_id>]
  *
  * The handler's result is printed to stdout as JSON; its logs go to stderr. Sample events
- * are in test/events/; their svc_sk_live_REPLACE_ME becomes a real key (infra/local/invoke.ts).
+ * are in test/events/; their svc_sk_live_REPLACE_ME becomes a real key (local/invoke.ts).
  * Exit codes: 0 result printed, 1 the handler threw, 2 bad usage, 3 the handler answered
  * an error (status 400 or more; the result is printed all the same).
  */
-import { UsageError, wantsHelp } from '../client/cli/args.js';
-import { applyLocalEnv, localSecretKey, localSettings, stackEndpoints } from '../infra/local/env.js';
-import { knownHandlers, runInvoke, USAGE } from '../infra/local/invoke.js';
-import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
+import { UsageError, wantsHelp } from '../cli-kit/args.js';
+import { applyLocalEnv, localSecretKey, localSettings, stackEndpoints } from '../local/env.js';
+import { knownHandlers, runInvoke, USAGE } from '../local/invoke.js';
+import { localStandIns, useStandIns } from '../local/stand-ins.js';
 
 const settings = localSettings();
 process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stackEndpoints(settings).dynamodb;

@@ -10,11 +10,11 @@
  *   npm run --silent keys -- list --org <org_id> [--json]
  *   npm run --silent keys -- usage <key_id> [--limit N] [--json]
  */
-import { printable } from '../client/cli/context.js';
-import { applyLocalEnv, localSecretKey, localSettings, stackEndpoints } from '../infra/local/env.js';
-import { runKeysCommand } from '../infra/local/keys-cli.js';
-import { exitWhenDone, operatorArgs } from '../infra/local/operator-cli.js';
-import { localStandIns, useStandIns } from '../infra/local/stand-ins.js';
+import { printable } from '../cli-kit/text.js';
+import { applyLocalEnv, localSecretKey, localSettings, stackEndpoints } from '../local/env.js';
+import { runKeysCommand } from '../local/keys-cli.js';
+import { exitWhenDone, operatorArgs } from '../local/operator-cli.js';
+import { localStandIns, useStandIns } from '../local/stand-ins.js';
 
 const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instead of the local stack)
   keys create --org <org_id> --name <label> [--scopes a,b] [--expires-at <ISO 8601>] [--json | --print key]

@@ -1,8 +1,8 @@
 /** `npm start`: the whole service on this machine, no AWS account needed. */
-import { removeStackFile, writeStackFile } from '../client/cli/stack-file.js';
-import { JavaMissingError } from '../infra/local/dynamodb-local.js';
-import { localSettings } from '../infra/local/env.js';
-import { startLocalStack } from '../infra/local/stack.js';
+import { removeStackFile, writeStackFile } from '../cli-kit/stack-file.js';
+import { JavaMissingError } from '../local/dynamodb-local.js';
+import { localSettings } from '../local/env.js';
+import { startLocalStack } from '../local/stack.js';
 
 async function main(): Promise<void> {
   const settings = localSettings();

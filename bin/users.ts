@@ -8,11 +8,11 @@
  *   npm run --silent users -- delete <email>
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { printable } from '../client/cli/context.js';
-import { localSettings, stackEndpoints } from '../infra/local/env.js';
-import { exitWhenDone, operatorArgs } from '../infra/local/operator-cli.js';
-import { LOCAL_USER_POOL_ID } from '../infra/local/user-pool.js';
-import { runUsersCommand } from '../infra/local/users-cli.js';
+import { printable } from '../cli-kit/text.js';
+import { localSettings, stackEndpoints } from '../local/env.js';
+import { exitWhenDone, operatorArgs } from '../local/operator-cli.js';
+import { LOCAL_USER_POOL_ID } from '../local/user-pool.js';
+import { runUsersCommand } from '../local/users-cli.js';
 
 const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID instead of the local stack)
   users create --org <org_id> --email <email> --role admin|viewer [--password <password>] [--json]

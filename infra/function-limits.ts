@@ -1,10 +1,9 @@
 /**
  * Each Lambda function's timeout and memory, declared once: the CDK stack gives them to
  * the functions (infra/aws/functions.ts), and the local host's Lambda context reports the
- * same timeout (infra/local/gateway.ts), so middy's early timeout, which fires at the
+ * same timeout (local/gateway.ts), so middy's early timeout, which fires at the
  * context's remaining time, cuts a handler off at the same moment in both.
  */
-import type { FunctionName } from './aws/function-access.js';
 
 /** Where a function's module lives: functions/http/<name>.ts, functions/workflow/<name>.ts or functions/events/<name>.ts. */
 export type FunctionKind = 'http' | 'workflow' | 'events';
@@ -23,12 +22,17 @@ const BY_KIND: Readonly<Record<FunctionKind, FunctionLimits>> = {
   events: { timeoutSeconds: 30, memoryMb: 512 },
 };
 
-/** Functions that need more than their kind's. */
-const OVERRIDES: Readonly<Partial<Record<string, Partial<FunctionLimits>>>> = {
+/**
+ * Functions that need more than their kind's. Both hosts read this file; the CDK stack
+ * checks that each name is one of its functions (LimitOverrides in infra/aws/functions.ts).
+ */
+export const LIMIT_OVERRIDES = {
   // Decision 36: waits up to 20 s, then answers; API Gateway's integration limit is 29 s.
   'wait-operation': { timeoutSeconds: 25 },
   // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
   'reconcile-operations': { timeoutSeconds: 240 },
-} satisfies Partial<Record<FunctionName, Partial<FunctionLimits>>>;
+} as const satisfies Readonly<Record<string, Partial<FunctionLimits>>>;
+
+const OVERRIDES: Readonly<Partial<Record<string, Partial<FunctionLimits>>>> = LIMIT_OVERRIDES;
 
 export const functionLimits = (kind: FunctionKind, name: string): FunctionLimits => ({ ...BY_KIND[kind], ...OVERRIDES[name] });

@@ -1,6 +1,6 @@
 /**
  * The dashboard's user pool, declared once for both hosts: Cognito on AWS (infra/aws)
- * and its emulation under `npm start` (infra/local/user-pool.ts).
+ * and its emulation under `npm start` (local/user-pool.ts).
  */
 export const PASSWORD_POLICY = {
   minLength: 12,

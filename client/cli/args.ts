@@ -1,8 +1,8 @@
-/** deployctl's options and the checks of their values; UsageError is shared with the operator CLIs (infra/local). */
+/** deployctl's options and the checks of their values; UsageError is cli-kit's, shared with the operator CLIs (local/). */
 import { parseArgs } from 'node:util';
+import { UsageError } from '../../cli-kit/args.js';
 
-/** Bad arguments: the caller's mistake, reported with the usage and exit code 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -51,9 +51,6 @@ export function parseArgv(argv: readonly string[]): { values: Values; positional
 export function commandWords(argv: readonly string[]): string[] {
   return parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true }).positionals;
 }
-
-/** Whether the operator CLIs (bin/keys.ts, users.ts, invoke.ts) were asked for their usage. */
-export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
 
 export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;

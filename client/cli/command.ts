@@ -1,9 +1,10 @@
 /** What a deployctl command is, and the two shapes most of them have: a list, and one resource by id. */
+import { table } from '../../cli-kit/text.js';
 import type { DeploymentsClient, Pagination } from '../client.js';
 import type { Clock } from '../wait.js';
 import type { OptionName, Values } from './args.js';
 import { type CliContext, EXIT, out } from './context.js';
-import { json, pageFooter, print, table } from './format.js';
+import { json, pageFooter, print } from './format.js';
 
 export interface Run {
   api: DeploymentsClient;

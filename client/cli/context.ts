@@ -1,4 +1,5 @@
 /** What a deployctl run is given (streams, environment, fetch, time), its exit codes, and the two ways it writes. */
+import { printable } from '../../cli-kit/text.js';
 import type { Clock } from '../wait.js';
 
 /**
@@ -26,21 +27,6 @@ export interface CliContext {
   /** Aborts a wait (Ctrl-C): the command stops waiting and exits 130, the operation goes on. */
   signal?: AbortSignal;
 }
-
-/**
- * Control characters (C0 but the line break, DEL, C1) and bidirectional overrides, which
- * a terminal obeys: escape sequences can move the cursor, rewrite earlier lines or plant
- * links, and text from the service (names, messages, URLs) may hold any of them.
- */
-const UNPRINTABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-/**
- * Text as a terminal may show it: each control character written as its `\uXXXX`
- * escape, visible and inert. Inside JSON output the escape means the same character,
- * so `--json` stays the same value.
- */
-export const printable = (text: string): string =>
-  text.replace(UNPRINTABLE, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 const line = (text: string) => printable(text.endsWith('\n') ? text : `${text}\n`);
 

@@ -1,6 +1,8 @@
-/** How deployctl prints: JSON, tables, and one resource as aligned fields. The table is shared with the operator CLIs. */
+/** How deployctl prints: JSON, tables (cli-kit/text.ts, shared with the operator CLIs), and one resource as aligned fields. */
+
+import { oneLine } from '../../cli-kit/text.js';
 import type { ConfigChange, Deployment, Operation, Pagination, Webhook } from '../client.js';
-import { type CliContext, out, printable } from './context.js';
+import { type CliContext, out } from './context.js';
 
 export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify(value, null, 2));
 
@@ -8,16 +10,6 @@ export const json = (ctx: CliContext, value: unknown) => out(ctx, JSON.stringify
 export function print<T>(ctx: CliContext, asJson: boolean | undefined, item: T, show: (item: T) => string): void {
   if (asJson) json(ctx, item);
   else out(ctx, show(item));
-}
-
-/** A value on one line: a line break in it would start a line that looks like the tool's own. */
-const oneLine = (text: string) => text.replaceAll('\n', '\\u000a');
-
-/** The lines of a table (the first row is the header): columns as wide as their widest cell, two spaces apart, the last one unpadded. */
-export function table(cells: string[][]): string[] {
-  const rows = cells.map((r) => r.map((cell) => printable(oneLine(cell))));
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
 }
 
 export function pageFooter(p: Pick<Pagination, 'page' | 'pages' | 'total'>): string {

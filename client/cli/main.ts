@@ -4,6 +4,7 @@
  * environment, time) is injected, so tests run it in-process; bin/deployctl.ts only wires
  * it to the real process.
  */
+import { dataDirOf, readStackFile } from '../../cli-kit/stack-file.js';
 import { checkedBaseUrl, DEFAULT_BASE_URL, DeploymentsClient } from '../client.js';
 import { describeDeprecation, oncePerFeature } from '../deprecation.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js';
@@ -17,7 +18,6 @@ import { operationCommands } from './commands/operations.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { type CliContext, EXIT, err, out } from './context.js';
 import { WaitInterrupted, watchCommand } from './progress.js';
-import { dataDirOf, readStackFile } from './stack-file.js';
 
 export { type CliContext, EXIT, type Stream } from './context.js';
 

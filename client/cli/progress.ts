@@ -1,10 +1,12 @@
 /** Waiting for an operation with its progress on stderr, and the exit code its outcome gives. */
+
+import { printable } from '../../cli-kit/text.js';
 import type { Operation, OperationLogLine } from '../client.js';
 import { ErrorResponse, formatDuration } from '../errors.js';
 import { type Clock, type FallbackInfo, type ProgressInfo, type RetryInfo, waitForOperation } from '../wait.js';
 import type { WaitLimit } from './args.js';
 import type { Run } from './command.js';
-import { type CliContext, EXIT, err, printable } from './context.js';
+import { type CliContext, EXIT, err } from './context.js';
 
 /** The command that watches an operation again. */
 export const watchCommand = (operationId: string) => `deployctl operations wait ${operationId}`;

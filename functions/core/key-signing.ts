@@ -1,7 +1,7 @@
 /**
  * The port for the secret new API keys are signed with (api-keys.ts): read once per
  * process and kept, so verifying a key costs no call. On AWS a Secrets Manager secret
- * (adapters/secrets-manager/); locally a key kept under DATA_DIR (infra/local/stand-ins.ts).
+ * (adapters/secrets-manager/); locally a key kept under DATA_DIR (local/stand-ins.ts).
  */
 export interface KeySigningSecret {
   /** At least 32 bytes. */

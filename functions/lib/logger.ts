@@ -17,7 +17,7 @@
  * invocation: Lambda runs one at a time per process, and the entry points drop them as an
  * invocation ends. The local host runs many at once in one process, as Lambda's managed
  * instances do: it sets `AWS_LAMBDA_MAX_CONCURRENCY` and runs each invocation in its own
- * context of the InvokeStore (infra/local/current-function.ts), where Powertools keeps
+ * context of the InvokeStore (local/current-function.ts), where Powertools keeps
  * that state, so one request's keys never land on another's lines.
  */
 import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';

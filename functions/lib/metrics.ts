@@ -12,7 +12,7 @@
  * stored until the invocation ends, so a batch's ten deliveries make one line). Every
  * dimension comes from a closed set, so there are a few dozen objects at most. Their
  * stored values are the invocation's own: Powertools keeps them per invocation in the
- * InvokeStore when invocations share a process (the local host, infra/local/current-function.ts).
+ * InvokeStore when invocations share a process (the local host, local/current-function.ts).
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { type DimensionsOf, METRIC_SERVICE, METRICS, type MetricKey, metricNamespace } from './metric-catalogue.js';

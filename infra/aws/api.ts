@@ -4,21 +4,22 @@
  * by route-not-found (405 with Allow for a known path, 404 otherwise; API Gateway
  * prefers a resource's specific method over its ANY). What API Gateway answers by
  * itself (throttling, unknown paths outside the prefix, integration faults) keeps the
- * service's error envelope through gateway responses.
+ * service's error envelope through gateway responses. The web ACL in front of it, on the
+ * stages that have one, is waf.ts's.
  */
 import { Aws, CfnRule, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import type * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { DASHBOARD_API_PREFIX, dashboardRouteList } from '../../functions/dashboard-routes.js';
 import { API_PREFIX, routeList } from '../../functions/routes.js';
 import type { HttpHandlerName } from './function-access.js';
 import { LOG_GROUP_KMS } from './nag.js';
 import type { Settings } from './settings.js';
+import { addWebAcl } from './waf.js';
 
 export const NOT_FOUND_HANDLER = 'route-not-found' satisfies HttpHandlerName;
 
@@ -189,7 +190,7 @@ export class ServiceApi extends Construct {
       this.baseUrl = this.api.urlForPath(API_PREFIX);
     }
 
-    if (settings.waf) this.webAcl = this.addWebAcl(settings);
+    if (settings.waf) this.webAcl = addWebAcl(this, this.api.deploymentStage.stageArn, settings);
     else {
       Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-APIG3',
@@ -260,33 +261,6 @@ export class ServiceApi extends Construct {
       prefix.addProxy({ defaultIntegration: notFound, anyMethod: true });
     }
   }
-
-  private addWebAcl(settings: Settings): wafv2.CfnWebACL {
-    const name = webAclName(settings.stage);
-    const metric = (suffix: string) => ({
-      cloudWatchMetricsEnabled: true,
-      sampledRequestsEnabled: true,
-      metricName: `${name}${suffix}`,
-    });
-    const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
-      // Named as its metrics are, so the alarm on its blocked requests finds them by either (decision 194).
-      name,
-      scope: 'REGIONAL',
-      defaultAction: { allow: {} },
-      visibilityConfig: metric(''),
-      // Inspect bodies up to the API's own limit, so the size rule sees what the handlers would.
-      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
-      customResponseBodies: Object.fromEntries(
-        WAF_BLOCKS.map((b) => [b.bodyKey, { contentType: 'APPLICATION_JSON', content: wafResponseBody(b) }]),
-      ),
-      rules: wafRules(settings).map((rule, priority) => ({ ...rule, priority, visibilityConfig: metric(`-${rule.name}`) })),
-    });
-    new wafv2.CfnWebACLAssociation(this, 'WebAclAssociation', {
-      resourceArn: this.api.deploymentStage.stageArn,
-      webAclArn: acl.attrArn,
-    });
-    return acl;
-  }
 }
 
 /**
@@ -305,118 +279,4 @@ export function requireCertificateInRegion(scope: Construct, certificateArn: str
   new CfnRule(scope, 'CertificateInStackRegion', {
     assertions: [{ assert: Fn.conditionEquals(Aws.REGION, certRegion), assertDescription: `The ${message}.` }],
   });
-}
-
-/** The API's web ACL's name and the CloudWatch metric name of its requests: one per stage (and region). */
-export const webAclName = (stage: string): string => `deployment-api-${stage}`;
-
-/** A WAF rule's own answer: a status and the error envelope. WAF knows no request id, so the body has none. */
-export interface WafBlock {
-  readonly rule: string;
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  readonly bodyKey: string;
-}
-
-export const WAF_BLOCKS: readonly WafBlock[] = [
-  {
-    rule: 'BodyTooLarge',
-    status: 413,
-    code: 'PAYLOAD_TOO_LARGE',
-    message: `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
-    bodyKey: 'payload-too-large',
-  },
-  {
-    rule: 'RateLimitPerAddress',
-    status: 429,
-    code: 'RATE_LIMIT_EXCEEDED',
-    message: 'Too many requests from this address. Retry after 60 seconds.',
-    bodyKey: 'rate-limited',
-  },
-];
-
-export const wafResponseBody = (b: WafBlock): string => JSON.stringify({ error: { code: b.code, message: b.message } });
-
-const blockWith = (rule: string) => {
-  const b = WAF_BLOCKS.find((x) => x.rule === rule)!;
-  return { block: { customResponse: { responseCode: b.status, customResponseBodyKey: b.bodyKey } } };
-};
-
-/** Requests for the dashboard's API, which reach the stage through CloudFront. */
-const DASHBOARD_API_PATH: wafv2.CfnWebACL.StatementProperty = {
-  byteMatchStatement: {
-    fieldToMatch: { uriPath: {} },
-    positionalConstraint: 'STARTS_WITH',
-    searchString: `${DASHBOARD_API_PREFIX}/`,
-    textTransformations: [{ priority: 0, type: 'NONE' }],
-  },
-};
-
-/** AWS managed rule groups, in order; the rules named in `count` only count, because they would refuse valid requests. */
-export const MANAGED_RULE_GROUPS: readonly { name: string; count: readonly string[] }[] = [
-  // IPs AWS has seen attacking (bots, reconnaissance).
-  { name: 'AWSManagedRulesAmazonIpReputationList', count: [] },
-  // Bodies up to 64 KiB are valid here (decision 8; the size rule enforces it), and a webhook URL may
-  // name a public IPv4 address, which the remote-file-inclusion rule reads as an attack.
-  { name: 'AWSManagedRulesCommonRuleSet', count: ['SizeRestrictions_BODY', 'GenericRFI_BODY'] },
-  // Request patterns of known exploits (Log4j, Java deserialization, localhost host headers).
-  { name: 'AWSManagedRulesKnownBadInputsRuleSet', count: [] },
-];
-
-/** The web ACL's rules, in priority order: a body larger than the API takes, the per-address rates, then the managed groups. */
-function wafRules(settings: Settings): Omit<wafv2.CfnWebACL.RuleProperty, 'priority' | 'visibilityConfig'>[] {
-  return [
-    {
-      // API Gateway takes bodies up to 10 MB and Lambda 6 MB: without this a 6-10 MB body is a 500.
-      name: 'BodyTooLarge',
-      action: blockWith('BodyTooLarge'),
-      statement: {
-        sizeConstraintStatement: {
-          fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
-          comparisonOperator: 'GT',
-          size: MAX_BODY_BYTES,
-          textTransformations: [{ priority: 0, type: 'NONE' }],
-        },
-      },
-    },
-    {
-      name: 'RateLimitPerAddress',
-      action: blockWith('RateLimitPerAddress'),
-      statement: {
-        rateBasedStatement: {
-          aggregateKeyType: 'IP',
-          limit: settings.wafRateLimitPer5Min,
-          evaluationWindowSec: 300,
-          scopeDownStatement: { notStatement: { statement: DASHBOARD_API_PATH } },
-        },
-      },
-    },
-    {
-      // The dashboard's API comes through CloudFront, whose edge addresses carry many users each:
-      // counted per viewer address, the one CloudFront appends to X-Forwarded-For (decision 154).
-      name: 'RateLimitPerViewer',
-      action: blockWith('RateLimitPerAddress'),
-      statement: {
-        rateBasedStatement: {
-          aggregateKeyType: 'FORWARDED_IP',
-          forwardedIpConfig: { headerName: 'X-Forwarded-For', fallbackBehavior: 'MATCH' },
-          limit: settings.wafRateLimitPer5Min,
-          evaluationWindowSec: 300,
-          scopeDownStatement: DASHBOARD_API_PATH,
-        },
-      },
-    },
-    ...MANAGED_RULE_GROUPS.map((group) => ({
-      name: group.name,
-      overrideAction: { none: {} },
-      statement: {
-        managedRuleGroupStatement: {
-          vendorName: 'AWS',
-          name: group.name,
-          ruleActionOverrides: group.count.length ? group.count.map((name) => ({ name, actionToUse: { count: {} } })) : undefined,
-        },
-      },
-    })),
-  ];
 }

@@ -15,7 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { LOCAL_CLIENT_ID } from '../../infra/local/user-pool.js';
+import { LOCAL_CLIENT_ID } from '../../local/user-pool.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { freePort, type LocalProcess, npmScript, startNpm } from '../helpers/local-process.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
+import { createApiServer } from '../../local/api-server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { createKey } from '../helpers/fixtures.js';
 

@@ -3,8 +3,8 @@
  * so handlers that start executions run exactly as under `npm start`.
  */
 import { ddb } from '../../functions/adapters/dynamo/client.js';
-import { LocalStepFunctions, startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
-import { localStandIns, useStandIns } from '../../infra/local/stand-ins.js';
+import { LocalStepFunctions, startSfnEndpoint } from '../../local/sfn-endpoint.js';
+import { localStandIns, useStandIns } from '../../local/stand-ins.js';
 import { checkGrants, judged, judgedStandIns, reportJudged } from './grant-check.js';
 
 // The local stand-ins, as under npm start, each call judged against the calling function's grants.

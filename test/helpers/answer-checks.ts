@@ -10,7 +10,7 @@ import { ERRORS, type ErrorCode } from '../../functions/core/errors.js';
 import { exampleMessage } from '../../functions/docs/error-meanings.js';
 import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
 import { matchRoute } from '../../functions/router.js';
-import { targetUrl } from '../../infra/local/gateway.js';
+import { targetUrl } from '../../local/gateway.js';
 import { conformanceProblems } from './openapi-conformance.js';
 
 /** Text that only a leaked fault would put in an answer. */

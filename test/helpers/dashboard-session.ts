@@ -5,10 +5,10 @@
  */
 import type http from 'node:http';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { createApiServer } from '../../infra/local/api-server.js';
-import { startDashboardHost } from '../../infra/local/dashboard-host.js';
-import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
-import { runUsersCommand } from '../../infra/local/users-cli.js';
+import { createApiServer } from '../../local/api-server.js';
+import { startDashboardHost } from '../../local/dashboard-host.js';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../local/user-pool.js';
+import { runUsersCommand } from '../../local/users-cli.js';
 import { close } from './scripted-api.js';
 
 export const TEST_PASSWORD = 'Integration-test-1';

@@ -1,6 +1,6 @@
 /** The handler environment of every lane's test files (DynamoDB Local comes from global-setup.cjs, for the engine lanes). */
 import { randomBytes } from 'node:crypto';
-import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../infra/local/user-pool.js';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, USER_POOL_PATH } from '../../local/user-pool.js';
 
 process.env.TABLE_NAME = 'deployments-test';
 process.env.AWS_REGION = 'us-east-1';

@@ -5,7 +5,7 @@ import { type ApiKeyRecord, generateKey, generateLegacyKey } from '../../functio
 import type { Scope } from '../../functions/core/schemas.js';
 import { config } from '../../functions/lib/config.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { invokeGateway } from '../../infra/local/gateway.js';
+import { invokeGateway } from '../../local/gateway.js';
 import { assertConforms, compileAllValidators } from './openapi-conformance.js';
 
 // Compile the OpenAPI checks once per test file up front, not inside a test that times an operation.

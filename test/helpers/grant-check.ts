@@ -7,7 +7,7 @@
  * test/infra checks that the synthesized policies hold exactly those grants, so together
  * the two prove that what the code does on the local stack, the stack's roles allow.
  *
- * Which function sent a request comes from infra/local/current-function.ts; requests sent
+ * Which function sent a request comes from local/current-function.ts; requests sent
  * outside any function (a test's own setup, the local host's work, a stand-in's own
  * table items) are not judged. The local stand-ins for SQS and KMS are judged at their
  * ports (judgedStandIns): each call as the SendMessage, Encrypt or Decrypt it stands in
@@ -27,8 +27,8 @@ import {
   QUERY_EXCLUDED,
   usesTable,
 } from '../../infra/aws/function-access.js';
-import { currentFunction } from '../../infra/local/current-function.js';
-import type { StandIns } from '../../infra/local/stand-ins.js';
+import { currentFunction } from '../../local/current-function.js';
+import type { StandIns } from '../../local/stand-ins.js';
 import { watchDynamoCalls } from './sdk-calls.js';
 
 /** One request as IAM authorises it: a transaction or a batch is several. */

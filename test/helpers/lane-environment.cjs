@@ -43,7 +43,7 @@ const REFUSALS = [
         return original.call(this, options);
       },
   ],
-  // infra/local/dynamodb-local.ts asks `java --list-modules` synchronously first.
+  // local/dynamodb-local.ts asks `java --list-modules` synchronously first.
   [
     childProcess,
     'spawnSync',

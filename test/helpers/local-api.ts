@@ -1,7 +1,7 @@
 /** The local API server on a free loopback port, for the calling test file or describe block. */
 import type http from 'node:http';
 import { API_PREFIX } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
+import { createApiServer } from '../../local/api-server.js';
 import { close, listen } from './scripted-api.js';
 
 /** `baseUrl` is set once the server listens (before the first test). */

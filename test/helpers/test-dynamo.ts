@@ -5,7 +5,7 @@
  */
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../functions/adapters/dynamo/table.js';
-import { ensureTable, type RunningDynamo, startDynamoLocal } from '../../infra/local/dynamodb-local.js';
+import { ensureTable, type RunningDynamo, startDynamoLocal } from '../../local/dynamodb-local.js';
 import { freePort } from './local-process.js';
 
 export const TEST_TABLE = 'deployments-test';

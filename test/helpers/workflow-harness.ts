@@ -13,7 +13,7 @@ import { type OperationRecord, queuedOperation, workflowInput } from '../../func
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
 import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { lambdaFunction } from '../../functions/middleware/invocation.js';
-import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type TaskHandler } from '../../infra/local/sfn-endpoint.js';
+import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type TaskHandler } from '../../local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';
 import { newOrgId } from './fixtures.js';
 import { seedDeployment } from './seed-deployment.js';

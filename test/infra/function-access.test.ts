@@ -13,7 +13,7 @@ import {
   physicalIndexes,
   QUERY_EXCLUDED,
 } from '../../infra/aws/function-access.js';
-import { itemConditions } from '../../infra/aws/functions.js';
+import { itemConditions } from '../../infra/aws/function-grants.js';
 import {
   actionsOf,
   escapeRegExp,

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { MANAGED_RULE_GROUPS, webAclName } from '../../infra/aws/api.js';
 import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
 import { THRESHOLDS } from '../../infra/aws/monitoring.js';
+import { MANAGED_RULE_GROUPS, webAclName } from '../../infra/aws/waf.js';
 import { flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageOf } from './synth.js';
 
 const CERT = PROD_CONTEXT.certificateArn;

@@ -69,6 +69,7 @@ const INPUTS = [
   'bin/app.ts',
   'package-lock.json',
   'tsconfig.json',
+  'tsconfig.base.json',
   'cdk.json',
 ];
 const CACHE = path.join(os.tmpdir(), 'deployment-api-synth');

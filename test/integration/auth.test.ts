@@ -9,7 +9,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { findKeyById, revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
-import { runKeysCommand } from '../../infra/local/keys-cli.js';
+import { runKeysCommand } from '../../local/keys-cli.js';
 import { type CallResult, call, createKey, newOrgId, signingSecret, storeKey } from '../helpers/fixtures.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -352,10 +352,10 @@ describe('storage and logs hold no secret', () => {
     const previous = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'INFO';
     jest.resetModules();
-    const { invokeGateway } = await import('../../infra/local/gateway.js');
+    const { invokeGateway } = await import('../../local/gateway.js');
     const fresh = await import('../../functions/adapters/dynamo/client.js');
     // The fresh modules hold ports of their own: plug the local stand-ins into them, as after-env.ts does.
-    const standIns = await import('../../infra/local/stand-ins.js');
+    const standIns = await import('../../local/stand-ins.js');
     standIns.useStandIns(standIns.localStandIns(process.env.WEBHOOK_SECRET_KEY!));
     const send = (method: string, path: string, headers: Record<string, string>, body = '') =>
       invokeGateway({ method, url: `/api/v1${path}`, rawHeaders: Object.entries(headers).flat(), body: Buffer.from(body) });

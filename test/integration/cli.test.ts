@@ -12,7 +12,7 @@ import path from 'node:path';
 import { type CliContext, COMMANDS, EXIT, runCli } from '../../client/cli/main.js';
 import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
+import { createApiServer } from '../../local/api-server.js';
 import { readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';
 import { localApi } from '../helpers/local-api.js';

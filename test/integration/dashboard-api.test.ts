@@ -4,13 +4,13 @@
  * handlers verifying tokens against the pool's JWKS (adapters/auth/user-tokens.ts), DynamoDB Local.
  */
 import { generateKeyPair, SignJWT } from 'jose';
-import { UsageError } from '../../client/cli/args.js';
+import { UsageError } from '../../cli-kit/args.js';
 import { recordUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { userActor } from '../../functions/core/events.js';
-import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../infra/local/user-pool.js';
-import { runUsersCommand } from '../../infra/local/users-cli.js';
+import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../local/user-pool.js';
+import { runUsersCommand } from '../../local/users-cli.js';
 import { operationReaches } from '../helpers/api.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 import { call } from '../helpers/fixtures.js';

@@ -20,7 +20,7 @@ import { revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { windowsAt } from '../../functions/core/rate-limits.js';
 import { EVENT_TYPES } from '../../functions/core/schemas.js';
-import { invokeGateway } from '../../infra/local/gateway.js';
+import { invokeGateway } from '../../local/gateway.js';
 import { answerProblems, readAnswer } from '../helpers/answer-checks.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';
 import { call, createKey, newOrgId, signingSecret } from '../helpers/fixtures.js';

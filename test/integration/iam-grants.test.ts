@@ -6,7 +6,7 @@
  */
 
 import type { DeliveryMessage } from '../../functions/core/delivery-queue.js';
-import { runAsFunction } from '../../infra/local/current-function.js';
+import { runAsFunction } from '../../local/current-function.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { judged, judgedStandIns, refusals } from '../helpers/grant-check.js';
 
@@ -85,7 +85,7 @@ describe('the grant check', () => {
     ],
     ['the public docs reading anything', 'get-openapi', 'GetCommand', { Key: { pk: 'ORG#org-x', sk: 'ORG' } }],
     ['a function queueing without a queue grant', 'list-events', 'SendMessageCommand', {}],
-    // The local queue's items are the host's (infra/local/table-queue.ts): no function writes them.
+    // The local queue's items are the host's (local/table-queue.ts): no function writes them.
     [
       "the deliverer writing the local queue's items itself",
       'deliver-webhooks',

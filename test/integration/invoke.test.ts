@@ -1,16 +1,16 @@
 /**
- * `npm run invoke` (bin/invoke.ts → infra/local/invoke.ts) and the sample events in
+ * `npm run invoke` (bin/invoke.ts → local/invoke.ts) and the sample events in
  * test/events/: the events match their routes, and invoking a handler with one returns
  * what API Gateway would get.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../client/cli/args.js';
+import { UsageError } from '../../cli-kit/args.js';
 import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { matchRoute } from '../../functions/router.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
+import { invoke, readEvent, resolveHandler, runInvoke } from '../../local/invoke.js';
 import { createKey, newOrgId } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';
 

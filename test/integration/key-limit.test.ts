@@ -12,7 +12,7 @@ import { apiKeyItem, orgKey } from '../../functions/adapters/dynamo/entities.js'
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey } from '../../functions/core/api-keys.js';
 import { ApiError, ERRORS } from '../../functions/core/errors.js';
-import { runKeysCommand } from '../../infra/local/keys-cli.js';
+import { runKeysCommand } from '../../local/keys-cli.js';
 import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../helpers/dashboard-session.js';
 import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';
 

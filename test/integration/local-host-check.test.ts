@@ -6,9 +6,9 @@
  * the loopback names, and the configured HOST, are served.
  */
 import http from 'node:http';
-import { createApiServer } from '../../infra/local/api-server.js';
-import { hostName, isAllowedHost } from '../../infra/local/loopback-host.js';
-import { LOCAL_CLIENT_ID } from '../../infra/local/user-pool.js';
+import { createApiServer } from '../../local/api-server.js';
+import { hostName, isAllowedHost } from '../../local/loopback-host.js';
+import { LOCAL_CLIENT_ID } from '../../local/user-pool.js';
 import { type DashboardSession, startDashboardSession } from '../helpers/dashboard-session.js';
 import { close, listen } from '../helpers/scripted-api.js';
 

@@ -6,7 +6,7 @@ import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamo
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { createTableInput, INDEXES } from '../../functions/adapters/dynamo/table.js';
-import { clientFor, ensureTable } from '../../infra/local/dynamodb-local.js';
+import { clientFor, ensureTable } from '../../local/dynamodb-local.js';
 
 it('adds the indexes a table made before them lacks, keeping its items', async () => {
   const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;

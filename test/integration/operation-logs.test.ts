@@ -9,7 +9,7 @@ import { DeploymentsClient, followOperationLogs, NetworkError } from '../../clie
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
 import { API_PREFIX } from '../../functions/routes.js';
-import { createApiServer } from '../../infra/local/api-server.js';
+import { createApiServer } from '../../local/api-server.js';
 import { createDeployment, operationReaches, readyDeployment } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';

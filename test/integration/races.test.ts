@@ -90,10 +90,10 @@ describe('races', () => {
     // The limit is configuration, read once per process: a fresh copy of the handler stack reads 20.
     await jest.isolateModulesAsync(async () => {
       process.env.RATE_LIMIT_PER_MINUTE = '20';
-      const { invokeGateway } = await import('../../infra/local/gateway.js');
+      const { invokeGateway } = await import('../../local/gateway.js');
       const { ddb } = await import('../../functions/adapters/dynamo/client.js');
       // The fresh modules hold ports of their own: plug the local stand-ins into them, as after-env.ts does.
-      const standIns = await import('../../infra/local/stand-ins.js');
+      const standIns = await import('../../local/stand-ins.js');
       standIns.useStandIns(standIns.localStandIns(process.env.WEBHOOK_SECRET_KEY!));
       // A burst that straddles a clock minute legitimately lets more through: then once more, with a new key.
       for (let attempt = 0; attempt < 2 && !answers; attempt++) {

@@ -7,8 +7,8 @@ import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js
 import { createDeployment as create } from '../../functions/app/create-deployment.js';
 import { reconcileOperations } from '../../functions/app/workflow-steps.js';
 import { keyActor } from '../../functions/core/events.js';
-import { runAsFunction } from '../../infra/local/current-function.js';
-import { ensureTable } from '../../infra/local/dynamodb-local.js';
+import { runAsFunction } from '../../local/current-function.js';
+import { ensureTable } from '../../local/dynamodb-local.js';
 import { platformOf } from '../helpers/call-platform.js';
 import { createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';

@@ -6,8 +6,8 @@
 
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiServer } from '../../infra/local/api-server.js';
-import { invokeGateway } from '../../infra/local/gateway.js';
+import { createApiServer } from '../../local/api-server.js';
+import { invokeGateway } from '../../local/gateway.js';
 import { call, createKey } from '../helpers/fixtures.js';
 
 describe('unknown paths', () => {

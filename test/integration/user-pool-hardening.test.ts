@@ -11,7 +11,7 @@ import {
   AdminUpdateUserAttributesCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
-import { FREE_SIGN_IN_FAILURES, LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, LocalUserPool } from '../../infra/local/user-pool.js';
+import { FREE_SIGN_IN_FAILURES, LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, LocalUserPool } from '../../local/user-pool.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 
 let session: DashboardSession;

@@ -9,7 +9,7 @@ import { simulatedPlatform } from '../../functions/adapters/platform/simulated-p
 import { cancelOperation } from '../../functions/app/deployment-commands.js';
 import { keyActor } from '../../functions/core/events.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
-import { startSfnEndpoint } from '../../infra/local/sfn-endpoint.js';
+import { startSfnEndpoint } from '../../local/sfn-endpoint.js';
 import { eventually } from '../helpers/wait.js';
 import { engineWith, recordsFor, startExecution, testPlatform } from '../helpers/workflow-harness.js';
 

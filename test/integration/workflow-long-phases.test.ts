@@ -10,7 +10,7 @@ import { simulatedPlatform } from '../../functions/adapters/platform/simulated-p
 import { checkPhase, type PhaseInput, startPhase } from '../../functions/app/workflow-phases.js';
 import { completeOperation, failOperation, type StepInput } from '../../functions/app/workflow-steps.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
-import { LocalStepFunctions } from '../../infra/local/sfn-endpoint.js';
+import { LocalStepFunctions } from '../../local/sfn-endpoint.js';
 import { recordsFor, run } from '../helpers/workflow-harness.js';
 
 const HOURS = 3_600_000;

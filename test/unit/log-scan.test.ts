@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
-import { aesSealer } from '../../infra/local/aes-sealer.js';
+import { aesSealer } from '../../local/aes-sealer.js';
 import { ENV_SECRET_PREFIX, isWholeSuite, LANE_FLOORS, scanLine, scanLogDir, verdict } from '../helpers/log-scan.js';
 
 const made = generateKey(

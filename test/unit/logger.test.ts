@@ -3,12 +3,12 @@
  * from Lambda's advanced logging controls, keys and context, errors with their stack mapped to
  * the sources (a real bundle's: test/tools/source-stack.test.ts), DEBUG lines held until an
  * error; and invocations that share the process (the local host,
- * infra/local/current-function.ts) never see each other's keys, context or buffer.
+ * local/current-function.ts) never see each other's keys, context or buffer.
  */
 import type { Context } from 'aws-lambda';
 import { createLogger } from '../../functions/lib/logger.js';
 import { lambdaFunction } from '../../functions/middleware/invocation.js';
-import { runAsFunction } from '../../infra/local/current-function.js';
+import { runAsFunction } from '../../local/current-function.js';
 
 type Line = Record<string, unknown>;
 

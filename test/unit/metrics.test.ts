@@ -14,7 +14,7 @@ import type { ApiMiddleware, ApiResponse } from '../../functions/middleware/api-
 import { invocation } from '../../functions/middleware/invocation.js';
 import { mapErrors } from '../../functions/middleware/map-errors.js';
 import { requestMetrics } from '../../functions/middleware/request-metrics.js';
-import { runAsFunction } from '../../infra/local/current-function.js';
+import { runAsFunction } from '../../local/current-function.js';
 import { type DataPoints, dataPoints } from '../helpers/emf.js';
 import { apiContext, apiEvent, logged } from '../helpers/middleware-request.js';
 

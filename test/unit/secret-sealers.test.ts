@@ -9,7 +9,7 @@
 import { DecryptCommand, EncryptCommand, InvalidCiphertextException, KMSClient } from '@aws-sdk/client-kms';
 import { kmsSealer } from '../../functions/adapters/kms/secret-sealer.js';
 import type { SealedFor, SecretSealer } from '../../functions/core/secret-sealer.js';
-import { aesSealer } from '../../infra/local/aes-sealer.js';
+import { aesSealer } from '../../local/aes-sealer.js';
 
 const webhookA: SealedFor = { purpose: 'delivery', orgId: 'org-x', recordId: 'wh_a' };
 const elsewhere: [string, SealedFor][] = [

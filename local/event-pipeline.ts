@@ -17,9 +17,9 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { handler as deliver } from '../../functions/events/deliver-webhooks.js';
-import { handler as dispatch } from '../../functions/events/dispatch-events.js';
-import { logger } from '../../functions/lib/logger.js';
+import { handler as deliver } from '../functions/events/deliver-webhooks.js';
+import { handler as dispatch } from '../functions/events/dispatch-events.js';
+import { logger } from '../functions/lib/logger.js';
 import { invokeAs } from './gateway.js';
 import { claimDue, deleteMessage, type QueuedMessage } from './table-queue.js';
 

@@ -19,9 +19,9 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { queuedDelivery } from '../../functions/adapters/dynamo/entities.js';
-import type { DeliveryMessage, DeliveryQueue } from '../../functions/core/delivery-queue.js';
+import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
+import { queuedDelivery } from '../functions/adapters/dynamo/entities.js';
+import type { DeliveryMessage, DeliveryQueue } from '../functions/core/delivery-queue.js';
 import { runAsHost } from './current-function.js';
 
 const QUEUE = queuedDelivery.pk.build({ queue: 'webhook-deliveries' });

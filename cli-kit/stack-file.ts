@@ -19,7 +19,7 @@ export interface StackFile {
   dashboard_url: string;
 }
 
-/** DATA_DIR as `npm start` resolves it (infra/local/env.ts): relative to the working directory, `.local` by default. */
+/** DATA_DIR as `npm start` resolves it (local/env.ts reads it here): relative to the working directory, `.local` by default. */
 export const dataDirOf = (env: Record<string, string | undefined>): string => path.resolve(env.DATA_DIR ?? '.local');
 
 const alive = (pid: number): boolean => {

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readStackFile } from '../../client/cli/stack-file.js';
-import { CONFIG_DEFAULTS, type ConfigEnv } from '../../functions/lib/config.js';
-import { ID_TOKEN_SECONDS } from '../user-pool-settings.js';
+import { dataDirOf, readStackFile } from '../cli-kit/stack-file.js';
+import { CONFIG_DEFAULTS, type ConfigEnv } from '../functions/lib/config.js';
+import { ID_TOKEN_SECONDS } from '../infra/user-pool-settings.js';
 import { USER_POOL_PATH } from './user-pool.js';
 
 export interface LocalSettings {
@@ -39,7 +39,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     host: env.HOST || undefined,
     port: port('PORT', 3000),
     dynamodbPort: port('DYNAMODB_PORT', 8000),
-    dataDir: path.resolve(env.DATA_DIR ?? '.local'),
+    dataDir: dataDirOf(env),
     dashboardTokenSeconds: positive('DASHBOARD_TOKEN_SECONDS', ID_TOKEN_SECONDS),
   };
 }

@@ -1,14 +1,13 @@
 /** The key admin commands (bin/keys.ts), separate from process concerns so tests can call them. */
-import { parseArgs } from 'node:util';
-import { UsageError } from '../../client/cli/args.js';
-import { table } from '../../client/cli/format.js';
-import { findKeyById, listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
-import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
-import { revokeApiKey } from '../../functions/app/api-key-lookups.js';
-import { createApiKey, rotateApiKey } from '../../functions/app/api-keys.js';
-import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../../functions/core/api-keys.js';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../functions/core/errors.js';
-import { SCOPES, Scope } from '../../functions/core/schemas.js';
+import { type ParsedFlags, parseFlags, UsageError } from '../cli-kit/args.js';
+import { table } from '../cli-kit/text.js';
+import { findKeyById, listKeys } from '../functions/adapters/dynamo/api-key-store.js';
+import { listUsage } from '../functions/adapters/dynamo/usage-store.js';
+import { revokeApiKey } from '../functions/app/api-key-lookups.js';
+import { createApiKey, rotateApiKey } from '../functions/app/api-keys.js';
+import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../functions/core/api-keys.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../functions/core/errors.js';
+import { SCOPES, Scope } from '../functions/core/schemas.js';
 
 export interface Io {
   /** The result, on stdout. */
@@ -22,17 +21,6 @@ function orgOption(value: string | boolean | undefined): string {
   const orgId = required(value, '--org');
   if (!ORG_ID_PATTERN.test(orgId)) throw new UsageError(`--org ${ORG_ID_RULE}`);
   return orgId;
-}
-
-export type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
-
-/** The commands' flags (each also takes --json); a bad one is a usage error (exit 2). */
-export function parse(args: string[], options: Record<string, { type: 'string' }>): Parsed {
-  try {
-    return parseArgs({ args, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
 }
 
 const required = (value: string | boolean | undefined, flag: string): string => {
@@ -59,7 +47,7 @@ function printTable(rows: Record<string, unknown>[], io: Io): void {
 /** How `create` and `rotate` print the new key: a table, JSON (--json), or the bare key alone (--print key, for `KEY=$(…)`). */
 type NewKeyFormat = 'table' | 'json' | 'key';
 
-function newKeyFormat(values: Parsed['values']): NewKeyFormat {
+function newKeyFormat(values: ParsedFlags['values']): NewKeyFormat {
   if (values.print !== undefined && values.print !== 'key') throw new UsageError('--print takes one field: key');
   if (values.print && values.json) throw new UsageError('--print and --json exclude each other');
   return values.print ? 'key' : values.json ? 'json' : 'table';
@@ -110,7 +98,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
   const [command, ...rest] = argv;
   switch (command) {
     case 'create': {
-      const { values, positionals } = parse(rest, {
+      const { values, positionals } = parseFlags(rest, {
         org: { type: 'string' },
         name: { type: 'string' },
         scopes: { type: 'string' },
@@ -145,7 +133,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       return 0;
     }
     case 'rotate': {
-      const { values, positionals } = parse(rest, { grace: { type: 'string' }, print: { type: 'string' } });
+      const { values, positionals } = parseFlags(rest, { grace: { type: 'string' }, print: { type: 'string' } });
       const format = newKeyFormat(values);
       const [id, extra] = positionals;
       if (!id || extra) throw new UsageError('rotate takes exactly one <key_id>');
@@ -159,7 +147,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       return 0;
     }
     case 'revoke': {
-      const { values, positionals } = parse(rest, {});
+      const { values, positionals } = parseFlags(rest, {});
       const [id, extra] = positionals;
       if (!id || extra) throw new UsageError('revoke takes exactly one <key_id>');
       const found = await findKeyById(id);
@@ -170,7 +158,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       return 0;
     }
     case 'list': {
-      const { values, positionals } = parse(rest, { org: { type: 'string' } });
+      const { values, positionals } = parseFlags(rest, { org: { type: 'string' } });
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       const keys = (await listKeys(orgOption(values.org))).map(publicView);
       if (values.json) io.out(JSON.stringify(keys));
@@ -190,7 +178,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
       return 0;
     }
     case 'usage': {
-      const { values, positionals } = parse(rest, { limit: { type: 'string' } });
+      const { values, positionals } = parseFlags(rest, { limit: { type: 'string' } });
       const [id, extra] = positionals;
       if (!id || extra) throw new UsageError('usage takes exactly one <key_id>');
       const limit = values.limit === undefined ? 50 : Number(values.limit);

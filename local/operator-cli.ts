@@ -3,7 +3,7 @@
  * usage on --help, `--aws` and the variable it needs, and the exit codes (0, 1, and 2
  * for a usage error), with a hint when the local stack they talk to is not running.
  */
-import { UsageError, wantsHelp } from '../../client/cli/args.js';
+import { UsageError, wantsHelp } from '../cli-kit/args.js';
 
 /** The arguments without `--aws`, and whether it was given; exits on --help, or on `--aws` without `awsNeeds` set. */
 export function operatorArgs(usage: string, awsNeeds: { variable: string; output: string }): { args: string[]; onAws: boolean } {

@@ -1,10 +1,10 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostingPlatform } from '../../functions/adapters/platform/hosting-platform.js';
-import { type Reconciled, reconcileOperations } from '../../functions/app/workflow-steps.js';
-import { config } from '../../functions/lib/config.js';
-import { API_PREFIX } from '../../functions/routes.js';
+import { hostingPlatform } from '../functions/adapters/platform/hosting-platform.js';
+import { type Reconciled, reconcileOperations } from '../functions/app/workflow-steps.js';
+import { config } from '../functions/lib/config.js';
+import { API_PREFIX } from '../functions/routes.js';
 import { createApiServer } from './api-server.js';
 import { runAsFunction } from './current-function.js';
 import { type DashboardHost, startDashboardHost } from './dashboard-host.js';
@@ -18,7 +18,7 @@ import { LOCAL_CLIENT_ID, USER_POOL_PATH } from './user-pool.js';
 
 export interface RunningStack {
   baseUrl: string;
-  /** DynamoDB Local's endpoint and the emulated user pool's, for the tools that talk to them (client/cli/stack-file.ts). */
+  /** DynamoDB Local's endpoint and the emulated user pool's, for the tools that talk to them (cli-kit/stack-file.ts). */
   dynamodbEndpoint: string;
   userPoolEndpoint: string;
   /** What start-up did with operations whose workflows stopped with the last run. */

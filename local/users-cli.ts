@@ -12,11 +12,10 @@ import {
   type CognitoIdentityProviderClient,
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { UsageError } from '../../client/cli/args.js';
-import { table } from '../../client/cli/format.js';
-import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
-import { passwordProblems } from '../user-pool-settings.js';
-import { parse } from './keys-cli.js';
+import { parseFlags, UsageError } from '../cli-kit/args.js';
+import { table } from '../cli-kit/text.js';
+import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../functions/core/dashboard-users.js';
+import { passwordProblems } from '../infra/user-pool-settings.js';
 
 export interface UsersIo {
   out(line: string): void;
@@ -34,7 +33,7 @@ export async function runUsersCommand(
   const [command, ...rest] = argv;
   switch (command) {
     case 'create': {
-      const { values, positionals } = parse(rest, {
+      const { values, positionals } = parseFlags(rest, {
         org: { type: 'string' },
         email: { type: 'string' },
         role: { type: 'string' },
@@ -73,7 +72,7 @@ export async function runUsersCommand(
       return 0;
     }
     case 'list': {
-      const { values, positionals } = parse(rest, { org: { type: 'string' } });
+      const { values, positionals } = parseFlags(rest, { org: { type: 'string' } });
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       const users: { email: string; org_id: string; role: string; status: string }[] = [];
       let token: string | undefined;
@@ -94,7 +93,7 @@ export async function runUsersCommand(
       return 0;
     }
     case 'delete': {
-      const { positionals } = parse(rest, {});
+      const { positionals } = parseFlags(rest, {});
       const [email, extra] = positionals;
       if (!email || extra) throw new UsageError('delete takes exactly one <email>');
       await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: email.toLowerCase() }));

@@ -6,14 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
-import type { LambdaHandler } from '../../functions/middleware/base-stack.js';
-import { matchDashboardRoute, matchRoute } from '../../functions/router.js';
-import { API_PREFIX } from '../../functions/routes.js';
-import { type FunctionKind, functionLimits } from '../function-limits.js';
+import { DASHBOARD_API_PREFIX } from '../functions/dashboard-routes.js';
+import type { LambdaHandler } from '../functions/middleware/base-stack.js';
+import { matchDashboardRoute, matchRoute } from '../functions/router.js';
+import { API_PREFIX } from '../functions/routes.js';
+import { type FunctionKind, functionLimits } from '../infra/function-limits.js';
 import { runAsFunction } from './current-function.js';
 
-const HTTP_DIR = path.resolve(import.meta.dirname, '../../functions/http');
+const HTTP_DIR = path.resolve(import.meta.dirname, '../functions/http');
 const FALLBACK = 'route-not-found';
 
 const loaded = new Map<string, Promise<LambdaHandler>>();

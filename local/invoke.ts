@@ -6,13 +6,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Context } from 'aws-lambda';
-import { UsageError } from '../../client/cli/args.js';
-import { revokeApiKey } from '../../functions/app/api-key-lookups.js';
-import { createApiKey } from '../../functions/app/api-keys.js';
-import { ORG_ID_PATTERN, ORG_ID_RULE } from '../../functions/core/api-keys.js';
+import { UsageError } from '../cli-kit/args.js';
+import { revokeApiKey } from '../functions/app/api-key-lookups.js';
+import { createApiKey } from '../functions/app/api-keys.js';
+import { ORG_ID_PATTERN, ORG_ID_RULE } from '../functions/core/api-keys.js';
 import { invokeAs } from './gateway.js';
 
-const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../../functions');
+const FUNCTIONS_DIR = path.resolve(import.meta.dirname, '../functions');
 /** HTTP handlers win over workflow steps of the same name. */
 const KINDS = ['http', 'workflow'] as const;
 const EXTENSIONS = ['.ts', '.js'];

@@ -9,13 +9,13 @@
  * the signing key are kept owner-only under DATA_DIR, so they survive a restart.
  * It trusts its machine as DynamoDB Local does: it is served on loopback only.
  */
-import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual, type webcrypto } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
-import { passwordProblems, REFRESH_TOKEN_DAYS } from '../user-pool-settings.js';
+import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../functions/core/dashboard-users.js';
+import { passwordProblems, REFRESH_TOKEN_DAYS } from '../infra/user-pool-settings.js';
 
 export const LOCAL_USER_POOL_ID = 'us-east-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'localdashboardclient';
@@ -120,7 +120,7 @@ export class LocalUserPool {
   /** What an unknown user's password is checked against, so that it costs what a known user's does. */
   private dummyPassword!: z.infer<typeof PasswordHash>;
   private readonly file: string | undefined;
-  private key!: { kid: string; privateKey: CryptoKey; publicJwk: JWK };
+  private key!: { kid: string; privateKey: webcrypto.CryptoKey; publicJwk: JWK };
   /** The pool's issuer URL, known once the server listens. */
   issuer = '';
 
@@ -154,7 +154,7 @@ export class LocalUserPool {
     const { kid, kty, n, e, alg, use } = privateJwk;
     this.key = {
       kid: String(kid),
-      privateKey: (await importJWK(privateJwk, 'RS256')) as CryptoKey,
+      privateKey: (await importJWK(privateJwk, 'RS256')) as webcrypto.CryptoKey,
       publicJwk: { kid, kty, n, e, alg, use },
     };
   }

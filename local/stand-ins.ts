@@ -4,10 +4,10 @@
  * that runs handler modules locally does this where it starts: `npm start`, `npm run
  * invoke`, the benchmark and the tests.
  */
-import type { DeliveryQueue } from '../../functions/core/delivery-queue.js';
-import { type KeySigningSecret, signingSecretBytes } from '../../functions/core/key-signing.js';
-import type { SecretSealer } from '../../functions/core/secret-sealer.js';
-import { inject } from '../../functions/lib/injectable.js';
+import type { DeliveryQueue } from '../functions/core/delivery-queue.js';
+import { type KeySigningSecret, signingSecretBytes } from '../functions/core/key-signing.js';
+import type { SecretSealer } from '../functions/core/secret-sealer.js';
+import { inject } from '../functions/lib/injectable.js';
 import { aesSealer } from './aes-sealer.js';
 import { tableDeliveryQueue } from './table-queue.js';
 

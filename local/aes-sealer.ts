@@ -5,7 +5,7 @@
  * that, to their purpose alone, and still open that way.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { legacySealContext, type SealedFor, type SecretSealer, sealContext } from '../../functions/core/secret-sealer.js';
+import { legacySealContext, type SealedFor, type SecretSealer, sealContext } from '../functions/core/secret-sealer.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

@@ -4,9 +4,9 @@
  */
 import http from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { apiError } from '../../functions/core/errors.js';
-import { logger } from '../../functions/lib/logger.js';
-import { errorEnvelope, requestIdFrom } from '../../functions/middleware/responses.js';
+import { apiError } from '../functions/core/errors.js';
+import { logger } from '../functions/lib/logger.js';
+import { errorEnvelope, requestIdFrom } from '../functions/middleware/responses.js';
 import type { LocalRoutes } from './dashboard-host.js';
 import { invokeGateway } from './gateway.js';
 import { refusedForeignHost } from './loopback-host.js';

@@ -10,14 +10,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { logger } from '../../functions/lib/logger.js';
-import { stateMachineFiles, substitute } from '../state-machines.js';
+import { logger } from '../functions/lib/logger.js';
+import { stateMachineFiles, substitute } from '../infra/state-machines.js';
 import { invokeAs } from './gateway.js';
 import { refusedForeignHost } from './loopback-host.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
-const WORKFLOW_DIR = path.resolve(import.meta.dirname, '../../functions/workflow');
+const WORKFLOW_DIR = path.resolve(import.meta.dirname, '../functions/workflow');
 
 export const localStateMachineArn = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
 const localFunctionArn = (handler: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${handler}`;
