@@ -26,7 +26,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
+import { phaseFailed } from '../contract/errors.js';
+import {
+  type AppType,
+  DEFAULT_ENVIRONMENT_ID,
+  type DeploymentStatus,
+  type EventType,
+  type OperationStatus,
+  type OperationType,
+} from '../contract/schemas.js';
 import {
   deploymentCountedIn,
   deploymentItem,
@@ -38,20 +46,12 @@ import {
   orgKey,
   revisionItem,
   typeSeqAttr,
-} from '../functions/adapters/dynamo/entities.js';
+} from '../contract/table/entities.js';
+import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
 import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
-import { phaseFailed } from '../functions/core/errors.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
 import { windowsAt } from '../functions/core/rate-limits.js';
-import {
-  type AppType,
-  DEFAULT_ENVIRONMENT_ID,
-  type DeploymentStatus,
-  type EventType,
-  type OperationStatus,
-  type OperationType,
-} from '../functions/core/schemas.js';
 import { CONFIG_DEFAULTS } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;

@@ -11,7 +11,7 @@
  * then every 5 s (or its Retry-After). No deadline unless one is given. Time and jitter are
  * injectable, so tests run in virtual time.
  */
-import { type Operation, TERMINAL_OPERATION_STATUSES } from '../functions/core/schemas.js';
+import { type Operation, TERMINAL_OPERATION_STATUSES } from '../contract/schemas.js';
 import { type DeploymentsClient, retryAfterOf } from './client.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from './errors.js';
 

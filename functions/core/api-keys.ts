@@ -12,9 +12,9 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { type ApiError, apiError, invalidRequest } from './errors.js';
-import type { Scope } from './schemas.js';
-import { SCOPES } from './schemas.js';
+import { type ApiError, apiError, invalidRequest } from '../../contract/errors.js';
+import type { Scope } from '../../contract/schemas.js';
+import { SCOPES } from '../../contract/schemas.js';
 
 export const KEY_PREFIX = 'svc_sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -6,8 +6,8 @@
  * it; it is shown as `{"secret": true}` and nothing else, everywhere.
  */
 import { createHmac } from 'node:crypto';
-import { SIZES } from './deployment-options.js';
-import type { AppType } from './schemas.js';
+import type { AppType } from '../../contract/schemas.js';
+import { SIZES } from '../../contract/vocabulary.js';
 
 export { SIZES };
 export type Size = (typeof SIZES)[number];

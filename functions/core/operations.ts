@@ -3,10 +3,16 @@
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';
+import { errorView, type OperationError } from '../../contract/errors.js';
+import { deploymentPath, operationPath } from '../../contract/paths.js';
+import {
+  type Operation,
+  type OperationStatus,
+  type OperationType,
+  type Phase,
+  TERMINAL_OPERATION_STATUSES,
+} from '../../contract/schemas.js';
 import type { ConfigChange, StoredConfig } from './deployment-config.js';
-import { errorView, type OperationError } from './errors.js';
-import { deploymentPath, operationPath } from './paths.js';
-import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
 /** The work phases a workflow runs, in order, and the phase a success ends in. */
 export const PHASES: Record<OperationType, { work: readonly Phase[]; done: Phase }> = {

@@ -5,7 +5,7 @@
  * for as long as the driver says (no Lambda holds a phase). This service ships the
  * simulated driver (adapters/platform/simulated-platform.ts).
  */
-import type { AppType, Phase } from './schemas.js';
+import type { AppType, Phase } from '../../contract/schemas.js';
 
 /** The phases that do work on the platform (decision 17), one job each. */
 export const WORK_PHASES = [

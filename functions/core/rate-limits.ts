@@ -3,7 +3,7 @@
  * clock minute; per organization, deployment creations per clock hour. The counting
  * itself is an atomic conditional update in the adapter; this module is the arithmetic.
  */
-import { apiError } from './errors.js';
+import { apiError } from '../../contract/errors.js';
 
 export interface Limits {
   perHour: number;

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { API_PREFIX } from '../routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 
 /** Files read from swagger-ui-dist, and the one script of our own. */
 const VENDOR_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;

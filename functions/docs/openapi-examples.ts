@@ -1,7 +1,7 @@
 /** The example records of the document: one per schema that has one, and the list pages built from them. */
 import * as z from 'zod/mini';
-import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../core/paths.js';
-import * as s from '../core/schemas.js';
+import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../../contract/paths.js';
+import * as s from '../../contract/schemas.js';
 
 const AT = '2026-11-22T06:40:00.000Z';
 /** The example key (GET /key), also the author of the example's requests. */

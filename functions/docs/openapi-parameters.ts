@@ -6,9 +6,9 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
+import type { Route } from '../../contract/routes.js';
+import * as s from '../../contract/schemas.js';
 import { DEPRECATIONS } from '../core/deprecations.js';
-import * as s from '../core/schemas.js';
-import type { Route } from '../routes.js';
 import { DOCS_ASSET_NAMES } from './docs-assets.js';
 import { ref } from './openapi-refs.js';
 import { classic } from './openapi-zod.js';
@@ -71,7 +71,7 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
 }
 
 /**
- * An id parameter's forms (core/schemas.ts ID_FORMS), as the `oneOf` of those its schema
+ * An id parameter's forms (contract/schemas.ts ID_FORMS), as the `oneOf` of those its schema
  * accepts; a form a deprecation names is `deprecated: true` there (decision 44).
  */
 function idForms(route: Route, name: string, field: z.ZodType): Record<string, unknown> | undefined {

@@ -1,6 +1,7 @@
 /** Decision 29: the key must hold one of the route's scopes; the 403 names the first. */
+
+import type { Route } from '../../contract/routes.js';
 import { checkScope } from '../core/api-keys.js';
-import type { Route } from '../routes.js';
 import type { ApiMiddleware } from './api-request.js';
 
 export const requireScope = (access: Route['access']): ApiMiddleware => ({

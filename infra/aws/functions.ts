@@ -73,7 +73,7 @@ const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
 };
 
 const NAMED_BY: Record<FunctionKind, string> = {
-  http: 'functions/routes.ts',
+  http: 'contract/routes.ts',
   workflow: 'the state machine',
   events: 'EVENTS_FUNCTIONS in infra/aws/function-access.ts',
 };

@@ -17,8 +17,6 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { PHASES } from '../../functions/core/operations.js';
-import { OPERATION_TYPES } from '../../functions/core/schemas.js';
 import {
   DELIVERY_OUTCOMES,
   type DimensionsOf,
@@ -26,8 +24,10 @@ import {
   routeGroupOf,
   STATUS_CLASSES,
   THROTTLE_REASONS,
-} from '../../functions/lib/metric-catalogue.js';
-import { waitOperation } from '../../functions/routes.js';
+} from '../../contract/metric-catalogue.js';
+import { waitOperation } from '../../contract/routes.js';
+import { OPERATION_TYPES } from '../../contract/schemas.js';
+import { PHASES } from '../../functions/core/operations.js';
 import { type FunctionKind, functionLimits } from '../function-limits.js';
 import type { ServiceFunction } from './functions.js';
 import { type CatalogueMetricOptions, catalogueMetric, chunks, ROUTE_GROUPS } from './service-metrics.js';

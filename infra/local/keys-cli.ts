@@ -2,13 +2,13 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../client/cli/args.js';
 import { table } from '../../client/cli/format.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../contract/errors.js';
+import { SCOPES, Scope } from '../../contract/schemas.js';
 import { findKeyById, listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { revokeApiKey } from '../../functions/app/api-key-lookups.js';
 import { createApiKey, rotateApiKey } from '../../functions/app/api-keys.js';
 import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../../functions/core/api-keys.js';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../functions/core/errors.js';
-import { SCOPES, Scope } from '../../functions/core/schemas.js';
 
 export interface Io {
   /** The result, on stdout. */

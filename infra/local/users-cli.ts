@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { UsageError } from '../../client/cli/args.js';
 import { table } from '../../client/cli/format.js';
-import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
+import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../../contract/dashboard-users.js';
 import { passwordProblems } from '../user-pool-settings.js';
 import { parse } from './keys-cli.js';
 

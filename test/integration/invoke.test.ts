@@ -7,9 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../client/cli/args.js';
+import { matchRoute } from '../../contract/router.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
-import { matchRoute } from '../../functions/router.js';
-import { API_PREFIX } from '../../functions/routes.js';
 import { invoke, readEvent, resolveHandler, runInvoke } from '../../infra/local/invoke.js';
 import { createKey, newOrgId } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
+import type { Deployment, Operation, Revision } from '../../../contract/schemas.js';
 import type { ConfigChange } from '../../../functions/core/deployment-config.js';
-import type { Deployment, Operation, Revision } from '../../../functions/core/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { ChangeList } from '../changes.js';

@@ -1,9 +1,9 @@
 /** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { apiKey, apiKeyItem, apiKeyKey, orgKey } from '../../../contract/table/entities.js';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
-import { apiKey, apiKeyItem, apiKeyKey, orgKey } from './entities.js';
 import { requestRetries, type TransactItem, TransactionRefused, transact, withRetries } from './transact.js';
 
 const nullable = (value: unknown): string | null => (typeof value === 'string' ? value : null);

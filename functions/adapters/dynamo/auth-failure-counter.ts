@@ -4,8 +4,8 @@
  * was refused as INVALID_API_KEY, never for an accepted key.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { authFailureKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { authFailureKey } from './entities.js';
 
 /** The attributes the counter names: the stack allows these only on its items. */
 export const AUTH_FAILURE_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'n', 'ttl'];

@@ -15,11 +15,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { apiKeyKey } from '../../../contract/table/entities.js';
 import { type ApiKeyRecord, keyRefusal } from '../../core/api-keys.js';
 import { type Limits, type Usage, windowsAt } from '../../core/rate-limits.js';
 import { toKeyRecord } from './api-key-store.js';
 import { ddb, tableName } from './client.js';
-import { apiKeyKey } from './entities.js';
 
 export type Admission =
   /** No key has this hash. */

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keyUsagePk, usageEntry } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk, usageEntry } from './entities.js';
 
 export const USAGE_RETENTION_DAYS = 90;
 

@@ -11,8 +11,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { waitSlotKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { waitSlotKey } from './entities.js';
 
 export interface WaitSlot {
   slot: number;

@@ -5,11 +5,11 @@
  * test/unit/entities.test.ts checks the doc and the grants' partitions against them.
  * A new item type is one more declaration here.
  */
-import type { ApiKeyRecord } from '../../core/api-keys.js';
-import type { DeploymentRecord } from '../../core/deployments.js';
-import { isTerminal, type OperationPositions, type OperationRecord } from '../../core/operations.js';
-import type { RevisionRecord } from '../../core/revisions.js';
-import type { OperationStatus } from '../../core/schemas.js';
+import type { ApiKeyRecord } from '../../functions/core/api-keys.js';
+import type { DeploymentRecord } from '../../functions/core/deployments.js';
+import { isTerminal, type OperationPositions, type OperationRecord } from '../../functions/core/operations.js';
+import type { RevisionRecord } from '../../functions/core/revisions.js';
+import type { OperationStatus } from '../schemas.js';
 import { entity, seqKey } from './entity.js';
 
 export { seqKey };

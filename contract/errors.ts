@@ -7,7 +7,7 @@
  * Anything thrown that is not an ApiError is a fault: a generic 500 with the request id.
  * The codes a failed operation carries in its `error` are here too (OPERATION_ERRORS).
  */
-import type { LimitReason } from './rate-limits.js';
+import type { LimitReason } from '../functions/core/rate-limits.js';
 import type { Phase } from './schemas.js';
 
 export interface FieldIssue {

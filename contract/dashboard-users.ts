@@ -4,7 +4,7 @@
  * whose custom attributes carry the organization and the role; users cannot write them.
  */
 import * as z from 'zod/mini';
-import { ORG_ID_PATTERN, ORG_ID_RULE } from './api-keys.js';
+import { ORG_ID_PATTERN, ORG_ID_RULE } from '../functions/core/api-keys.js';
 import { apiError } from './errors.js';
 import { schema } from './schemas.js';
 

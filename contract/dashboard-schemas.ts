@@ -1,11 +1,11 @@
 /**
  * What crosses the dashboard's own API (/dashboard/api): its inputs are validated with
  * these schemas and the web app is typed by them (type imports only, so no zod ships to
- * the browser). Each is built through core/schemas.ts's `schema`, the call marked pure,
+ * the browser). Each is built through contract/schemas.ts's `schema`, the call marked pure,
  * so a function bundles and builds only the ones it uses (decision 201).
  */
 import * as z from 'zod/mini';
-import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from './api-keys.js';
+import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from '../functions/core/api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
 import { Event, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Pagination, queryInt, SCOPES, Scope, schema } from './schemas.js';
 

@@ -27,9 +27,9 @@ export function schema<S>(build: () => S): S {
   return build();
 }
 
-import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from './deployment-config.js';
-import { APP_TYPES } from './deployment-options.js';
+import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from '../functions/core/deployment-config.js';
 import { SCOPES } from './scopes.js';
+import { APP_TYPES } from './vocabulary.js';
 
 export { SCOPES };
 export const Scope = schema(() => z.enum(SCOPES));
