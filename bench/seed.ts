@@ -35,19 +35,17 @@ import {
   type OperationStatus,
   type OperationType,
 } from '../contract/schemas.js';
+import { eventTypeSeqAttr, orgKey, typeSeqAttr } from '../contract/table/entities.js';
+import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import {
   deploymentCountedIn,
   deploymentItem,
   eventItem,
-  eventTypeSeqAttr,
   nameItem,
   operationCountedIn,
   operationItem,
-  orgKey,
   revisionItem,
-  typeSeqAttr,
-} from '../contract/table/entities.js';
-import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
+} from '../functions/adapters/dynamo/items.js';
 import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
 import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
 import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';

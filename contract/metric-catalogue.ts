@@ -9,8 +9,9 @@
  * combination as a metric of its own, so cardinality stays a few dozen series per stage.
  * Powertools adds `service` (POWERTOOLS_SERVICE_NAME, the same for every function) to each.
  */
-import type { LimitReason } from '../functions/core/rate-limits.js';
+
 import type { OperationType, Phase } from './schemas.js';
+import type { LimitReason } from './vocabulary.js';
 
 /** The namespace of a stage's metrics (POWERTOOLS_METRICS_NAMESPACE): stages of one account stay apart. */
 export const metricNamespace = (stage: string): string => `DeploymentApi/${stage}`;
@@ -19,7 +20,7 @@ export const metricNamespace = (stage: string): string => `DeploymentApi/${stage
 export const METRIC_SERVICE = 'deployment-api';
 
 /** Why a request was answered 429: one value per limit of core/rate-limits.ts. */
-export { LIMIT_REASONS as THROTTLE_REASONS } from '../functions/core/rate-limits.js';
+export { LIMIT_REASONS as THROTTLE_REASONS } from './vocabulary.js';
 export type ThrottleReason = LimitReason;
 
 /** How a webhook delivery attempt ended: delivered (2xx), will be retried, or given up (dead letter). */

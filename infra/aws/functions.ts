@@ -19,8 +19,8 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { SEAL_CONTEXT_KEYS } from '../../functions/core/secret-sealer.js';
-import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
+import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../contract/docs-assets.js';
+import { SEAL_CONTEXT_KEYS } from '../../contract/sealing.js';
 import { type FunctionKind, functionLimits } from '../function-limits.js';
 import {
   FUNCTION_ACCESS,

@@ -27,7 +27,7 @@ import {
 } from '../../contract/metric-catalogue.js';
 import { waitOperation } from '../../contract/routes.js';
 import { OPERATION_TYPES } from '../../contract/schemas.js';
-import { PHASES } from '../../functions/core/operations.js';
+import { PHASES } from '../../contract/vocabulary.js';
 import { type FunctionKind, functionLimits } from '../function-limits.js';
 import type { ServiceFunction } from './functions.js';
 import { type CatalogueMetricOptions, catalogueMetric, chunks, ROUTE_GROUPS } from './service-metrics.js';

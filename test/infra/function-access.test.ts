@@ -4,8 +4,7 @@
  */
 
 import { routeList } from '../../contract/routes.js';
-import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
-import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
+import { ADMISSION_ATTRIBUTES, WAIT_SLOT_ATTRIBUTES } from '../../contract/table/attributes.js';
 import {
   type FunctionName,
   itemActionsOf,

@@ -7,9 +7,10 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, ERRORS } from '../../contract/errors.js';
-import { apiKeyItem, orgKey } from '../../contract/table/entities.js';
+import { orgKey } from '../../contract/table/entities.js';
 import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { apiKeyItem } from '../../functions/adapters/dynamo/items.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey } from '../../functions/core/api-keys.js';
 import { runKeysCommand } from '../../infra/local/keys-cli.js';

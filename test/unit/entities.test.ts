@@ -8,20 +8,22 @@ import path from 'node:path';
 import {
   authFailureKey,
   deployment,
-  deploymentCountedIn,
-  deploymentItem,
   ENTITIES,
-  eventItem,
   eventKey,
   INDEX,
   operation,
-  operationCountedIn,
-  operationItem,
   PARTITIONS,
   statusCounts,
   statusCountsKey,
 } from '../../contract/table/entities.js';
 import { INDEXES } from '../../contract/table/table.js';
+import {
+  deploymentCountedIn,
+  deploymentItem,
+  eventItem,
+  operationCountedIn,
+  operationItem,
+} from '../../functions/adapters/dynamo/items.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import type { OperationRecord } from '../../functions/core/operations.js';
 import { FUNCTION_ACCESS, leadingKeyPattern, physicalIndexes, type Reach } from '../../infra/aws/function-access.js';

@@ -5,20 +5,14 @@
  */
 
 import type { DeploymentStatus } from '../../../contract/schemas.js';
-import {
-  deployment,
-  deploymentCountedIn,
-  deploymentKey,
-  nameKey,
-  operationCountedIn,
-  revisionItem,
-} from '../../../contract/table/entities.js';
+import { deployment, deploymentKey, nameKey } from '../../../contract/table/entities.js';
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
 import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
 import type { RevisionRecord } from '../../core/revisions.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { deploymentCountedIn, operationCountedIn, revisionItem } from './items.js';
 import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';

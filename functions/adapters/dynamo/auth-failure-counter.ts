@@ -7,9 +7,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { authFailureKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
 
-/** The attributes the counter names: the stack allows these only on its items. */
-export const AUTH_FAILURE_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'n', 'ttl'];
-
 /** Counts one failure of the address in the window starting at `windowStart`; returns the window's count so far. */
 export async function countAuthFailure(address: string, windowStart: number, windowEnd: number): Promise<number> {
   const { Attributes } = await ddb.send(

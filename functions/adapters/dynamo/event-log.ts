@@ -4,10 +4,11 @@
  * organization's lock (org-lock.ts), in the same transaction as the change.
  */
 
-import { eventItem, eventTypeSeqAttr } from '../../../contract/table/entities.js';
+import { eventTypeSeqAttr } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PendingEvent } from '../../core/events.js';
 import type { OperationRecord } from '../../core/operations.js';
+import { eventItem } from './items.js';
 import { type Item, num, type OrgSnapshot, putNew } from './org-lock.js';
 import type { TransactItem } from './transact.js';
 

@@ -6,19 +6,12 @@
  */
 
 import type { DeploymentStatus } from '../../../contract/schemas.js';
-import {
-  deployment,
-  deploymentCountedIn,
-  deploymentKey,
-  opCountAttr,
-  operationCountedIn,
-  operationItem,
-  typeSeqAttr,
-} from '../../../contract/table/entities.js';
+import { deployment, deploymentKey, opCountAttr, typeSeqAttr } from '../../../contract/table/entities.js';
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { deploymentCountedIn, operationCountedIn, operationItem } from './items.js';
 import { operationWrites } from './operation-update.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';

@@ -51,9 +51,6 @@ export async function recordUsage(entry: UsageEntry, key: UsageEntryKey = usageE
   );
 }
 
-/** What settling an entry may name (infra/aws/function-access.ts grants just these). */
-export const USAGE_SETTLE_ATTRIBUTES = ['pk', 'sk', 'status', 'duration_ms'] as const;
-
 /** Completes an entry written before its answer was known: the status answered and the duration. */
 export async function settleUsage(key: UsageEntryKey, status: number, durationMs: number): Promise<void> {
   await ddb.send(

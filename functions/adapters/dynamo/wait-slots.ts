@@ -19,9 +19,6 @@ export interface WaitSlot {
   holder: string;
 }
 
-/** Every attribute a slot's writes name (its IAM grant allows these only). */
-export const WAIT_SLOT_ATTRIBUTES = ['pk', 'sk', 'holder', 'lease_until', 'ttl'] as const;
-
 const epochSeconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** A slot held until `leaseSeconds` from now, or undefined when all `slots` are held. */
