@@ -36,18 +36,16 @@ export const CONFIG_DEFAULTS = {
   PHASE_CHECK_SECONDS: 60,
   WEBHOOK_ALLOW_INSECURE: 'false',
   WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000',
-  APP_VERSIONS: JSON.stringify(DEFAULT_APP_VERSIONS),
+  APP_VERSIONS: /* @__PURE__ */ JSON.stringify(DEFAULT_APP_VERSIONS),
 } as const;
 
 /** The name of every variable the functions read (lib/config.ts checks its schema names exactly these). */
-export const CONFIG_VARIABLES = [
-  ...(Object.keys(CONFIG_DEFAULTS) as (keyof typeof CONFIG_DEFAULTS)[]),
-  'API_KEY_SECRET_ARN',
-  'WEBHOOK_KMS_KEY_ID',
-  'DELIVERY_QUEUE_URL',
-  'DASHBOARD_TOKEN_ISSUER',
-  'DASHBOARD_CLIENT_ID',
-] as const;
-export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
+export type ConfigVariable =
+  | keyof typeof CONFIG_DEFAULTS
+  | 'API_KEY_SECRET_ARN'
+  | 'WEBHOOK_KMS_KEY_ID'
+  | 'DELIVERY_QUEUE_URL'
+  | 'DASHBOARD_TOKEN_ISSUER'
+  | 'DASHBOARD_CLIENT_ID';
 /** Values for some of the variables, as a process environment holds them. */
 export type ConfigEnv = Partial<Record<ConfigVariable, string>>;

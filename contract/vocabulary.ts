@@ -53,13 +53,19 @@ export type Phase = 'queued' | WorkPhase | (typeof PHASE_MAP)[OperationType]['do
 /** The phase map, as the workflow reads it (a phase list it may search for any phase). */
 export const PHASES: Readonly<Record<OperationType, { readonly work: readonly Phase[]; readonly done: Phase }>> = PHASE_MAP;
 
+// Derived in calls marked pure, as the schemas are built (schemas.ts): a bundle that reads
+// neither list (the dashboard, most functions) drops them, and the phase map with them.
+
 /** Every work phase, in the order of OPERATION_TYPES and of each type's work. */
-export const WORK_PHASES = OPERATION_TYPES.flatMap((t) => PHASES[t].work) as readonly WorkPhase[] as readonly [WorkPhase, ...WorkPhase[]];
+export const WORK_PHASES = /* @__PURE__ */ OPERATION_TYPES.flatMap((t) => PHASE_MAP[t].work) as readonly WorkPhase[] as readonly [
+  WorkPhase,
+  ...WorkPhase[],
+];
 /** Every phase: `queued`, then each type's work phases and its done phase. */
-export const PHASE_NAMES = [
-  'queued',
-  ...OPERATION_TYPES.flatMap((t) => [...PHASES[t].work, PHASES[t].done]),
-] as readonly Phase[] as readonly [Phase, ...Phase[]];
+export const PHASE_NAMES = /* @__PURE__ */ OPERATION_TYPES.reduce<Phase[]>(
+  (all, t) => all.concat(PHASE_MAP[t].work, PHASE_MAP[t].done),
+  ['queued'],
+) as readonly Phase[] as readonly [Phase, ...Phase[]];
 export const isWorkPhase = (phase: string): phase is WorkPhase => (WORK_PHASES as readonly string[]).includes(phase);
 
 /** Decision 45: how much an operation's log line matters. */

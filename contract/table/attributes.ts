@@ -11,7 +11,7 @@ export const KEY_COUNT_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'org_id', 'c
 
 /** A key's per-minute request counters (adapters/dynamo/key-admission.ts), `rate_m00` to `rate_m59`. */
 export const minuteAttr = (minute: number) => `rate_m${String(minute).padStart(2, '0')}`;
-export const ALL_MINUTES = Array.from({ length: 60 }, (_, m) => minuteAttr(m));
+export const ALL_MINUTES = /* @__PURE__ */ Array.from({ length: 60 }, (_, m) => minuteAttr(m));
 
 /**
  * Every attribute the admission names, in its updates and its conditions: the stack
