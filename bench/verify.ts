@@ -10,9 +10,9 @@
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../contract/schemas.js';
 import { eventTypeSeqAttr, INDEX, typeSeqAttr } from '../contract/table/entities.js';
 import type { NamedIndex } from '../contract/table/entity.js';
+import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../contract/vocabulary.js';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { clientFor } from '../infra/local/dynamodb-local.js';

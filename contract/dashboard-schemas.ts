@@ -7,7 +7,8 @@
 import * as z from 'zod/mini';
 import { DashboardRole } from './dashboard-users.js';
 import { KEY_NAME_PATTERN, KEY_NAME_RULE, NAME_MAX_LENGTH, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, ROTATION_GRACE } from './limits.js';
-import { Event, Pagination, queryInt, SCOPES, Scope, schema } from './schemas.js';
+import { Event, Pagination, queryInt, Scope, schema } from './schemas.js';
+import { SCOPES } from './vocabulary.js';
 
 const Timestamp = /* @__PURE__ */ schema(() => z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds')));
 

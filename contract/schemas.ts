@@ -47,23 +47,10 @@ import {
   PHASE_NAMES,
   SCOPES,
   SIZES,
-  TERMINAL_OPERATION_STATUSES,
   USER_ROLES,
 } from './vocabulary.js';
 
 // The lists are the vocabulary's (vocabulary.ts, decision 211); the schemas below are their zod forms.
-export {
-  APP_TYPES,
-  DEPLOYMENT_STATUSES,
-  EVENT_TYPES,
-  LOG_LEVELS,
-  OPERATION_STATUSES,
-  OPERATION_TYPES,
-  PHASE_NAMES,
-  SCOPES,
-  TERMINAL_OPERATION_STATUSES,
-  USER_ROLES,
-};
 export const Scope = schema(() => z.enum(SCOPES));
 export type Scope = z.infer<typeof Scope>;
 
@@ -194,8 +181,6 @@ export function queryInt(min: number, max: number, fallback: number) {
     z.transform((v: number | undefined) => v ?? fallback),
   );
 }
-
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX };
 
 const Paging = schema(() => ({
   page: queryInt(1, 999_999_999, 1),

@@ -6,6 +6,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
+import { PAGE_SIZE_MAX } from '../../contract/limits.js';
 import type { Route } from '../../contract/routes.js';
 import * as s from '../../contract/schemas.js';
 import { DEPRECATIONS } from '../core/deprecations.js';
@@ -20,7 +21,7 @@ const PARAM_DOCS: Record<string, string> = {
   webhook_id: 'Webhook id (`wh_` and 32 hex digits).',
   asset: 'File name of a documentation asset.',
   page: 'Page number, 1-indexed.',
-  per_page: `Items per page, at most ${s.PAGE_SIZE_MAX}.`,
+  per_page: `Items per page, at most ${PAGE_SIZE_MAX}.`,
   status: 'Only items with this status.',
   type: 'Only items of this type.',
   resource_id: 'Only the records of this resource (a deployment id; `dep_<uuid>`, read as `<uuid>`, is deprecated).',

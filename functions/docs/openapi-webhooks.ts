@@ -5,7 +5,8 @@
  * configuration (WEBHOOK_RETRY_SCHEDULE), like the limits in the description.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { EVENT_TYPES, type EventType } from '../../contract/schemas.js';
+import type { EventType } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { SIGNATURE_SCHEME, WEBHOOK_SECRET_PREFIX } from '../../contract/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { eventExampleOf } from './openapi-examples.js';

@@ -26,8 +26,7 @@ import {
   THROTTLE_REASONS,
 } from '../../contract/metric-catalogue.js';
 import { waitOperation } from '../../contract/routes.js';
-import { OPERATION_TYPES } from '../../contract/schemas.js';
-import { PHASES } from '../../contract/vocabulary.js';
+import { OPERATION_TYPES, PHASES } from '../../contract/vocabulary.js';
 import { type FunctionKind, functionLimits } from '../function-limits.js';
 import type { ServiceFunction } from './functions.js';
 import { type CatalogueMetricOptions, catalogueMetric, chunks, ROUTE_GROUPS } from './service-metrics.js';

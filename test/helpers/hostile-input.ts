@@ -17,7 +17,7 @@ import {
   OPERATION_TYPES,
   PHASE_NAMES,
   USER_ROLES,
-} from '../../contract/schemas.js';
+} from '../../contract/vocabulary.js';
 
 export interface HostileRequest {
   method: string;

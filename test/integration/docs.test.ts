@@ -7,7 +7,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { API_PREFIX, type Route, routes } from '../../contract/routes.js';
-import { EVENT_TYPES } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { createApiServer } from '../../infra/local/api-server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { call, createKey } from '../helpers/fixtures.js';

@@ -16,7 +16,7 @@
  * The run is seeded: FUZZ_SEED=<n> repeats it; a failure names the seed and the shrunk request.
  */
 import * as fc from 'fast-check';
-import { EVENT_TYPES } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { windowsAt } from '../../functions/core/rate-limits.js';

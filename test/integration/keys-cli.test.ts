@@ -3,7 +3,7 @@
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
 import { UsageError } from '../../client/cli/args.js';
-import { SCOPES } from '../../contract/schemas.js';
+import { SCOPES } from '../../contract/vocabulary.js';
 import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey, keyForm } from '../../functions/core/api-keys.js';

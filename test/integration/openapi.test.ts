@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES, type ErrorCode, errorStatus } from '../../contract/errors.js';
 import { API_PREFIX, type Route, routeList, routes } from '../../contract/routes.js';
-import { EVENT_TYPES } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { errorMeaning, exampleMessage } from '../../functions/docs/error-meanings.js';
 import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
 import { errorCodesOf, errorSchemaName } from '../../functions/docs/openapi-errors.js';

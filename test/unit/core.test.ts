@@ -15,7 +15,8 @@ import {
 const SECRET = Buffer.alloc(32, 7);
 const newKey = (orgId = 'o') => generateKey({ orgId, name: 'n', now: new Date() }, SECRET);
 
-import { DEPLOYMENT_STATUSES, type DeploymentStatus, ListEventsQuery, ListOperationsQuery } from '../../contract/schemas.js';
+import { type DeploymentStatus, ListEventsQuery, ListOperationsQuery } from '../../contract/schemas.js';
+import { DEPLOYMENT_STATUSES } from '../../contract/vocabulary.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';

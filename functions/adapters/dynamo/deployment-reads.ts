@@ -1,7 +1,8 @@
 /** Reading deployments (written by the commands in this folder: insert-deployment.ts, insert-operation.ts, apply-transition.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type DeploymentStatus, OPERATION_TYPES, type Pagination } from '../../../contract/schemas.js';
+import type { DeploymentStatus, Pagination } from '../../../contract/schemas.js';
 import { deployment, deploymentKey, opCountAttr } from '../../../contract/table/entities.js';
+import { OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
