@@ -12,8 +12,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { eventKey } from '../contract/table/entities.js';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventKey } from '../functions/adapters/dynamo/entities.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
 import { createWebhook } from '../functions/app/webhooks.js';
 import { startEventPipeline } from '../local/event-pipeline.js';

@@ -3,13 +3,14 @@
  * listDeployments, listEvents: what the handlers call), page 1 against the last page
  * (and, for the event log, a middle page), each run metered for read units and items read.
  */
+
+import type { EventType, Pagination } from '../contract/schemas.js';
+import { logLineKey } from '../contract/table/entities.js';
 import { listDeployments } from '../functions/adapters/dynamo/deployment-reads.js';
-import { logLineKey } from '../functions/adapters/dynamo/entities.js';
 import { listEvents } from '../functions/adapters/dynamo/event-reads.js';
 import { listOperationLog } from '../functions/adapters/dynamo/operation-log-reads.js';
 import { listOperations, type OperationFilters } from '../functions/adapters/dynamo/operation-reads.js';
 import { listRevisions } from '../functions/adapters/dynamo/revision-reads.js';
-import type { EventType, Pagination } from '../functions/core/schemas.js';
 import { metered, type Reading } from './meter.js';
 import { type SeededOrg, writeAll } from './seed.js';
 

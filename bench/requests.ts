@@ -10,9 +10,9 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { API_PREFIX } from '../contract/routes.js';
 import { ddb } from '../functions/adapters/dynamo/client.js';
 import { createApiKey } from '../functions/app/api-keys.js';
-import { API_PREFIX } from '../functions/routes.js';
 import { createApiServer } from '../local/api-server.js';
 import { attributed, attributeRequests, installCallCounter, type RecordedCall, type RequestCalls } from './call-counter.js';
 

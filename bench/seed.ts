@@ -26,24 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import {
-  deploymentCountedIn,
-  deploymentItem,
-  eventItem,
-  eventTypeSeqAttr,
-  nameItem,
-  operationCountedIn,
-  operationItem,
-  orgKey,
-  revisionItem,
-  typeSeqAttr,
-} from '../functions/adapters/dynamo/entities.js';
-import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
-import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
-import { phaseFailed } from '../functions/core/errors.js';
-import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
-import { windowsAt } from '../functions/core/rate-limits.js';
+import { phaseFailed } from '../contract/errors.js';
 import {
   type AppType,
   DEFAULT_ENVIRONMENT_ID,
@@ -51,7 +34,22 @@ import {
   type EventType,
   type OperationStatus,
   type OperationType,
-} from '../functions/core/schemas.js';
+} from '../contract/schemas.js';
+import { eventTypeSeqAttr, orgKey, typeSeqAttr } from '../contract/table/entities.js';
+import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
+import {
+  deploymentCountedIn,
+  deploymentItem,
+  eventItem,
+  nameItem,
+  operationCountedIn,
+  operationItem,
+  revisionItem,
+} from '../functions/adapters/dynamo/items.js';
+import { statusCountItems } from '../functions/adapters/dynamo/status-counts.js';
+import { type DeploymentRecord, deploymentUrl, deploymentView, newDeploymentRecord } from '../functions/core/deployments.js';
+import { newOperationId, type OperationRecord, operationView, PHASE_MESSAGES, PHASES } from '../functions/core/operations.js';
+import { windowsAt } from '../functions/core/rate-limits.js';
 import { CONFIG_DEFAULTS } from '../functions/lib/config.js';
 
 type Item = Record<string, unknown>;

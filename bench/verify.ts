@@ -10,11 +10,11 @@
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { eventTypeSeqAttr, INDEX, typeSeqAttr } from '../contract/table/entities.js';
+import type { NamedIndex } from '../contract/table/entity.js';
+import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../contract/vocabulary.js';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { eventTypeSeqAttr, INDEX, typeSeqAttr } from '../functions/adapters/dynamo/entities.js';
-import type { NamedIndex } from '../functions/adapters/dynamo/entity.js';
 import { counter, getOrg } from '../functions/adapters/dynamo/org-reads.js';
-import { DEPLOYMENT_STATUSES, EVENT_TYPES, OPERATION_STATUSES, OPERATION_TYPES } from '../functions/core/schemas.js';
 import { clientFor } from '../local/dynamodb-local.js';
 import type { SeededOrg } from './seed.js';
 

@@ -3,9 +3,10 @@
  * from the route table and the zod schemas the service itself uses, so they cannot
  * drift; one method per route, named like the route. Uses the global fetch.
  */
-import type * as s from '../functions/core/schemas.js';
-import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../functions/route-io.js';
-import { API_PREFIX, type Route, type RouteId, routes } from '../functions/routes.js';
+
+import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../contract/route-io.js';
+import { API_PREFIX, type Route, type RouteId, routes } from '../contract/routes.js';
+import type * as s from '../contract/schemas.js';
 import { type DeprecationNotice, deprecationNoticeOf, warnOncePerProcess } from './deprecation.js';
 import { ErrorResponse, type ErrorResponseCode, NetworkError } from './errors.js';
 

@@ -1,6 +1,6 @@
 /** The errors the client throws. */
-import type { ErrorCode, FieldIssue } from '../functions/core/errors.js';
-import type { Operation } from '../functions/core/schemas.js';
+import type { ErrorCode, FieldIssue } from '../contract/errors.js';
+import type { Operation } from '../contract/schemas.js';
 
 export type { ErrorCode, FieldIssue };
 

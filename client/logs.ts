@@ -8,7 +8,7 @@
  * a wait request (GET /operations/{id}/wait, which answers early when the phase changes)
  * for 1 s, growing by half up to 5 s while nothing new arrives: no busy loop.
  */
-import type { Operation, OperationLogLine } from '../functions/core/schemas.js';
+import type { Operation, OperationLogLine } from '../contract/schemas.js';
 import type { DeploymentsClient } from './client.js';
 import { ErrorResponse, NetworkError } from './errors.js';
 import { type Clock, isTerminal, isWaitUnsupported, realClock } from './wait.js';

@@ -11,7 +11,9 @@
  * then every 5 s (or its Retry-After). No deadline unless one is given. Time and jitter are
  * injectable, so tests run in virtual time.
  */
-import { type Operation, TERMINAL_OPERATION_STATUSES } from '../functions/core/schemas.js';
+import { WAIT_TIMEOUT_SECONDS } from '../contract/limits.js';
+import type { Operation } from '../contract/schemas.js';
+import { TERMINAL_OPERATION_STATUSES } from '../contract/vocabulary.js';
 import { type DeploymentsClient, retryAfterOf } from './client.js';
 import { ErrorResponse, NetworkError, OperationTimeoutError } from './errors.js';
 
@@ -105,8 +107,8 @@ export interface WaitOptions {
   onFallback?: (info: FallbackInfo) => void;
 }
 
-/** The most a wait request may hold (the API's limit). */
-export const MAX_WAIT_SECONDS = 20;
+/** The most a wait request may hold (the API's limit, limits.ts). */
+export const MAX_WAIT_SECONDS = WAIT_TIMEOUT_SECONDS.max;
 
 /** The client the waiter needs: any DeploymentsClient. */
 export type WaitClient = Pick<DeploymentsClient, 'call'>;

@@ -9,8 +9,8 @@
  * `webhook-id`, so use `event.id` to skip a delivery already handled.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Event } from '../functions/core/schemas.js';
-import { SIGNATURE_SCHEME, webhookSecretKey, webhookSignature } from '../functions/core/webhook-signature.js';
+import type { Event } from '../contract/schemas.js';
+import { SIGNATURE_SCHEME, webhookSecretKey, webhookSignature } from '../contract/webhook-signature.js';
 
 /** How far the signed timestamp may be from the receiver's clock: bounds how long a captured delivery can be replayed. */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { dashboardRoutes } from '../functions/dashboard-routes.js';
+import { dashboardRoutes } from '../contract/dashboard-routes.js';
 
 const ROOT = import.meta.dirname;
 

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { apiError } from '../functions/core/errors.js';
+import { apiError } from '../contract/errors.js';
 import { logger } from '../functions/lib/logger.js';
 import { errorEnvelope, requestIdFrom } from '../functions/middleware/responses.js';
 import type { LocalRoutes } from './dashboard-host.js';

@@ -4,9 +4,9 @@
  * user pool at /cognito. On AWS the app comes from S3 through CloudFront and the pool is Cognito.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { DASHBOARD_API_PREFIX } from '../contract/dashboard-routes.js';
 import { buildDashboard, DASHBOARD_PATH, type SiteFile, securityHeaders } from '../dashboard/build.js';
 import type { DashboardConfig } from '../dashboard/src/config.js';
-import { DASHBOARD_API_PREFIX } from '../functions/dashboard-routes.js';
 import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, LocalUserPool, USER_POOL_PATH } from './user-pool.js';
 
 export interface LocalRequest {

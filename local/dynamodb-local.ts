@@ -16,7 +16,7 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../functions/adapters/dynamo/table.js';
+import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../contract/table/table.js';
 
 export class JavaMissingError extends Error {}
 

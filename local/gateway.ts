@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { DASHBOARD_API_PREFIX } from '../functions/dashboard-routes.js';
+import { DASHBOARD_API_PREFIX } from '../contract/dashboard-routes.js';
+import { matchDashboardRoute, matchRoute } from '../contract/router.js';
+import { API_PREFIX } from '../contract/routes.js';
 import type { LambdaHandler } from '../functions/middleware/base-stack.js';
-import { matchDashboardRoute, matchRoute } from '../functions/router.js';
-import { API_PREFIX } from '../functions/routes.js';
 import { type FunctionKind, functionLimits } from '../infra/function-limits.js';
 import { runAsFunction } from './current-function.js';
 

@@ -1,13 +1,14 @@
 /** The key admin commands (bin/keys.ts), separate from process concerns so tests can call them. */
 import { type ParsedFlags, parseFlags, UsageError } from '../cli-kit/args.js';
 import { table } from '../cli-kit/text.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../contract/errors.js';
+import { Scope } from '../contract/schemas.js';
+import { SCOPES } from '../contract/vocabulary.js';
 import { findKeyById, listKeys } from '../functions/adapters/dynamo/api-key-store.js';
 import { listUsage } from '../functions/adapters/dynamo/usage-store.js';
 import { revokeApiKey } from '../functions/app/api-key-lookups.js';
 import { createApiKey, rotateApiKey } from '../functions/app/api-keys.js';
 import { type ApiKeyRecord, keySummary, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../functions/core/api-keys.js';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../functions/core/errors.js';
-import { SCOPES, Scope } from '../functions/core/schemas.js';
 
 export interface Io {
   /** The result, on stdout. */

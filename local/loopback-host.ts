@@ -10,7 +10,7 @@
  */
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { apiError } from '../functions/core/errors.js';
+import { apiError } from '../contract/errors.js';
 import { errorEnvelope, requestIdFrom } from '../functions/middleware/responses.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);

@@ -1,10 +1,10 @@
 /** The whole local service: DynamoDB Local, the Step Functions endpoint, and the API. */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { API_PREFIX } from '../contract/routes.js';
 import { hostingPlatform } from '../functions/adapters/platform/hosting-platform.js';
 import { type Reconciled, reconcileOperations } from '../functions/app/workflow-steps.js';
 import { config } from '../functions/lib/config.js';
-import { API_PREFIX } from '../functions/routes.js';
 import { createApiServer } from './api-server.js';
 import { runAsFunction } from './current-function.js';
 import { type DashboardHost, startDashboardHost } from './dashboard-host.js';

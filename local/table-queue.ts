@@ -19,8 +19,8 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { queuedDelivery } from '../contract/table/entities.js';
 import { ddb, tableName } from '../functions/adapters/dynamo/client.js';
-import { queuedDelivery } from '../functions/adapters/dynamo/entities.js';
 import type { DeliveryMessage, DeliveryQueue } from '../functions/core/delivery-queue.js';
 import { runAsHost } from './current-function.js';
 

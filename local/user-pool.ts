@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../functions/core/dashboard-users.js';
+import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../contract/dashboard-users.js';
 import { passwordProblems, REFRESH_TOKEN_DAYS } from '../infra/user-pool-settings.js';
 
 export const LOCAL_USER_POOL_ID = 'us-east-1_LocalPool';

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { parseFlags, UsageError } from '../cli-kit/args.js';
 import { table } from '../cli-kit/text.js';
-import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../functions/core/dashboard-users.js';
+import { DASHBOARD_ROLES, DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../contract/dashboard-users.js';
 import { passwordProblems } from '../infra/user-pool-settings.js';
 
 export interface UsersIo {

@@ -4,7 +4,7 @@
  * --unset NAME (`"NAME": null`). Checked before anything is sent.
  */
 import { readFileSync } from 'node:fs';
-import { SIZES } from '../../functions/core/deployment-config.js';
+import { SIZES } from '../../contract/vocabulary.js';
 import type { BodyOf } from '../client.js';
 import { oneOf, UsageError, type Values } from './args.js';
 

@@ -4,9 +4,10 @@
  * schemas; the user's token on every call, the `{data}` / `{error}` envelope unwrapped,
  * and one retry after a refresh when the token turned out to be expired.
  */
-import type { ErrorCode } from '../../functions/core/errors.js';
-import type { DashboardRoute, DashboardRouteId, dashboardRoutes } from '../../functions/dashboard-routes.js';
-import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../../functions/route-io.js';
+
+import type { DashboardRoute, DashboardRouteId, dashboardRoutes } from '../../contract/dashboard-routes.js';
+import type { ErrorCode } from '../../contract/errors.js';
+import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../../contract/route-io.js';
 import { currentToken, refresh } from './auth.js';
 import type { DashboardConfig } from './config.js';
 

@@ -1,4 +1,4 @@
-import type { ConfigChange } from '../../functions/core/deployment-config.js';
+import type { ConfigChange } from '../../contract/schemas.js';
 
 import { Table } from './table.js';
 

@@ -3,11 +3,12 @@
  * each actor's name. The key names come from one query of the organization's keys, read
  * alongside the page, so a page costs the same whatever its events' authors.
  */
+
+import type { ActivityEntry, ActivityPage } from '../../contract/dashboard-schemas.js';
+import type { DashboardUser } from '../../contract/dashboard-users.js';
+import type { ListEventsQuery } from '../../contract/schemas.js';
 import { keyNames } from '../adapters/dynamo/api-key-store.js';
 import { listEvents } from '../adapters/dynamo/event-reads.js';
-import type { ActivityEntry, ActivityPage } from '../core/dashboard-schemas.js';
-import type { DashboardUser } from '../core/dashboard-users.js';
-import type { ListEventsQuery } from '../core/schemas.js';
 
 /** The name an actor goes by for `viewer`: a key's name, the viewer's own email, else null (shown by id, or as the workflow). */
 function actorName(actor: ActivityEntry['actor'], keyNames: ReadonlyMap<string, string>, viewer: DashboardUser): string | null {

@@ -2,9 +2,10 @@
  * Finding and revoking an organization's API keys, for the dashboard API and the operator
  * keys CLI alike: nothing here signs a key (api-keys.ts makes and rotates them).
  */
+
+import { apiError } from '../../contract/errors.js';
 import { findKeyById, revokeKey } from '../adapters/dynamo/api-key-store.js';
 import type { ApiKeyRecord } from '../core/api-keys.js';
-import { apiError } from '../core/errors.js';
 
 const KEY_ID = /^key_[0-9a-f]{20}$/;
 

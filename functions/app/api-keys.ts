@@ -4,10 +4,10 @@
  * and revoking one (api-key-lookups.ts) needs no signing secret, so is apart.
  */
 
+import { apiError } from '../../contract/errors.js';
 import { findKeyById, saveKey, saveRotation } from '../adapters/dynamo/api-key-store.js';
 import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { type ApiKeyRecord, generateKey, type NewKeyInput, planRotation } from '../core/api-keys.js';
-import { apiError } from '../core/errors.js';
 import { config } from '../lib/config.js';
 
 /** An organization holds at most KEYS_PER_ORGANIZATION keys; one more is refused (decision 130). */

@@ -5,15 +5,15 @@
  * a create and a configuration update seal secrets (KMS) and digest them (the signing secret).
  */
 import { randomUUID } from 'node:crypto';
+import { ApiError, invalidRequest } from '../../contract/errors.js';
+import { type CreateDeploymentBody, DEFAULT_ENVIRONMENT_ID } from '../../contract/schemas.js';
 import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
 import { withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries } from '../adapters/dynamo/transact.js';
 import { applyConfigPatch, defaultConfig } from '../core/deployment-config.js';
 import { autoName, newDeploymentWithOperation } from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
-import { ApiError, invalidRequest } from '../core/errors.js';
 import type { Limits } from '../core/rate-limits.js';
-import { type CreateDeploymentBody, DEFAULT_ENVIRONMENT_ID } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { changeEventsBy } from './change-events.js';
 import { type ActorRequest, launch, type Started } from './deployment-commands.js';

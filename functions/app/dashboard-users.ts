@@ -6,9 +6,10 @@
  * INVALID_TOKEN: the dashboard then refreshes the token, which fails for a deleted or
  * disabled user and carries the new role for a changed one.
  */
+
+import type { DashboardUser } from '../../contract/dashboard-users.js';
+import { apiError } from '../../contract/errors.js';
 import { findPoolUser } from '../adapters/auth/pool-users.js';
-import type { DashboardUser } from '../core/dashboard-users.js';
-import { apiError } from '../core/errors.js';
 import { logger } from '../lib/logger.js';
 
 export async function confirmUserInPool(user: DashboardUser): Promise<void> {

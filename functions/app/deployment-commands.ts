@@ -4,6 +4,9 @@
  * started, the operation ends `failed` at once, never stuck in `queued`, and the
  * client gets a 500 naming the operation.
  */
+
+import { apiError, internalError, invalidRequest } from '../../contract/errors.js';
+import type { CreateAppUserBody, Operation, OperationType } from '../../contract/schemas.js';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { insertOperation } from '../adapters/dynamo/insert-operation.js';
@@ -13,10 +16,8 @@ import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.
 import { hostingPlatform, restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { blockingOperation, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
-import { apiError, internalError, invalidRequest } from '../core/errors.js';
 import type { Actor } from '../core/events.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
-import type { CreateAppUserBody, Operation, OperationType } from '../core/schemas.js';
 import { logger } from '../lib/logger.js';
 import { emit } from '../lib/metrics.js';
 import { changeEventsBy } from './change-events.js';

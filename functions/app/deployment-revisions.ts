@@ -2,12 +2,13 @@
  * A deployment's revisions (decision 42): the configurations it had, one per update
  * applied. Reads only: listing them and finding one needs nothing of the secrets' keys.
  */
+
+import { apiError } from '../../contract/errors.js';
+import type { Pagination } from '../../contract/schemas.js';
 import { getRevision, listRevisions } from '../adapters/dynamo/revision-reads.js';
 import type { DeploymentRecord } from '../core/deployments.js';
-import { apiError } from '../core/errors.js';
 import type { PageRequest } from '../core/pagination.js';
 import { type RevisionRecord, revisionNumber } from '../core/revisions.js';
-import type { Pagination } from '../core/schemas.js';
 import { findDeployment } from './lookups.js';
 
 /** Revision `raw` of the deployment, or REVISION_NOT_FOUND. */

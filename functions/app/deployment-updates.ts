@@ -8,6 +8,9 @@
  * update-config.ts, which seals and digests secrets; the revisions' reads are
  * deployment-revisions.ts.
  */
+
+import { apiError, invalidRequest } from '../../contract/errors.js';
+import type { Deployment } from '../../contract/schemas.js';
 import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
 import { requestRetries } from '../adapters/dynamo/transact.js';
 import {
@@ -19,10 +22,8 @@ import {
   versionProblems,
 } from '../core/deployment-config.js';
 import { blockingOperation, type DeploymentRecord, deploymentView } from '../core/deployments.js';
-import { apiError, invalidRequest } from '../core/errors.js';
 import { queuedOperation } from '../core/operations.js';
 import { etagOf, ifMatchHolds } from '../core/revisions.js';
-import type { Deployment } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { type ActorRequest, launch, type Started, startOperation } from './deployment-commands.js';
 import { findRevision } from './deployment-revisions.js';

@@ -3,11 +3,12 @@
  * path. Ids have one form (decision 5); anything else cannot exist and costs no read.
  * Another organization's record is not found, exactly as if it did not exist (decision 30).
  */
+
+import { apiError } from '../../contract/errors.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { getWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { type DeploymentRecord, UUID } from '../core/deployments.js';
-import { apiError } from '../core/errors.js';
 import { OPERATION_ID, type OperationRecord } from '../core/operations.js';
 
 /** The stored form of a deployment id from a path, or the 404 for one that cannot exist, without a read. */

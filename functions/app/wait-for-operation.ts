@@ -10,11 +10,11 @@
  * wait whose condition already holds answers at once and takes no slot.
  */
 
+import type { Phase } from '../../contract/schemas.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { releaseWaitSlot, takeWaitSlot } from '../adapters/dynamo/wait-slots.js';
 import { isTerminal, type OperationRecord } from '../core/operations.js';
 import { tooManyWaits } from '../core/rate-limits.js';
-import type { Phase } from '../core/schemas.js';
 import { config } from '../lib/config.js';
 import { findOperation } from './lookups.js';
 

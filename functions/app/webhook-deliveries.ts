@@ -5,16 +5,16 @@
  * attempt after the delay of WEBHOOK_RETRY_SCHEDULE until it succeeds or the schedule runs out.
  */
 
+import type { DeliveryOutcome } from '../../contract/metric-catalogue.js';
+import { signatureHeaders } from '../../contract/webhook-signature.js';
 import { getEvent } from '../adapters/dynamo/event-reads.js';
 import { getWebhook, recordDelivery } from '../adapters/dynamo/webhook-store.js';
 import { safePost } from '../adapters/http-out/safe-post.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { deliveryQueue } from '../adapters/sqs/delivery-queue.js';
 import type { DeliveryMessage } from '../core/delivery-queue.js';
-import { signatureHeaders } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
-import type { DeliveryOutcome } from '../lib/metric-catalogue.js';
 
 /** How an attempt ended, and for a delivered one, how long after its event was written the receiver acknowledged it. */
 export interface Attempted {

@@ -3,9 +3,10 @@
  * organization subscribed to its type. Apart from the deliverer (webhook-deliveries.ts),
  * which opens the webhooks' secrets (KMS), as the dispatcher never does.
  */
+
+import type { Event } from '../../contract/schemas.js';
 import { listWebhooks } from '../adapters/dynamo/webhook-store.js';
 import { deliveryQueue } from '../adapters/sqs/delivery-queue.js';
-import type { Event } from '../core/schemas.js';
 
 /** Queues the first attempt of every delivery the event calls for. */
 export async function dispatchEvent(orgId: string, event: Event): Promise<number> {

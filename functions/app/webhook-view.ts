@@ -2,9 +2,10 @@
  * A webhook as the API shows it. Its own module: the list and get functions need only
  * this, not the creation path's secret sealing and URL checks (ipaddr.js) with it.
  */
+
+import { webhookPath } from '../../contract/paths.js';
+import type { Webhook } from '../../contract/schemas.js';
 import type { WebhookRecord } from '../adapters/dynamo/webhook-store.js';
-import { webhookPath } from '../core/paths.js';
-import type { Webhook } from '../core/schemas.js';
 
 export const webhookView = (w: WebhookRecord): Webhook => ({
   id: w.id,

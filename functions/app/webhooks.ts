@@ -1,11 +1,12 @@
 /** Webhook endpoints (decision 38): created with a fresh secret, shown once and stored sealed. */
 import { randomUUID } from 'node:crypto';
+import { apiError, invalidRequest } from '../../contract/errors.js';
+import type { CreateWebhookBody, Webhook } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
+import { newWebhookSecret } from '../../contract/webhook-signature.js';
 import { getWebhook, insertWebhook, type WebhookRecord } from '../adapters/dynamo/webhook-store.js';
 import { webhookUrlProblem } from '../adapters/http-out/safe-post.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
-import { apiError, invalidRequest } from '../core/errors.js';
-import { type CreateWebhookBody, EVENT_TYPES, type Webhook } from '../core/schemas.js';
-import { newWebhookSecret } from '../core/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { webhookView } from './webhook-view.js';
 

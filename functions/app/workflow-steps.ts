@@ -5,6 +5,7 @@
  * timeout that ended it first always wins, and a retried step changes nothing twice.
  */
 
+import { errorView, type OperationError, phaseFailed } from '../../contract/errors.js';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
@@ -12,7 +13,6 @@ import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js
 import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
 import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
-import { errorView, type OperationError, phaseFailed } from '../core/errors.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
 import { type HostingPlatform, isPlatformErrorName } from '../core/platform.js';
 import { logger } from '../lib/logger.js';

@@ -12,9 +12,13 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { type ApiError, apiError, invalidRequest } from './errors.js';
-import type { Scope } from './schemas.js';
-import { SCOPES } from './schemas.js';
+import { type ApiError, apiError, invalidRequest } from '../../contract/errors.js';
+import { KEY_NAME_PATTERN, KEY_NAME_RULE, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE } from '../../contract/limits.js';
+import type { Scope } from '../../contract/schemas.js';
+import { SCOPES } from '../../contract/vocabulary.js';
+
+// The published formats and limits are the contract's (limits.ts); the key issuers import them from here too.
+export { KEY_NAME_PATTERN, KEY_NAME_RULE, ORG_ID_PATTERN, ORG_ID_RULE, ROTATION_GRACE };
 
 export const KEY_PREFIX = 'svc_sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -28,27 +32,11 @@ const LEGACY_PATTERN = TOKEN(CRC_CHARS);
 /** Token lengths of both forms, for tools that look for keys in text (the log scan). */
 export const TOKEN_LENGTHS = [RANDOM_CHARS + CRC_CHARS, RANDOM_CHARS + MAC_CHARS] as const;
 
-/**
- * An organization id: it becomes part of every partition key of the organization
- * (`ORG#<org>`), so it may hold nothing that reads as a key separator or a pattern.
- * Checked wherever a key is issued (the keys CLI, the dashboard), not only in one tool.
- */
-export const ORG_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-export const ORG_ID_RULE = 'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit';
-
 /** Throws 400 INVALID_REQUEST (field `org_id`) unless the organization id is well formed. */
 export function checkOrgId(orgId: string): string {
   if (!ORG_ID_PATTERN.test(orgId)) throw invalidRequest(`The organization id ${ORG_ID_RULE}.`, [{ field: 'org_id', issue: ORG_ID_RULE }]);
   return orgId;
 }
-
-/**
- * A key's name is shown wherever its keys are listed: operators' terminals (`npm run keys
- * -- list`) and the dashboard. Control characters and bidirectional overrides would let
- * a name rewrite a terminal's lines or plant links there, so a name holds none.
- */
-export const KEY_NAME_PATTERN = /^[^\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
-export const KEY_NAME_RULE = 'must not contain control characters';
 
 /** Throws 400 INVALID_REQUEST (field `name`) when the name holds a control character. */
 export function checkKeyName(name: string): string {
@@ -185,9 +173,6 @@ export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefine
     return apiError('API_KEY_EXPIRED', { expiredAt: record.expires_at });
   return undefined;
 }
-
-/** How long a rotated key keeps working, in seconds (at most a week; a day unless told; decision 47). */
-export const ROTATION_GRACE = { min: 0, max: 604_800, default: 86_400 } as const;
 
 /**
  * A rotation's new key takes the old one's organization, name, scopes and expiry; the old

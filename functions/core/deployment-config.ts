@@ -6,26 +6,15 @@
  * it; it is shown as `{"secret": true}` and nothing else, everywhere.
  */
 import { createHmac } from 'node:crypto';
-import { SIZES } from './deployment-options.js';
-import type { AppType } from './schemas.js';
+import { type AppVersions, DEFAULT_APP_VERSIONS } from '../../contract/config-variables.js';
+import { ENV_NAME, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH } from '../../contract/limits.js';
+import type * as s from '../../contract/schemas.js';
+import type { Assert, Equals } from '../../contract/type-equality.js';
+import { type AppType, SIZES, type Size } from '../../contract/vocabulary.js';
 
-export { SIZES };
-export type Size = (typeof SIZES)[number];
+// Decision 41's choices, limits and default releases are the contract's (vocabulary.ts, limits.ts, config-variables.ts).
+export { type AppVersions, DEFAULT_APP_VERSIONS, ENV_NAME, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH, SIZES, type Size };
 export const DEFAULT_SIZE: Size = 'small';
-
-/** Env names, and how many a deployment may have (decision 41). */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-export const MAX_ENV_ENTRIES = 50;
-export const MAX_ENV_VALUE_LENGTH = 4096;
-
-/** The supported releases of each app type (configuration APP_VERSIONS). */
-export type AppVersions = Readonly<Record<AppType, readonly string[]>>;
-
-/** The releases offered when APP_VERSIONS does not say (lib/config.ts reads it; decision 41). */
-export const DEFAULT_APP_VERSIONS: AppVersions = {
-  airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
-  superset: ['4.1.2', '5.0.0'],
-};
 
 /** A secret as stored: sealed for `deployment-env` on its deployment, and its keyed digest. */
 export interface StoredSecret {
@@ -65,6 +54,13 @@ export interface ConfigChange {
   from: string | EnvEntryView | null;
   to: string | EnvEntryView | null;
 }
+
+/** The shapes above as the API's schemas declare them (contract/schemas.ts): drift fails `tsc` (decision 213). */
+export type ViewsMatchSchemas = [
+  Assert<Equals<EnvEntryView, s.EnvEntryView>>,
+  Assert<Equals<ConfigView, s.Config>>,
+  Assert<Equals<ConfigChange, s.ConfigChange>>,
+];
 
 // ---- versions ------------------------------------------------------------------
 
@@ -127,6 +123,8 @@ export interface ConfigInput {
   size?: Size;
   env?: Record<string, EnvEntryInput | null> | null;
 }
+/** A patch's `config` as its schema reads it (a creation's is narrower, so it is one too). */
+export type InputMatchesSchema = Assert<Equals<ConfigInput, s.ConfigPatch>>;
 
 /** A check against the configuration the request applies to: `field` as `details` names it. */
 export interface ConfigProblem {

@@ -1,9 +1,9 @@
 /** Deployments: their status machine (decision 10), names (decision 6) and API view (decisions 9, 14). */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { deploymentPath, operationPath } from '../../contract/paths.js';
+import type { AppType, Deployment, DeploymentStatus, OperationType } from '../../contract/schemas.js';
 import { configView, DEFAULT_APP_VERSIONS, defaultConfig, type StoredConfig } from './deployment-config.js';
 import { type OperationRecord, queuedOperation } from './operations.js';
-import { deploymentPath, operationPath } from './paths.js';
-import type { AppType, Deployment, DeploymentStatus, OperationType } from './schemas.js';
 
 export interface DeploymentRecord {
   id: string;

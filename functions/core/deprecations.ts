@@ -6,7 +6,7 @@
  * changelog's section (docs/changelog.md, checked against this list by a test).
  * Data only.
  */
-import type { ID_FORMS } from './schemas.js';
+import type { ID_FORMS } from '../../contract/schemas.js';
 
 export interface Deprecation {
   /** A stable name: the changelog's heading anchor, and the typed client warns once per name. */

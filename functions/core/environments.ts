@@ -1,6 +1,6 @@
 /** Environments (decision 27): today every organization has exactly one, env_default. */
-import { environmentPath } from './paths.js';
-import { DEFAULT_ENVIRONMENT_ID, type Environment } from './schemas.js';
+import { environmentPath } from '../../contract/paths.js';
+import { DEFAULT_ENVIRONMENT_ID, type Environment } from '../../contract/schemas.js';
 
 export const environmentsOf = (orgCreatedAt: string): Environment[] => [
   {

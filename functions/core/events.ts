@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Actor, Deployment, Event, EventType, Operation } from './schemas.js';
+import type { Actor, Deployment, Event, EventType, Operation } from '../../contract/schemas.js';
 
 export type { Actor };
 export type EventObject = Deployment | Operation;

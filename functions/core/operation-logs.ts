@@ -3,8 +3,9 @@
  * did. The workflow's own lines follow from its transitions (here); the platform's come
  * from its driver's `check` (core/platform.ts) and pass through `redact` first.
  */
+
+import type { LogLevel, Phase } from '../../contract/schemas.js';
 import { type OperationChange, type OperationRecord, PHASE_MESSAGES } from './operations.js';
-import type { LogLevel, Phase } from './schemas.js';
 
 /** A line before it is numbered: the store gives it its sequence and time (adapters/dynamo/operation-update.ts). */
 export interface NewLogLine {

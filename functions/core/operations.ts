@@ -3,19 +3,15 @@
  * stored record reads in the API (decisions 18-19).
  */
 import { randomUUID } from 'node:crypto';
+import { errorView, type OperationError } from '../../contract/errors.js';
+import { deploymentPath, operationPath } from '../../contract/paths.js';
+import type { Operation, OperationStatus, OperationType, Phase } from '../../contract/schemas.js';
+import { isTerminal, PHASES } from '../../contract/vocabulary.js';
 import type { ConfigChange, StoredConfig } from './deployment-config.js';
-import { errorView, type OperationError } from './errors.js';
-import { deploymentPath, operationPath } from './paths.js';
-import { type Operation, type OperationStatus, type OperationType, type Phase, TERMINAL_OPERATION_STATUSES } from './schemas.js';
 
-/** The work phases a workflow runs, in order, and the phase a success ends in. */
-export const PHASES: Record<OperationType, { work: readonly Phase[]; done: Phase }> = {
-  'deployment.create': { work: ['provisioning_db', 'provisioning_infrastructure'], done: 'ready' },
-  'deployment.destroy': { work: ['destroying_infrastructure', 'destroying_db'], done: 'destroyed' },
-  'dag_sync.trigger': { work: ['syncing_dags'], done: 'synced' },
-  'app_user.provision': { work: ['provisioning_user'], done: 'provisioned' },
-  'deployment.update': { work: ['applying_config', 'restarting_services'], done: 'updated' },
-};
+// The work phases a workflow runs, in order, and the phase a success ends in, and which
+// statuses are terminal: the vocabulary's (contract/vocabulary.ts, decision 211).
+export { isTerminal, PHASES };
 
 export const PHASE_MESSAGES: Record<Phase, string> = {
   queued: 'Waiting to start.',
@@ -33,8 +29,6 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
   restarting_services: 'Restarting the services with the new configuration.',
   updated: 'The configuration is updated.',
 };
-
-export const isTerminal = (s: OperationStatus): boolean => (TERMINAL_OPERATION_STATUSES as readonly OperationStatus[]).includes(s);
 
 /** A destroy cannot be canceled (it would strand half-deleted resources; decision 22). */
 export const CANCELABLE_TYPES: readonly OperationType[] = [

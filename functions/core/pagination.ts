@@ -3,8 +3,8 @@
  * creation order, so page N, newest first, is exactly the sequence range computed
  * here: a list reads only the items it returns, whatever the page number.
  */
-import { API_PREFIX } from './paths.js';
-import type { ListLinks, Pagination } from './schemas.js';
+import { API_PREFIX } from '../../contract/paths.js';
+import type { ListLinks, Pagination } from '../../contract/schemas.js';
 
 export interface PageRequest {
   page: number;

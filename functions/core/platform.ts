@@ -5,22 +5,12 @@
  * for as long as the driver says (no Lambda holds a phase). This service ships the
  * simulated driver (adapters/platform/simulated-platform.ts).
  */
-import type { AppType, Phase } from './schemas.js';
+import type { AppType } from '../../contract/schemas.js';
+import { isWorkPhase, WORK_PHASES, type WorkPhase } from '../../contract/vocabulary.js';
 
-/** The phases that do work on the platform (decision 17), one job each. */
-export const WORK_PHASES = [
-  'provisioning_db',
-  'provisioning_infrastructure',
-  'provisioning_user',
-  'syncing_dags',
-  'destroying_infrastructure',
-  'destroying_db',
-  'applying_config',
-  'restarting_services',
-] as const satisfies readonly Phase[];
-export type WorkPhase = (typeof WORK_PHASES)[number];
-
-export const isWorkPhase = (phase: string): phase is WorkPhase => (WORK_PHASES as readonly string[]).includes(phase);
+// The phases that do work on the platform (decision 17), one job each: derived from the
+// phase map (contract/vocabulary.ts, decision 211), so a new work phase is never left out.
+export { isWorkPhase, WORK_PHASES, type WorkPhase };
 
 export interface DeploymentTarget {
   orgId: string;

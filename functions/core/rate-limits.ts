@@ -3,7 +3,12 @@
  * clock minute; per organization, deployment creations per clock hour. The counting
  * itself is an atomic conditional update in the adapter; this module is the arithmetic.
  */
-import { apiError } from './errors.js';
+import { apiError } from '../../contract/errors.js';
+import { AUTH_FAILURE_WINDOW_SECONDS, WAIT_RETRY_AFTER_SECONDS } from '../../contract/limits.js';
+
+// The reasons and the published windows are the contract's (vocabulary.ts, limits.ts).
+export { LIMIT_REASONS, type LimitReason } from '../../contract/vocabulary.js';
+export { AUTH_FAILURE_WINDOW_SECONDS, WAIT_RETRY_AFTER_SECONDS };
 
 export interface Limits {
   perHour: number;
@@ -51,9 +56,6 @@ export function rateLimitHeaders(limits: Limits, usage: Usage, now: Date): Recor
 }
 
 export type LimitName = 'hourly' | 'burst' | 'creations';
-/** Every limit a 429 of this module names (ApiErrorOptions.limit): the key's windows, creations, failed authentications, waits. */
-export const LIMIT_REASONS = ['hourly', 'burst', 'creations', 'auth_failures', 'waits'] as const;
-export type LimitReason = (typeof LIMIT_REASONS)[number];
 
 const describe: Record<LimitName, (l: Limits) => string> = {
   hourly: (l) => `the limit of ${l.perHour} requests per hour for this API key`,
@@ -80,13 +82,6 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
 export const windowFull = (limits: Limits, usage: Usage, now: Date) =>
   limitExceeded(usage.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, usage);
 
-/**
- * Failed authentications per client address: a well-formed key that matches nothing
- * costs a database read, so one address may send only so many in a clock window of
- * AUTH_FAILURE_WINDOW_SECONDS before it is refused without one.
- */
-export const AUTH_FAILURE_WINDOW_SECONDS = 600;
-
 export function authFailureWindow(now: Date): { start: number; end: number } {
   const s = Math.floor(now.getTime() / 1000);
   const start = s - (s % AUTH_FAILURE_WINDOW_SECONDS);
@@ -112,9 +107,6 @@ export function tooManyAuthFailures(limit: number, now: Date, windowEnd: number)
     },
   );
 }
-
-/** Seconds a wait refused for want of a slot is told to wait: waits last 20 s at most, and many end sooner. */
-export const WAIT_RETRY_AFTER_SECONDS = 2;
 
 /** 429 for a wait beyond the organization's concurrent waits (app/wait-for-operation.ts). */
 export function tooManyWaits(limit: number) {

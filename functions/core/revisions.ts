@@ -3,8 +3,9 @@
  * with no gaps (revision 1 is the one it was created with), and the If-Match check of
  * an update against the current one (decision 42).
  */
+
+import type { Revision } from '../../contract/schemas.js';
 import { configView, type StoredConfig } from './deployment-config.js';
-import type { Revision } from './schemas.js';
 
 export interface RevisionRecord {
   org_id: string;

@@ -7,8 +7,10 @@
  * start-phase step may open, to hand it to the platform driver), and the organization and record it belongs to, so a sealed text copied to
  * another record, or another organization's, does not open there.
  */
+import { SEAL_CONTEXT_KEYS, type SealPurpose } from '../../contract/sealing.js';
 
-export type SealPurpose = 'delivery' | 'replay' | 'deployment-env';
+// The purposes and the context's names are the stack's too (its IAM conditions): contract/sealing.ts.
+export { SEAL_CONTEXT_KEYS, type SealPurpose };
 
 export interface SealedFor {
   purpose: SealPurpose;
@@ -22,9 +24,6 @@ export interface SecretSealer {
   /** Fails unless `sealedFor` is what the text was sealed for. */
   open(sealed: string, sealedFor: SealedFor): Promise<string>;
 }
-
-/** The names of what a sealed text is bound to, which IAM conditions name (`kms:EncryptionContext:<name>`). */
-export const SEAL_CONTEXT_KEYS = ['purpose', 'org', 'record'] as const;
 
 /** What a sealed text is bound to, as names and values: the KMS encryption context, the authenticated data of a local seal. */
 export const sealContext = ({ purpose, orgId, recordId }: SealedFor): Record<(typeof SEAL_CONTEXT_KEYS)[number], string> => ({

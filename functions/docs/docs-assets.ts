@@ -12,14 +12,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { API_PREFIX } from '../routes.js';
+import { DOCS_ASSET_NAMES, INIT_SCRIPT, SWAGGER_UI_DIST, VENDOR_FILES } from '../../contract/docs-assets.js';
+import { API_PREFIX } from '../../contract/routes.js';
 
-/** Files read from swagger-ui-dist, and the one script of our own. */
-const VENDOR_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
-const INIT_SCRIPT = 'docs-init.js';
-export const DOCS_ASSET_NAMES: readonly string[] = [...VENDOR_FILES, INIT_SCRIPT];
-/** The variable naming the directory a bundler copied the vendor files into (infra/aws/functions.ts sets it). */
-export const SWAGGER_UI_DIST = 'SWAGGER_UI_DIST';
+// The files' names and the variable are the stack's too (it copies the files): contract/docs-assets.ts.
+export { DOCS_ASSET_NAMES, SWAGGER_UI_DIST };
 
 const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',

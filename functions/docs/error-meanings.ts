@@ -1,10 +1,10 @@
 /**
  * What each error code means, one sentence for the OpenAPI document and the guide, and the
  * parameters of its documented example message. Apart from the catalogue
- * (core/errors.ts), which the functions bundle, because only the document reads them;
+ * (contract/errors.ts), which the functions bundle, because only the document reads them;
  * the type makes a code without its meaning a compile error.
  */
-import { ERRORS, type ErrorCode, type ErrorParams, MAX_BODY_BYTES } from '../core/errors.js';
+import { ERRORS, type ErrorCode, type ErrorParams, MAX_BODY_BYTES } from '../../contract/errors.js';
 
 const EXAMPLE_DEPLOYMENT = '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10';
 const EXAMPLE_OPERATION = 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

@@ -1,13 +1,13 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table and the zod schemas: every
  * path, parameter, body, success and error response, header and scope is derived from
- * `routes.ts`, `core/schemas.ts` and the error catalogue `core/errors.ts`; what the
+ * `routes.ts`, `contract/schemas.ts` and the error catalogue `contract/errors.ts`; what the
  * `openapi-*` modules write by hand is prose, examples and the `webhooks` the service
  * sends (`openapi-webhooks.ts`). Built once per process
  * (`openApiDocument()`).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { API_PREFIX, type Route, type RouteId, routeList, routes } from '../routes.js';
+import { API_PREFIX, type Route, type RouteId, routeList, routes } from '../../contract/routes.js';
 import { addErrorCodeSchemas } from './openapi-errors.js';
 import { addIntegerFormats } from './openapi-formats.js';
 import { registerHeaders } from './openapi-headers.js';

@@ -1,6 +1,6 @@
 /**
  * The error responses of each operation, grouped by status. Every code's status, meaning
- * and example message come from the error catalogue (`core/errors.ts`); a route's list is
+ * and example message come from the error catalogue (`contract/errors.ts`); a route's list is
  * typed with the catalogue's codes. Each code has its own named schema (the error envelope
  * with `code` fixed to it), and a status that several codes share is the `anyOf` of theirs:
  * a form linters and client generators read as it is meant, unlike an `allOf` that narrows
@@ -8,8 +8,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type ErrorCode, errorStatus } from '../core/errors.js';
-import type { Route } from '../routes.js';
+import { type ErrorCode, errorStatus } from '../../contract/errors.js';
+import type { Route } from '../../contract/routes.js';
 import { errorMeaning, exampleMessage } from './error-meanings.js';
 import { EXAMPLE_REQUEST_ID } from './openapi-examples.js';
 import { deprecationHeadersOf, type HeaderName, headerRefs, RATE_LIMIT_HEADERS } from './openapi-headers.js';

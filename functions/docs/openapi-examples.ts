@@ -1,7 +1,9 @@
 /** The example records of the document: one per schema that has one, and the list pages built from them. */
 import * as z from 'zod/mini';
-import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../core/paths.js';
-import * as s from '../core/schemas.js';
+import { PAGE_SIZE_DEFAULT } from '../../contract/limits.js';
+import { API_PREFIX, deploymentPath, environmentPath, operationPath } from '../../contract/paths.js';
+import * as s from '../../contract/schemas.js';
+import { EVENT_TYPES, SCOPES } from '../../contract/vocabulary.js';
 
 const AT = '2026-11-22T06:40:00.000Z';
 /** The example key (GET /key), also the author of the example's requests. */
@@ -12,7 +14,7 @@ const WH_ID = 'wh_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
 const WEBHOOK = {
   id: WH_ID,
   url: 'https://hooks.example.com/deployments',
-  events: [...s.EVENT_TYPES],
+  events: [...EVENT_TYPES],
   description: 'Chat notifications',
   created_at: AT,
   links: { self: `${API_PREFIX}/webhooks/${WH_ID}` },
@@ -143,7 +145,7 @@ const EXAMPLES = new Map<z.core.$ZodType, unknown>([
       id: KEY_ID,
       name: 'ci',
       org_id: 'org-1234',
-      scopes: [...s.SCOPES],
+      scopes: [...SCOPES],
       expires_at: null,
       created_at: AT,
       hint: 'svc_sk_live_…abcd',
@@ -172,10 +174,10 @@ export function dataExampleOf(schema: z.core.$ZodType, path: string): unknown {
   if (schema instanceof z.ZodMiniObject && schema.shape.items instanceof z.ZodMiniArray && 'pagination' in schema.shape) {
     const item = dataExampleOf(schema.shape.items.def.element, path);
     if (item === undefined) return undefined;
-    const at = (page: number) => `${API_PREFIX}${path}?page=${page}&per_page=${s.PAGE_SIZE_DEFAULT}`;
+    const at = (page: number) => `${API_PREFIX}${path}?page=${page}&per_page=${PAGE_SIZE_DEFAULT}`;
     return {
       items: [item],
-      pagination: { page: 1, per_page: s.PAGE_SIZE_DEFAULT, total: 1, pages: 1 },
+      pagination: { page: 1, per_page: PAGE_SIZE_DEFAULT, total: 1, pages: 1 },
       links: { self: at(1), first: at(1), last: at(1), next: null, prev: null },
     };
   }

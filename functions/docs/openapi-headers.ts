@@ -1,7 +1,7 @@
 /** The response headers: components of the document, referenced by each response that carries them. */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Route } from '../../contract/routes.js';
 import { DEPRECATIONS } from '../core/deprecations.js';
-import type { Route } from '../routes.js';
 import { ref } from './openapi-refs.js';
 
 const HEADERS = {

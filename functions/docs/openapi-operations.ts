@@ -4,7 +4,7 @@ import type { RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-opena
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
 import type * as core from 'zod/v4/core';
-import { API_PREFIX, type Route, type RouteId } from '../routes.js';
+import { API_PREFIX, type Route, type RouteId } from '../../contract/routes.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 import { errorResponses } from './openapi-errors.js';
 import { dataExampleOf, exampleOf } from './openapi-examples.js';

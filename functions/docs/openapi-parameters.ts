@@ -6,9 +6,10 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
+import { PAGE_SIZE_MAX } from '../../contract/limits.js';
+import type { Route } from '../../contract/routes.js';
+import * as s from '../../contract/schemas.js';
 import { DEPRECATIONS } from '../core/deprecations.js';
-import * as s from '../core/schemas.js';
-import type { Route } from '../routes.js';
 import { DOCS_ASSET_NAMES } from './docs-assets.js';
 import { ref } from './openapi-refs.js';
 import { classic } from './openapi-zod.js';
@@ -20,7 +21,7 @@ const PARAM_DOCS: Record<string, string> = {
   webhook_id: 'Webhook id (`wh_` and 32 hex digits).',
   asset: 'File name of a documentation asset.',
   page: 'Page number, 1-indexed.',
-  per_page: `Items per page, at most ${s.PAGE_SIZE_MAX}.`,
+  per_page: `Items per page, at most ${PAGE_SIZE_MAX}.`,
   status: 'Only items with this status.',
   type: 'Only items of this type.',
   resource_id: 'Only the records of this resource (a deployment id; `dep_<uuid>`, read as `<uuid>`, is deprecated).',
@@ -71,7 +72,7 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
 }
 
 /**
- * An id parameter's forms (core/schemas.ts ID_FORMS), as the `oneOf` of those its schema
+ * An id parameter's forms (contract/schemas.ts ID_FORMS), as the `oneOf` of those its schema
  * accepts; a form a deprecation names is `deprecated: true` there (decision 44).
  */
 function idForms(route: Route, name: string, field: z.ZodType): Record<string, unknown> | undefined {

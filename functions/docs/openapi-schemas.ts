@@ -1,7 +1,7 @@
 /** The named schemas of the document (`#/components/schemas`), each with its example. */
 import { zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type * as z from 'zod/mini';
-import * as s from '../core/schemas.js';
+import * as s from '../../contract/schemas.js';
 import { exampleOf } from './openapi-examples.js';
 import { classic } from './openapi-zod.js';
 

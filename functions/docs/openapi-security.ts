@@ -1,6 +1,7 @@
 /** How a route is authorised, in the document's terms: the API key scheme, each operation's security and its access sentence. */
-import type * as s from '../core/schemas.js';
-import type { Access } from '../routes.js';
+
+import type { Access } from '../../contract/routes.js';
+import type * as s from '../../contract/schemas.js';
 
 export const SECURITY_SCHEME = 'ApiKeyAuth';
 

@@ -5,8 +5,9 @@
  * configuration (WEBHOOK_RETRY_SCHEDULE), like the limits in the description.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { EVENT_TYPES, type EventType } from '../core/schemas.js';
-import { SIGNATURE_SCHEME, WEBHOOK_SECRET_PREFIX } from '../core/webhook-signature.js';
+import type { EventType } from '../../contract/schemas.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
+import { SIGNATURE_SCHEME, WEBHOOK_SECRET_PREFIX } from '../../contract/webhook-signature.js';
 import { config } from '../lib/config.js';
 import { eventExampleOf } from './openapi-examples.js';
 import { ref } from './openapi-refs.js';

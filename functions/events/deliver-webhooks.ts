@@ -3,7 +3,7 @@
  * attempt fails is not an error here: the attempt is recorded and the next one queued.
  * Only an unexpected fault reports the message as failed, alone, so it comes back. Each
  * attempt is counted by how it ended, and a delivered one's latency from its event
- * written (lib/metric-catalogue.ts). The messages of a batch are delivered at once, so
+ * written (contract/metric-catalogue.ts). The messages of a batch are delivered at once, so
  * their lines name their own event rather than share a correlation id.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';

@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { secretSealer } from '../adapters/kms/secret-sealer.js';
 import { createWebhook, webhookReplay } from '../app/webhooks.js';
 import { httpBodyRoute } from '../middleware/body-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpBodyRoute(
   routes.createWebhook,

@@ -1,7 +1,7 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { createDeployment } from '../app/create-deployment.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { userActor } from '../core/events.js';
-import * as dashboard from '../dashboard-routes.js';
 import { config } from '../lib/config.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 import { accepted } from '../middleware/responses.js';

@@ -1,8 +1,8 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
+import { invalidRequest } from '../../contract/errors.js';
 import { createApiKey } from '../app/api-keys.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary } from '../core/api-keys.js';
-import { invalidRequest } from '../core/errors.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.createKey, async ({ user, body, now }) => {

@@ -1,7 +1,7 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { destroyDeployment } from '../app/deployment-commands.js';
 import { userActor } from '../core/events.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 import { accepted } from '../middleware/responses.js';
 

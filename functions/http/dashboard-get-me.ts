@@ -1,4 +1,4 @@
-import * as dashboard from '../dashboard-routes.js';
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.getMe, async ({ user }) => ({

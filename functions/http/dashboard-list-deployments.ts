@@ -1,6 +1,6 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { listDeployments } from '../adapters/dynamo/deployment-reads.js';
 import { deploymentView } from '../core/deployments.js';
-import * as dashboard from '../dashboard-routes.js';
 import { config } from '../lib/config.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 

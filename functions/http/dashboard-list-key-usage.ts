@@ -1,6 +1,6 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { readUsagePage } from '../adapters/dynamo/usage-reads.js';
 import { findOrgKey } from '../app/api-key-lookups.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.listKeyUsage, async ({ user, params, query }) => {

@@ -1,6 +1,6 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { listKeys } from '../adapters/dynamo/api-key-store.js';
 import { keySummary } from '../core/api-keys.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.listKeys, async ({ user }) => {

@@ -1,5 +1,5 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { operationLog } from '../app/operation-logs.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.listOperationLogs, async ({ user, params, query }) => ({

@@ -1,6 +1,6 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { listOperations } from '../adapters/dynamo/operation-reads.js';
 import { operationView } from '../core/operations.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.listOperations, async ({ user, query }) => {

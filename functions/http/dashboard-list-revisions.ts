@@ -1,6 +1,6 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { deploymentRevisions } from '../app/deployment-revisions.js';
 import { revisionView } from '../core/revisions.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.listRevisions, async ({ user, params, query }) => {

@@ -1,7 +1,7 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { findOrgKey, revokeApiKey } from '../app/api-key-lookups.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary } from '../core/api-keys.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.revokeKey, async ({ user, params, now }) => {

@@ -1,8 +1,8 @@
+import * as dashboard from '../../contract/dashboard-routes.js';
 import { findOrgKey } from '../app/api-key-lookups.js';
 import { rotateApiKey } from '../app/api-keys.js';
 import { confirmUserInPool } from '../app/dashboard-users.js';
 import { keySummary, ROTATION_GRACE } from '../core/api-keys.js';
-import * as dashboard from '../dashboard-routes.js';
 import { dashboardRoute } from '../middleware/dashboard-route.js';
 
 export const handler = dashboardRoute(dashboard.rotateKey, async ({ user, params, body, now }) => {

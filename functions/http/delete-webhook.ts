@@ -1,8 +1,8 @@
+import { apiError } from '../../contract/errors.js';
+import * as routes from '../../contract/routes.js';
 import { deleteWebhook } from '../adapters/dynamo/webhook-store.js';
 import { findWebhook } from '../app/lookups.js';
-import { apiError } from '../core/errors.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.deleteWebhook, async ({ caller, params }) => {
   const webhook = await findWebhook(caller.orgId, params.webhook_id);

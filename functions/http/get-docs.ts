@@ -1,7 +1,7 @@
-import { apiError } from '../core/errors.js';
+import { apiError } from '../../contract/errors.js';
+import * as routes from '../../contract/routes.js';
 import { docsAsset, docsPage } from '../docs/docs-assets.js';
 import { httpRoute, type LambdaHandler } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 const page = httpRoute(routes.getDocs, async ({ event }) => ({ raw: docsPage(event.path) }));
 

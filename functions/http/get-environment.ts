@@ -1,8 +1,8 @@
+import { apiError } from '../../contract/errors.js';
+import * as routes from '../../contract/routes.js';
 import { getOrg } from '../adapters/dynamo/org-reads.js';
 import { environmentsOf } from '../core/environments.js';
-import { apiError } from '../core/errors.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.getEnvironment, async ({ caller, params }) => {
   const org = await getOrg(caller.orgId);

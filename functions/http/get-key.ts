@@ -1,5 +1,5 @@
+import * as routes from '../../contract/routes.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.getKey, async ({ caller: { record } }) => ({
   data: {

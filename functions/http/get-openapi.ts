@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { openApiJson } from '../docs/openapi-document.js';
 import { httpRoute } from '../middleware/http-route.js';
 import { JSON_CONTENT_TYPE } from '../middleware/responses.js';
-import * as routes from '../routes.js';
 
 /** The OpenAPI document itself (not wrapped in the data envelope), for tools and the docs page. */
 export const handler = httpRoute(routes.getOpenApi, async () => ({

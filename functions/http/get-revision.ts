@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { findDeploymentRevision } from '../app/deployment-revisions.js';
 import { revisionView } from '../core/revisions.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.getRevision, async ({ caller, params }) => ({
   data: revisionView(await findDeploymentRevision(caller.orgId, params.deployment_id, params.revision)),

@@ -1,9 +1,9 @@
+import * as routes from '../../contract/routes.js';
 import { listDeployments } from '../adapters/dynamo/deployment-reads.js';
 import { deploymentView } from '../core/deployments.js';
 import { listLinks } from '../core/pagination.js';
 import { config } from '../lib/config.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listDeployments, async ({ caller, query }) => {
   const { items, pagination } = await listDeployments(caller.orgId, query);

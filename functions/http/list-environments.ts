@@ -1,8 +1,8 @@
+import * as routes from '../../contract/routes.js';
 import { getOrg } from '../adapters/dynamo/org-reads.js';
 import { environmentsOf } from '../core/environments.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listEnvironments, async ({ caller, query }) => {
   const org = await getOrg(caller.orgId);

@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { listEvents } from '../adapters/dynamo/event-reads.js';
 import { listLinks } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listEvents, async ({ caller, query }) => {
   const { items, pagination } = await listEvents(caller.orgId, { type: query.type, resourceId: query.resource_id }, query);

@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { operationLog } from '../app/operation-logs.js';
 import { listLinks } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listOperationLogs, async ({ caller, params, query }) => {
   const { items, pagination } = await operationLog(caller.orgId, params.operation_id, query);

@@ -1,8 +1,8 @@
+import * as routes from '../../contract/routes.js';
 import { listOperations } from '../adapters/dynamo/operation-reads.js';
 import { operationView } from '../core/operations.js';
 import { listLinks } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listOperations, async ({ caller, query }) => {
   const { items, pagination } = await listOperations(

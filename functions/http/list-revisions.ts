@@ -1,8 +1,8 @@
+import * as routes from '../../contract/routes.js';
 import { deploymentRevisions } from '../app/deployment-revisions.js';
 import { listLinks } from '../core/pagination.js';
 import { revisionView } from '../core/revisions.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listRevisions, async ({ caller, params, query }) => {
   const { items, pagination } = await deploymentRevisions(caller.orgId, params.deployment_id, query);

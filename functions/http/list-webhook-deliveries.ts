@@ -1,8 +1,8 @@
+import * as routes from '../../contract/routes.js';
 import { listDeliveries } from '../adapters/dynamo/webhook-store.js';
 import { findWebhook } from '../app/lookups.js';
 import { listLinks } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listWebhookDeliveries, async ({ caller, params, query }) => {
   const webhook = await findWebhook(caller.orgId, params.webhook_id);

@@ -1,8 +1,8 @@
+import * as routes from '../../contract/routes.js';
 import { listWebhooks } from '../adapters/dynamo/webhook-store.js';
 import { webhookView } from '../app/webhook-view.js';
 import { listLinks, pageWindow } from '../core/pagination.js';
 import { httpRoute } from '../middleware/http-route.js';
-import * as routes from '../routes.js';
 
 export const handler = httpRoute(routes.listWebhooks, async ({ caller, query }) => {
   // An organization has at most ten: read them all, page in memory.

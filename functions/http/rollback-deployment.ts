@@ -1,7 +1,7 @@
+import * as routes from '../../contract/routes.js';
 import { rollbackDeployment } from '../app/deployment-updates.js';
 import { httpBodyRoute } from '../middleware/body-route.js';
 import { updateAnswer } from '../middleware/responses.js';
-import * as routes from '../routes.js';
 
 export const handler = httpBodyRoute(routes.rollbackDeployment, async ({ caller, params, query, body, event, now }) =>
   updateAnswer(

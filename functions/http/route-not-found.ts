@@ -3,10 +3,10 @@
  * `Allow` for a known path with another method (decision 33). On AWS, API Gateway sends
  * such requests here through catch-all methods; locally the server calls it directly.
  */
-import { apiError } from '../core/errors.js';
-import { UNMATCHED_ROUTE_GROUP } from '../lib/metric-catalogue.js';
+import { apiError } from '../../contract/errors.js';
+import { UNMATCHED_ROUTE_GROUP } from '../../contract/metric-catalogue.js';
+import { matchDashboardRoute, matchRoute } from '../../contract/router.js';
 import { baseStack, lambdaHandler } from '../middleware/base-stack.js';
-import { matchDashboardRoute, matchRoute } from '../router.js';
 
 export const handler = lambdaHandler(
   baseStack(UNMATCHED_ROUTE_GROUP).handler(async ({ httpMethod: method, path }) => {

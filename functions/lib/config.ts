@@ -4,35 +4,13 @@
  * The same variables are set by the CDK stack on Lambda and by `npm start` locally.
  */
 import * as z from 'zod/mini';
-import { type AppVersions, DEFAULT_APP_VERSIONS } from '../core/deployment-config.js';
+import { type AppVersions, CONFIG_DEFAULTS, type ConfigEnv, type ConfigVariable } from '../../contract/config-variables.js';
+import { PHASE_TIMEOUT_MAX_SECONDS } from '../../contract/limits.js';
+import type { Assert, Equals } from '../../contract/type-equality.js';
 
-/** A phase may last 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
-export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
+// The names, the defaults and the phase timeout's bound are the deployment's too (contract/config-variables.ts, limits.ts).
+export { CONFIG_DEFAULTS, type ConfigEnv, type ConfigVariable, PHASE_TIMEOUT_MAX_SECONDS };
 
-/**
- * The value of each variable a process does not set: the local host's, the tests' and
- * the CDK app's defaults (infra/aws/settings.ts) are these. Plain values, so importing
- * them costs a bundle nothing.
- */
-export const CONFIG_DEFAULTS = {
-  TABLE_NAME: 'deployments-local',
-  APP_DOMAIN: 'apps.localhost',
-  STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:operation',
-  PHASE_DELAY_MS: 2000,
-  SIMULATED_FAILURE: '',
-  RATE_LIMIT_PER_HOUR: 1000,
-  RATE_LIMIT_PER_MINUTE: 100,
-  CREATE_LIMIT_PER_HOUR: 10,
-  AUTH_FAILURE_LIMIT: 20,
-  WAITS_PER_ORGANIZATION: 10,
-  KEYS_PER_ORGANIZATION: 100,
-  /** 6 hours. */
-  PHASE_TIMEOUT_SECONDS: 6 * 3600,
-  PHASE_CHECK_SECONDS: 60,
-  WEBHOOK_ALLOW_INSECURE: 'false',
-  WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000',
-  APP_VERSIONS: JSON.stringify(DEFAULT_APP_VERSIONS),
-} as const;
 const d = CONFIG_DEFAULTS;
 
 const VERSION = /^\d+(\.\d+)*$/;
@@ -96,10 +74,8 @@ const schema = z.object({
   DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
 });
 
-/** The name of every variable this module reads: the CDK app and the local host set them under these names. */
-export type ConfigVariable = keyof typeof schema.shape;
-/** Values for some of the variables, as a process environment holds them. */
-export type ConfigEnv = Partial<Record<ConfigVariable, string>>;
+/** This module reads exactly the variables the deployment sets (contract/config-variables.ts). */
+export type SchemaReadsConfigVariables = Assert<Equals<keyof typeof schema.shape, ConfigVariable>>;
 
 export type Config = Readonly<{
   tableName: string;

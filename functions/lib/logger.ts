@@ -22,7 +22,7 @@
  */
 import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
 import type { LogAttributes, LogLevel, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
-import { METRIC_SERVICE } from './metric-catalogue.js';
+import { METRIC_SERVICE } from '../../contract/metric-catalogue.js';
 import { sourceStack } from './source-stack.js';
 
 /** Powertools' own line shape, with each logged error's stack mapped to the sources through the bundle's source map. */

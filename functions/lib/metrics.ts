@@ -1,5 +1,5 @@
 /**
- * The business metrics of lib/metric-catalogue.ts, written with Powertools for AWS Lambda's
+ * The business metrics of contract/metric-catalogue.ts, written with Powertools for AWS Lambda's
  * Metrics as CloudWatch embedded metric format (EMF) lines on stdout, which CloudWatch turns
  * into metrics from the function's log group (decision 182). `emit('operationsFailed',
  * { operation_type }, 1)` records one data point with exactly the dimensions the catalogue
@@ -15,7 +15,7 @@
  * InvokeStore when invocations share a process (the local host, local/current-function.ts).
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { type DimensionsOf, METRIC_SERVICE, METRICS, type MetricKey, metricNamespace } from './metric-catalogue.js';
+import { type DimensionsOf, METRIC_SERVICE, METRICS, type MetricKey, metricNamespace } from '../../contract/metric-catalogue.js';
 
 /** The stage's namespace and the service, as the stack sets them (infra/aws/function-env.ts); a local process's otherwise. */
 const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || metricNamespace('local');

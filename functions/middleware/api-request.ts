@@ -4,12 +4,12 @@
  */
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { DashboardUser } from '../../contract/dashboard-users.js';
+import type { Scope } from '../../contract/schemas.js';
 import type { IdempotencyClaim, StoredResponse } from '../adapters/dynamo/idempotency-store.js';
 import type { ApiKeyRecord } from '../core/api-keys.js';
-import type { DashboardUser } from '../core/dashboard-users.js';
 import type { Deprecation } from '../core/deprecations.js';
 import type { Actor } from '../core/events.js';
-import type { Scope } from '../core/schemas.js';
 
 export interface Caller {
   keyId: string;

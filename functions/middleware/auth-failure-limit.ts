@@ -15,10 +15,10 @@
  * per-address rate rule stands in front of all of it.
  */
 
+import { ApiError } from '../../contract/errors.js';
 import { countAuthFailure } from '../adapters/dynamo/auth-failure-counter.js';
 import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import { isLegacyKey, keyForm } from '../core/api-keys.js';
-import { ApiError } from '../core/errors.js';
 import { authFailureWindow, tooManyAuthFailures } from '../core/rate-limits.js';
 import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';

@@ -4,9 +4,10 @@
  * open nothing on the public API (decision 28). On AWS a Cognito authorizer checks the
  * token in front too; this check stays, so the function trusts nothing it did not verify.
  */
+
+import { checkRole, type DashboardRole } from '../../contract/dashboard-users.js';
+import { apiError } from '../../contract/errors.js';
 import { verifyUserToken } from '../adapters/auth/user-tokens.js';
-import { checkRole, type DashboardRole } from '../core/dashboard-users.js';
-import { apiError } from '../core/errors.js';
 import { logger } from '../lib/logger.js';
 import type { ApiMiddleware } from './api-request.js';
 

@@ -21,7 +21,7 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 
 /**
  * The stack shared by every answer, the fallback for unknown paths included. `routeGroup`
- * is the requests metric's (lib/metric-catalogue.ts); the API Gateway request id is the
+ * is the requests metric's (contract/metric-catalogue.ts); the API Gateway request id is the
  * log lines' correlation id.
  */
 export function baseStack(routeGroup: string, pathTemplate?: string) {

@@ -3,7 +3,7 @@
  * decision 8), in this order: its size in raw bytes (413), its media type (415), valid UTF-8 (400). A route
  * that takes no body accepts none, or `{}`: an empty body is read as `{}`.
  */
-import { apiError, invalidRequest, MAX_BODY_BYTES } from '../core/errors.js';
+import { apiError, invalidRequest, MAX_BODY_BYTES } from '../../contract/errors.js';
 import type { ApiMiddleware } from './api-request.js';
 
 const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();

@@ -6,7 +6,7 @@
  */
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as z from 'zod/mini';
-import type { Route } from '../routes.js';
+import type { Route } from '../../contract/routes.js';
 import type { ApiMiddleware } from './api-request.js';
 import { bodyGuard } from './body-guard.js';
 import { type Intent, type LambdaHandler, routeHandler } from './http-route.js';

@@ -6,9 +6,9 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import type { DashboardUser } from '../core/dashboard-users.js';
-import { DASHBOARD_API_PREFIX, type DashboardRoute } from '../dashboard-routes.js';
-import { DASHBOARD_ROUTE_GROUP } from '../lib/metric-catalogue.js';
+import { DASHBOARD_API_PREFIX, type DashboardRoute } from '../../contract/dashboard-routes.js';
+import type { DashboardUser } from '../../contract/dashboard-users.js';
+import { DASHBOARD_ROUTE_GROUP } from '../../contract/metric-catalogue.js';
 import type { IntentResult, RequestState } from './api-request.js';
 import { authorizeUser } from './authorize-user.js';
 import { baseStack, type LambdaHandler, lambdaHandler } from './base-stack.js';

@@ -7,9 +7,9 @@
  * `api.deprecations` to mark the request's entry (decision 44).
  */
 
+import { API_PREFIX } from '../../contract/paths.js';
+import { ID_FORMS } from '../../contract/schemas.js';
 import { DEPRECATIONS, type Deprecation } from '../core/deprecations.js';
-import { API_PREFIX } from '../core/paths.js';
-import { ID_FORMS } from '../core/schemas.js';
 import { type ApiMiddleware, type ApiRequest, wireResponse } from './api-request.js';
 
 const unixSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;

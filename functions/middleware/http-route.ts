@@ -12,9 +12,9 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { API_PREFIX } from '../core/paths.js';
-import { routeGroupOf } from '../lib/metric-catalogue.js';
-import type { Route } from '../routes.js';
+import { routeGroupOf } from '../../contract/metric-catalogue.js';
+import { API_PREFIX } from '../../contract/paths.js';
+import type { Route } from '../../contract/routes.js';
 import type { ApiMiddleware, Caller, IntentResult, RequestState } from './api-request.js';
 import { authFailureLimit } from './auth-failure-limit.js';
 import { authenticate } from './authenticate.js';

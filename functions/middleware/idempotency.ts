@@ -5,6 +5,8 @@
  * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { apiError, invalidRequest } from '../../contract/errors.js';
+import type { Route } from '../../contract/routes.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -13,9 +15,7 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from '../adapters/dynamo/idempotency-store.js';
-import { apiError, invalidRequest } from '../core/errors.js';
 import type { SealedFor, SecretSealer } from '../core/secret-sealer.js';
-import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
 
 /**

@@ -3,7 +3,7 @@
  * code and message; anything else is a fault, logged with its stack and answered with a
  * generic 500 and the request id, never its text.
  */
-import { ApiError, invalidRequest } from '../core/errors.js';
+import { ApiError, invalidRequest } from '../../contract/errors.js';
 import { logger } from '../lib/logger.js';
 import type { ApiMiddleware } from './api-request.js';
 import { errorEnvelope, requestIdFrom } from './responses.js';

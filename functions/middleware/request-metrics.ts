@@ -1,12 +1,12 @@
 /**
  * Second in, second to last out: each answer counted by its route group and status class,
  * its latency from the event received to the answer, and a 429 of a limit
- * (core/rate-limits.ts) counted by that limit (lib/metric-catalogue.ts). It reads the wire
+ * (core/rate-limits.ts) counted by that limit (contract/metric-catalogue.ts). It reads the wire
  * response after every other middleware made it, the error mapping's included; the
  * invocation frame writes the lines as it ends (invocation.ts).
  */
-import { ApiError } from '../core/errors.js';
-import type { StatusClass } from '../lib/metric-catalogue.js';
+import { ApiError } from '../../contract/errors.js';
+import type { StatusClass } from '../../contract/metric-catalogue.js';
 import { emit } from '../lib/metrics.js';
 import { type ApiMiddleware, type ApiRequest, wireResponse } from './api-request.js';
 

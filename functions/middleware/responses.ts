@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError, internalError } from '../../contract/errors.js';
+import { deploymentPath, operationPath } from '../../contract/paths.js';
 import type { UpdateAnswer } from '../app/deployment-updates.js';
-import { ApiError, internalError } from '../core/errors.js';
-import { deploymentPath, operationPath } from '../core/paths.js';
 import type { JsonResult } from './api-request.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -7,9 +7,10 @@
  * refused earlier are logged once, complete. The entry never turns a served request into a failure: a
  * failed write is logged instead.
  */
+
+import type { Route } from '../../contract/routes.js';
 import { recordUsage, settleUsage, type UsageEntry, type UsageEntryKey, usageEntryKey } from '../adapters/dynamo/usage-store.js';
 import { logger } from '../lib/logger.js';
-import type { Route } from '../routes.js';
 import { type ApiMiddleware, type ApiRequest, type RequestState, wireResponse } from './api-request.js';
 
 /** The entry written ahead of the answer, and whether its write succeeded. */

@@ -3,8 +3,8 @@
  * 400 INVALID_REQUEST whose `details` say, per field, what is wrong with what was sent.
  */
 import type * as z from 'zod/mini';
-import { type FieldIssue, invalidRequest } from '../core/errors.js';
-import type { Route } from '../routes.js';
+import { type FieldIssue, invalidRequest } from '../../contract/errors.js';
+import type { Route } from '../../contract/routes.js';
 import type { ApiMiddleware } from './api-request.js';
 
 /** What a value sent is, in the words of a JSON user. */

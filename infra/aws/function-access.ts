@@ -17,16 +17,19 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
-import { KEY_COUNT_ATTRIBUTES } from '../../functions/adapters/dynamo/api-key-store.js';
-import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
-import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
-import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
-import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
-import { USAGE_SETTLE_ATTRIBUTES } from '../../functions/adapters/dynamo/usage-store.js';
-import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
-import type { SealPurpose } from '../../functions/core/secret-sealer.js';
-import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
-import type { routes } from '../../functions/routes.js';
+
+import type { dashboardRoutes } from '../../contract/dashboard-routes.js';
+import type { routes } from '../../contract/routes.js';
+import type { SealPurpose } from '../../contract/sealing.js';
+import {
+  ADMISSION_ATTRIBUTES,
+  AUTH_FAILURE_ATTRIBUTES,
+  KEY_COUNT_ATTRIBUTES,
+  USAGE_SETTLE_ATTRIBUTES,
+  WAIT_SLOT_ATTRIBUTES,
+} from '../../contract/table/attributes.js';
+import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
+import type { PhysicalIndex } from '../../contract/table/table.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
 export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';

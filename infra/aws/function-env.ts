@@ -4,9 +4,9 @@
  * table, the state machine, the delivery queue or the webhook key does not get their
  * names either.
  */
-import type { SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
-import type { ConfigVariable } from '../../functions/lib/config.js';
-import { METRIC_SERVICE, metricNamespace } from '../../functions/lib/metric-catalogue.js';
+import type { ConfigVariable } from '../../contract/config-variables.js';
+import type { SWAGGER_UI_DIST } from '../../contract/docs-assets.js';
+import { METRIC_SERVICE, metricNamespace } from '../../contract/metric-catalogue.js';
 import type { Settings } from './settings.js';
 
 /**

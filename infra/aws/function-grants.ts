@@ -12,7 +12,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { SEAL_CONTEXT_KEYS } from '../../functions/core/secret-sealer.js';
+import { SEAL_CONTEXT_KEYS } from '../../contract/sealing.js';
 import {
   type FunctionAccess,
   type ItemGrant,

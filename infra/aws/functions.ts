@@ -16,7 +16,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../functions/docs/docs-assets.js';
+import { DOCS_ASSET_NAMES, SWAGGER_UI_DIST } from '../../contract/docs-assets.js';
 import { type FunctionKind, functionLimits, type LIMIT_OVERRIDES } from '../function-limits.js';
 import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } from './function-access.js';
 import { type FunctionEnvName, functionEnv } from './function-env.js';
@@ -58,7 +58,7 @@ const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
 };
 
 const NAMED_BY: Record<FunctionKind, string> = {
-  http: 'functions/routes.ts',
+  http: 'contract/routes.ts',
   workflow: 'the state machine',
   events: 'EVENTS_FUNCTIONS in infra/aws/function-access.ts',
 };

@@ -1,6 +1,6 @@
 /**
  * The service's own metrics as CloudWatch sees them, read from the catalogue the functions
- * emit them by (functions/lib/metric-catalogue.ts): a metric is asked for by its catalogue
+ * emit them by (contract/metric-catalogue.ts): a metric is asked for by its catalogue
  * key and the values of exactly the dimensions the catalogue declares for it, so its name,
  * unit and dimension set cannot drift from what the functions write (decision 191). Also
  * the route groups, derived from the two route tables as the catalogue defines them.
@@ -15,8 +15,8 @@ import {
   type MetricKey,
   metricNamespace,
   routeGroupOf,
-} from '../../functions/lib/metric-catalogue.js';
-import { routeList } from '../../functions/routes.js';
+} from '../../contract/metric-catalogue.js';
+import { routeList } from '../../contract/routes.js';
 
 export interface CatalogueMetricOptions {
   readonly statistic: string;
@@ -53,7 +53,7 @@ export function catalogueMetric<K extends MetricKey>(
 /**
  * The route groups requests are counted under, as the HTTP stacks name them
  * (functions/middleware/http-route.ts, dashboard-route.ts): the first segment of each path of
- * functions/routes.ts, and one group for the dashboard's API. Requests no route takes
+ * contract/routes.ts, and one group for the dashboard's API. Requests no route takes
  * (`unmatched`) are answered 404 without touching anything that could fail, so they get no alarm.
  */
 export const ROUTE_GROUPS: readonly string[] = [...new Set(routeList.map((r) => routeGroupOf(r.path))), DASHBOARD_ROUTE_GROUP];

@@ -8,7 +8,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { CONFIG_DEFAULTS as d, PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
+import { CONFIG_DEFAULTS as d } from '../../contract/config-variables.js';
+import { PHASE_TIMEOUT_MAX_SECONDS } from '../../contract/limits.js';
 
 export const STAGES = ['dev', 'prod'] as const;
 export type StageName = (typeof STAGES)[number];

@@ -1,7 +1,7 @@
 /** The one DynamoDB table, built from the same definition the local host uses. */
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS, TABLE_STREAM, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import { INDEXES, TABLE_KEYS, TABLE_STREAM, TTL_ATTRIBUTE } from '../../contract/table/table.js';
 import type { Settings } from './settings.js';
 
 const S = dynamodb.AttributeType.STRING;

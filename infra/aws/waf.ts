@@ -5,8 +5,8 @@
  */
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
-import { DASHBOARD_API_PREFIX } from '../../functions/dashboard-routes.js';
+import { DASHBOARD_API_PREFIX } from '../../contract/dashboard-routes.js';
+import { MAX_BODY_BYTES } from '../../contract/errors.js';
 import type { Settings } from './settings.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../functions/adapters/dynamo/table.js';
+import { createTableInput } from '../../contract/table/table.js';
 
 /** What `npm run test:aws-api` prints, alone, on a machine without moto. */
 export const MOTO_MISSING =
@@ -64,7 +64,7 @@ export async function startMoto(port: number, command = 'moto_server'): Promise<
   throw failed;
 }
 
-/** The table as the stack creates it (functions/adapters/dynamo/table.ts), on moto's DynamoDB. */
+/** The table as the stack creates it (contract/table/table.ts), on moto's DynamoDB. */
 export async function createMotoTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' } });
   try {

@@ -4,7 +4,7 @@
  * organization and role as attributes, its password set permanent), list, delete.
  */
 import { CognitoIdentityProviderClient, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
+import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../contract/dashboard-users.js';
 import { onAws } from './operator-cli.js';
 
 const cognito = new CognitoIdentityProviderClient({});

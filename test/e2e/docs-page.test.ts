@@ -6,8 +6,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { EVENT_TYPES } from '../../functions/core/schemas.js';
-import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
+import { API_PREFIX, type Route, routes } from '../../contract/routes.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { createApiServer } from '../../local/api-server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { createKey } from '../helpers/fixtures.js';

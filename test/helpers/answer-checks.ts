@@ -1,15 +1,15 @@
 /**
  * What every answer to any request must be, whatever was sent: the documented envelope
  * (checked against the OpenAPI document), a status the route documents and never a 5xx,
- * an error code the route lists (functions/routes.ts `errors`, plus the codes every keyed
+ * an error code the route lists (contract/routes.ts `errors`, plus the codes every keyed
  * route has), the request id in body and header alike, and nothing of the service's
  * insides: no stack frame, file name, SDK or parser message.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ERRORS, type ErrorCode } from '../../functions/core/errors.js';
+import { ERRORS, type ErrorCode } from '../../contract/errors.js';
+import { matchRoute } from '../../contract/router.js';
 import { exampleMessage } from '../../functions/docs/error-meanings.js';
 import { errorCodesOf } from '../../functions/docs/openapi-errors.js';
-import { matchRoute } from '../../functions/router.js';
 import { targetUrl } from '../../local/gateway.js';
 import { conformanceProblems } from './openapi-conformance.js';
 

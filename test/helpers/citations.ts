@@ -38,7 +38,7 @@ const PATH = /(?<![\w./@:-])((?:[\w-][\w.-]*\/)+[\w-][\w.-]*\.(?:ts|tsx|js|cjs|m
 
 /**
  * Where a path in a comment is looked for: from the root, or as the short forms the
- * comments use (`adapters/dynamo/table.ts` under functions/, `helpers/wait.ts` under test/),
+ * comments use (`adapters/dynamo/client.ts` under functions/, `helpers/wait.ts` under test/),
  * or next to the file that names it.
  */
 function candidates(path: string, file: string): string[] {

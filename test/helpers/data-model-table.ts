@@ -1,10 +1,10 @@
 /**
  * The Items table of docs/data-model.md, as the declarations in
- * functions/adapters/dynamo/entities.ts and entity-docs.ts say it (test/unit/entities.test.ts compares the
+ * contract/table/entities.ts and entity-docs.ts say it (test/unit/entities.test.ts compares the
  * two). `npx tsx test/helpers/data-model-table.ts` prints it, to paste after a change.
  */
 import { pathToFileURL } from 'node:url';
-import { ENTITIES } from '../../functions/adapters/dynamo/entities.js';
+import { ENTITIES } from '../../contract/table/entities.js';
 import { ENTITY_DOCS } from '../../functions/adapters/dynamo/entity-docs.js';
 
 const code = (text: string) => `\`${text}\``;

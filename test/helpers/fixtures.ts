@@ -1,10 +1,10 @@
 /** Test fixtures: fresh organizations and keys in DynamoDB Local, and handler invocation. */
 import { randomUUID } from 'node:crypto';
+import { API_PREFIX } from '../../contract/routes.js';
+import type { Scope } from '../../contract/schemas.js';
 import { saveKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { type ApiKeyRecord, generateKey, generateLegacyKey } from '../../functions/core/api-keys.js';
-import type { Scope } from '../../functions/core/schemas.js';
 import { config } from '../../functions/lib/config.js';
-import { API_PREFIX } from '../../functions/routes.js';
 import { invokeGateway } from '../../local/gateway.js';
 import { assertConforms, compileAllValidators } from './openapi-conformance.js';
 

@@ -15,7 +15,7 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { INDEXES, TABLE_KEYS } from '../../functions/adapters/dynamo/table.js';
+import { INDEXES, TABLE_KEYS } from '../../contract/table/table.js';
 import { SEAL_CONTEXT_KEYS, sealContext } from '../../functions/core/secret-sealer.js';
 import {
   FUNCTION_ACCESS,

@@ -7,7 +7,8 @@
  * parameters and headers, and oversized values.
  */
 import * as fc from 'fast-check';
-import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
+import { MAX_BODY_BYTES } from '../../contract/errors.js';
+import { API_PREFIX, routeList } from '../../contract/routes.js';
 import {
   APP_TYPES,
   DEPLOYMENT_STATUSES,
@@ -16,8 +17,7 @@ import {
   OPERATION_TYPES,
   PHASE_NAMES,
   USER_ROLES,
-} from '../../functions/core/schemas.js';
-import { API_PREFIX, routeList } from '../../functions/routes.js';
+} from '../../contract/vocabulary.js';
 
 export interface HostileRequest {
   method: string;

@@ -1,6 +1,6 @@
 /** The local API server on a free loopback port, for the calling test file or describe block. */
 import type http from 'node:http';
-import { API_PREFIX } from '../../functions/routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { createApiServer } from '../../local/api-server.js';
 import { close, listen } from './scripted-api.js';
 

@@ -9,12 +9,12 @@
 import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
-import { ERRORS, type ErrorCode, errorStatus } from '../../functions/core/errors.js';
+import { ERRORS, type ErrorCode, errorStatus } from '../../contract/errors.js';
+import { matchRoute } from '../../contract/router.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { type OpenApiDocument, openApiDocument } from '../../functions/docs/openapi-document.js';
 import { errorSchemaName } from '../../functions/docs/openapi-errors.js';
 import { JSON_CONTENT_TYPE } from '../../functions/middleware/responses.js';
-import { matchRoute } from '../../functions/router.js';
-import { API_PREFIX } from '../../functions/routes.js';
 
 export interface ObservedResponse {
   method: string;

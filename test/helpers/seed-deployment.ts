@@ -3,12 +3,13 @@
  * events in the same transaction), without a request: for the workflow harness and the
  * delivery benchmark, which write many and so set the organization's limits out of reach.
  */
+
+import { DEFAULT_ENVIRONMENT_ID } from '../../contract/schemas.js';
 import { insertDeployment } from '../../functions/adapters/dynamo/insert-deployment.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
 import { STEP_RETRIES } from '../../functions/adapters/dynamo/transact.js';
 import { systemChanges } from '../../functions/app/change-events.js';
 import { type NewDeploymentFields, newDeploymentWithOperation } from '../../functions/core/deployments.js';
-import { DEFAULT_ENVIRONMENT_ID } from '../../functions/core/schemas.js';
 
 const UNREACHED_LIMITS = { perHour: 1_000_000, perMinute: 1_000_000, createsPerHour: 1_000_000 };
 

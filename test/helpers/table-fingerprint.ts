@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PARTITIONS } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { PARTITIONS } from '../../functions/adapters/dynamo/entities.js';
 
 const ADMISSION_WRITES = /^(rate_|last_used_at$)/;
 

@@ -4,7 +4,7 @@
  * the environment. Loaded by jest-global.cjs.
  */
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../functions/adapters/dynamo/table.js';
+import { createTableInput } from '../../contract/table/table.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from '../../local/dynamodb-local.js';
 import { freePort } from './local-process.js';
 

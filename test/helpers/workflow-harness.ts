@@ -2,6 +2,8 @@
  * Runs the real ASL file in aws-local-stepfunctions with the real step code against
  * DynamoDB Local; only the hosting platform is replaced, to inject faults or hold a phase.
  */
+
+import type { DeploymentStatus, OperationType } from '../../contract/schemas.js';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
 import { withWriteState } from '../../functions/adapters/dynamo/org-lock.js';
@@ -11,7 +13,6 @@ import { checkPhase, type PhaseInput, startPhase } from '../../functions/app/wor
 import { completeOperation, failOperation, operationOf, type StepInput } from '../../functions/app/workflow-steps.js';
 import { type OperationRecord, queuedOperation, workflowInput } from '../../functions/core/operations.js';
 import type { HostingPlatform, JobHandle } from '../../functions/core/platform.js';
-import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { lambdaFunction } from '../../functions/middleware/invocation.js';
 import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint, type TaskHandler } from '../../local/sfn-endpoint.js';
 import { platformOf } from './call-platform.js';

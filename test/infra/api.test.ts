@@ -3,8 +3,8 @@
  * envelope, the stage and its logs.
  */
 import { Match } from 'aws-cdk-lib/assertions';
-import { DASHBOARD_API_PREFIX, dashboardRouteList } from '../../functions/dashboard-routes.js';
-import { API_PREFIX, routeList } from '../../functions/routes.js';
+import { DASHBOARD_API_PREFIX, dashboardRouteList } from '../../contract/dashboard-routes.js';
+import { API_PREFIX, routeList } from '../../contract/routes.js';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../infra/aws/api.js';
 import type { FunctionName } from '../../infra/aws/function-access.js';
 import { type CfnTemplate, flatten, fnId, resourcesOfType, stageOf } from './synth.js';

@@ -3,7 +3,7 @@
  * three functions that create, rotate and revoke keys, and only those, may call AdminGetUser, on
  * the dashboard's user pool only.
  */
-import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
+import { dashboardHandlerNames } from '../../contract/dashboard-routes.js';
 import { actionsOf, flatten, logicalId, resourcesOf, stageOf, statementsOfRole } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });

@@ -2,7 +2,7 @@
  * The web dashboard (infra/aws/dashboard.ts): its user pool, the dashboard API's environment, the
  * bucket, CloudFront and the deployment of the app.
  */
-import { DASHBOARD_API_PREFIX, dashboardHandlerNames } from '../../functions/dashboard-routes.js';
+import { DASHBOARD_API_PREFIX, dashboardHandlerNames } from '../../contract/dashboard-routes.js';
 import { ID_TOKEN_SECONDS, PASSWORD_POLICY } from '../../infra/user-pool-settings.js';
 import { flatten, fnId, logicalId, resourcesOfType, stageOf } from './synth.js';
 

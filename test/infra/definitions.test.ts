@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { dashboardHandlerNames } from '../../contract/dashboard-routes.js';
+import { handlerNames } from '../../contract/routes.js';
 import { PHASES } from '../../functions/core/operations.js';
-import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
-import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, requireCertificateInRegion } from '../../infra/aws/api.js';
 import { EVENTS_FUNCTIONS, FUNCTION_ACCESS, physicalIndexes, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
 import { type FunctionEnvName, functionEnv, POWERTOOLS_ENV } from '../../infra/aws/function-env.js';

@@ -2,9 +2,9 @@
  * Least privilege per function (infra/aws/function-access.ts): every grant as declared, scoped to its
  * partitions, attributes, indexes and state machine, and nothing granted by a managed policy.
  */
-import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
-import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
-import { routeList } from '../../functions/routes.js';
+
+import { routeList } from '../../contract/routes.js';
+import { ADMISSION_ATTRIBUTES, WAIT_SLOT_ATTRIBUTES } from '../../contract/table/attributes.js';
 import {
   type FunctionName,
   itemActionsOf,

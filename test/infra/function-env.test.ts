@@ -18,7 +18,7 @@ describe('functions', () => {
         RATE_LIMIT_PER_MINUTE: '100',
         CREATE_LIMIT_PER_HOUR: '10',
         PHASE_TIMEOUT_SECONDS: '21600',
-        // Every log line's and metric's service, and the stage's metric namespace (functions/lib/metric-catalogue.ts).
+        // Every log line's and metric's service, and the stage's metric namespace (contract/metric-catalogue.ts).
         POWERTOOLS_SERVICE_NAME: 'deployment-api',
         POWERTOOLS_METRICS_NAMESPACE: 'DeploymentApi/dev',
       });

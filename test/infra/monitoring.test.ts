@@ -4,8 +4,8 @@
  * shows every catalogue metric (decisions 190-195).
  */
 import { Duration } from 'aws-cdk-lib';
-import { OPERATION_TYPES } from '../../functions/core/schemas.js';
-import { METRIC_SERVICE, METRICS, metricNamespace, STATUS_CLASSES } from '../../functions/lib/metric-catalogue.js';
+import { METRIC_SERVICE, METRICS, metricNamespace, STATUS_CLASSES } from '../../contract/metric-catalogue.js';
+import { OPERATION_TYPES } from '../../contract/vocabulary.js';
 import { ALARM_METRICS_MAX, LATENCY_P99_MS_BY_GROUP, THRESHOLDS } from '../../infra/aws/monitoring.js';
 import { catalogueMetric, chunks, ROUTE_GROUPS } from '../../infra/aws/service-metrics.js';
 import { functionLimits } from '../../infra/function-limits.js';

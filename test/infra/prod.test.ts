@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { MAX_BODY_BYTES } from '../../functions/core/errors.js';
-import { API_PREFIX } from '../../functions/routes.js';
+import { MAX_BODY_BYTES } from '../../contract/errors.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { REPO_ROOT, reservedConcurrency } from '../../infra/aws/functions.js';
 import { THRESHOLDS } from '../../infra/aws/monitoring.js';
 import { MANAGED_RULE_GROUPS, webAclName } from '../../infra/aws/waf.js';

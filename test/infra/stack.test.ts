@@ -1,5 +1,5 @@
 /** The stack's outputs (infra/aws/stack.ts). */
-import { API_PREFIX } from '../../functions/routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { escapeRegExp, flatten, logicalId, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });

@@ -1,5 +1,5 @@
 /** The table (infra/aws/table.ts): the definition the local host creates, and how a dev stack keeps it. */
-import { createTableInput, TTL_ATTRIBUTE } from '../../functions/adapters/dynamo/table.js';
+import { createTableInput, TTL_ATTRIBUTE } from '../../contract/table/table.js';
 import { resourcesOfType, stageOf } from './synth.js';
 
 const s = stageOf({ stage: 'dev' });

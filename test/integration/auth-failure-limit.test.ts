@@ -6,8 +6,8 @@
  * service can make) are unaffected. Through the real gateway and DynamoDB Local.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { apiKeyKey, PARTITIONS } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { apiKeyKey, PARTITIONS } from '../../functions/adapters/dynamo/entities.js';
 import { generateKey, generateLegacyKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { dynamoCallsOf, partitionKeysOf } from '../helpers/dynamo-calls.js';
 import { call, createKey, newOrgId } from '../helpers/fixtures.js';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { type CliContext, EXIT, runCli } from '../../client/cli/main.js';
 import type { Clock, Event } from '../../client/index.js';
-import { API_PREFIX } from '../../functions/routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { localApi } from '../helpers/local-api.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';

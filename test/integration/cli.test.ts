@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type CliContext, COMMANDS, EXIT, runCli } from '../../client/cli/main.js';
 import { type Clock, realClock } from '../../client/index.js';
-import { API_PREFIX } from '../../functions/routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { createApiServer } from '../../local/api-server.js';
 import { readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';

@@ -14,7 +14,7 @@ import {
   type WaitOptions,
   waitForOperation,
 } from '../../client/index.js';
-import { API_PREFIX } from '../../functions/routes.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { createKey } from '../helpers/fixtures.js';
 import { localApi } from '../helpers/local-api.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';

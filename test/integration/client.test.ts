@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import { DeploymentsClient, type DeprecationNotice, ErrorResponse, NetworkError } from '../../client/index.js';
-import { API_PREFIX, routes } from '../../functions/routes.js';
+import { API_PREFIX, routes } from '../../contract/routes.js';
 import { createApiServer } from '../../local/api-server.js';
 import { operationReaches, readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';

@@ -1,4 +1,4 @@
-import { DEPLOYMENT_STATUSES } from '../../functions/core/schemas.js';
+import { DEPLOYMENT_STATUSES } from '../../contract/vocabulary.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';

@@ -1,7 +1,3 @@
-/**
- * The interactive docs (decision 31): the page and its allow-listed assets through the
- * route table (test/e2e/docs-page.test.ts loads the real page in headless Chromium).
- */
 import { call } from '../helpers/fixtures.js';
 
 describe('GET /api/v1/docs and its assets', () => {

@@ -6,12 +6,12 @@
  * system's (decision 140).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Actor } from '../../contract/schemas.js';
+import { eventKey } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { eventKey } from '../../functions/adapters/dynamo/entities.js';
 import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { userActor } from '../../functions/core/events.js';
 import type { WorkPhase } from '../../functions/core/platform.js';
-import type { Actor } from '../../functions/core/schemas.js';
 import { createDeployment, operationReaches, readyDeployment } from '../helpers/api.js';
 import { platformOf } from '../helpers/call-platform.js';
 import { call, createKey } from '../helpers/fixtures.js';

@@ -16,10 +16,10 @@
  * The run is seeded: FUZZ_SEED=<n> repeats it; a failure names the seed and the shrunk request.
  */
 import * as fc from 'fast-check';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
 import { windowsAt } from '../../functions/core/rate-limits.js';
-import { EVENT_TYPES } from '../../functions/core/schemas.js';
 import { invokeGateway } from '../../local/gateway.js';
 import { answerProblems, readAnswer } from '../helpers/answer-checks.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';

@@ -6,10 +6,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../cli-kit/args.js';
+import { UsageError } from '../../client/cli/args.js';
+import { matchRoute } from '../../contract/router.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
-import { matchRoute } from '../../functions/router.js';
-import { API_PREFIX } from '../../functions/routes.js';
 import { invoke, readEvent, resolveHandler, runInvoke } from '../../local/invoke.js';
 import { createKey, newOrgId } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';

@@ -10,8 +10,8 @@
  * admin. A route of any surface that names a parameter the matrix cannot fill fails the
  * test until it is given one.
  */
-import { dashboardRouteList } from '../../functions/dashboard-routes.js';
-import { routeList } from '../../functions/routes.js';
+import { dashboardRouteList } from '../../contract/dashboard-routes.js';
+import { routeList } from '../../contract/routes.js';
 import { readyDeployment } from '../helpers/api.js';
 import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../helpers/dashboard-session.js';
 import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';

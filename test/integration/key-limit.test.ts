@@ -6,12 +6,13 @@
  * keys predate the count starts from 0.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, ERRORS } from '../../contract/errors.js';
+import { orgKey } from '../../contract/table/entities.js';
 import { listKeys } from '../../functions/adapters/dynamo/api-key-store.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { apiKeyItem, orgKey } from '../../functions/adapters/dynamo/entities.js';
+import { apiKeyItem } from '../../functions/adapters/dynamo/items.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey } from '../../functions/core/api-keys.js';
-import { ApiError, ERRORS } from '../../functions/core/errors.js';
 import { runKeysCommand } from '../../local/keys-cli.js';
 import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../helpers/dashboard-session.js';
 import { call, newOrgId, signingSecret } from '../helpers/fixtures.js';

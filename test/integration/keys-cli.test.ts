@@ -2,11 +2,11 @@
  * The key admin CLI (bin/keys.ts → local/keys-cli.ts): in-process with a capturing
  * io for the commands, and as a real process for the wiring (env, JSON on stdout, exit codes).
  */
-import { UsageError } from '../../cli-kit/args.js';
+import { UsageError } from '../../client/cli/args.js';
+import { SCOPES } from '../../contract/vocabulary.js';
 import { findKeyById } from '../../functions/adapters/dynamo/api-key-store.js';
 import { createApiKey } from '../../functions/app/api-keys.js';
 import { generateKey, keyForm } from '../../functions/core/api-keys.js';
-import { SCOPES } from '../../functions/core/schemas.js';
 import { runKeysCommand } from '../../local/keys-cli.js';
 import { call, newOrgId, signingSecret, storeKey } from '../helpers/fixtures.js';
 import { runLocalScript } from '../helpers/run-process.js';

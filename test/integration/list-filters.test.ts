@@ -6,6 +6,7 @@
  * pages through, and its operations move between statuses after they were listed once.
  */
 
+import type { OperationStatus, OperationType } from '../../contract/schemas.js';
 import { applyTransition } from '../../functions/adapters/dynamo/apply-transition.js';
 import { getDeployment, listDeployments } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { insertOperation } from '../../functions/adapters/dynamo/insert-operation.js';
@@ -16,7 +17,6 @@ import { systemChanges } from '../../functions/app/change-events.js';
 import { completeOperation } from '../../functions/app/workflow-steps.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { type OperationRecord, queuedOperation } from '../../functions/core/operations.js';
-import type { OperationStatus, OperationType } from '../../functions/core/schemas.js';
 import { newOrgId } from '../helpers/fixtures.js';
 import { newDeployment } from '../helpers/workflow-harness.js';
 

@@ -4,8 +4,8 @@
  */
 import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createTableInput, INDEXES } from '../../contract/table/table.js';
 import { ddb } from '../../functions/adapters/dynamo/client.js';
-import { createTableInput, INDEXES } from '../../functions/adapters/dynamo/table.js';
 import { clientFor, ensureTable } from '../../local/dynamodb-local.js';
 
 it('adds the indexes a table made before them lacks, keeping its items', async () => {

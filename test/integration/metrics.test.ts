@@ -4,8 +4,9 @@
  * infrastructure phase, through the local gateway and the real workflow on the local Step
  * Functions engine and DynamoDB Local.
  */
+
+import { METRIC_SERVICE } from '../../contract/metric-catalogue.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
-import { METRIC_SERVICE } from '../../functions/lib/metric-catalogue.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';
 import { emfIn } from '../helpers/emf.js';
 import { createKey } from '../helpers/fixtures.js';

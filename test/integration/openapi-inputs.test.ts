@@ -17,8 +17,8 @@ import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
 import * as z from 'zod/mini';
+import { API_PREFIX, type Route, routeList } from '../../contract/routes.js';
 import { openApiDocument } from '../../functions/docs/openapi-document.js';
-import { API_PREFIX, type Route, routeList } from '../../functions/routes.js';
 import { call, createKey } from '../helpers/fixtures.js';
 
 const addFormats = createRequire(import.meta.url)('ajv-formats') as typeof formatsPlugin.default;

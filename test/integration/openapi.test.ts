@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, type ErrorCode, errorStatus } from '../../functions/core/errors.js';
-import { EVENT_TYPES } from '../../functions/core/schemas.js';
+import { ERROR_CODES, type ErrorCode, errorStatus } from '../../contract/errors.js';
+import { API_PREFIX, type Route, routeList, routes } from '../../contract/routes.js';
+import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { errorMeaning, exampleMessage } from '../../functions/docs/error-meanings.js';
 import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
 import { errorCodesOf, errorSchemaName } from '../../functions/docs/openapi-errors.js';
-import { API_PREFIX, type Route, routeList, routes } from '../../functions/routes.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { conformanceProblems, validatorAt } from '../helpers/openapi-conformance.js';
 

@@ -6,9 +6,9 @@
 import type http from 'node:http';
 import { runCli } from '../../client/cli/main.js';
 import { DeploymentsClient, followOperationLogs, NetworkError } from '../../client/index.js';
+import { API_PREFIX } from '../../contract/routes.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
-import { API_PREFIX } from '../../functions/routes.js';
 import { createApiServer } from '../../local/api-server.js';
 import { createDeployment, operationReaches, readyDeployment } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';

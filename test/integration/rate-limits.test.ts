@@ -6,12 +6,12 @@
  * change their outcome; the dates are in the future, so TTL never removes an item.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '../../contract/errors.js';
+import { apiKeyKey } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { apiKeyKey } from '../../functions/adapters/dynamo/entities.js';
 import { admitRequest } from '../../functions/adapters/dynamo/key-admission.js';
 import { listUsage } from '../../functions/adapters/dynamo/usage-store.js';
 import { generateKey } from '../../functions/core/api-keys.js';
-import { ApiError } from '../../functions/core/errors.js';
 import { type Limits, rateLimitHeaders, type Usage, windowFull } from '../../functions/core/rate-limits.js';
 import { config } from '../../functions/lib/config.js';
 import { type CallResult, call, createKey, signingSecret, storeKey } from '../helpers/fixtures.js';

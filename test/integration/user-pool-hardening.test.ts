@@ -10,7 +10,7 @@ import {
   AdminDeleteUserCommand,
   AdminUpdateUserAttributesCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../functions/core/dashboard-users.js';
+import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../contract/dashboard-users.js';
 import { FREE_SIGN_IN_FAILURES, LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, LocalUserPool } from '../../local/user-pool.js';
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 

@@ -4,8 +4,8 @@
  * slots come back when waits end, and a slot left by a crashed invocation lapses.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { waitSlotKey } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
-import { waitSlotKey } from '../../functions/adapters/dynamo/entities.js';
 import { createDeployment } from '../helpers/api.js';
 import { platformOf } from '../helpers/call-platform.js';
 import { call, createKey } from '../helpers/fixtures.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
  * platform is replaced, to inject faults.
  */
 import aslValidator from 'asl-validator';
+import type { DeploymentStatus, OperationType } from '../../contract/schemas.js';
 import { applyTransition } from '../../functions/adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { getOperation } from '../../functions/adapters/dynamo/operation-reads.js';
@@ -15,7 +16,6 @@ import { destroyDeployment } from '../../functions/app/deployment-commands.js';
 import { keyActor } from '../../functions/core/events.js';
 import { PHASES } from '../../functions/core/operations.js';
 import { PlatformError, TransientPlatformError } from '../../functions/core/platform.js';
-import type { DeploymentStatus, OperationType } from '../../functions/core/schemas.js';
 import { stateMachineFiles, substitute } from '../../infra/state-machines.js';
 import { eventually } from '../helpers/wait.js';
 import { engineWith, recordsFor, run, testPlatform } from '../helpers/workflow-harness.js';

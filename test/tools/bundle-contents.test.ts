@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { build } from 'esbuild';
-import { dashboardRouteList } from '../../functions/dashboard-routes.js';
-import { routeList } from '../../functions/routes.js';
+import { dashboardRouteList } from '../../contract/dashboard-routes.js';
+import { routeList } from '../../contract/routes.js';
 import { BUNDLE_OPTIONS, REPO_ROOT } from '../../infra/aws/functions.js';
 
 async function bundle(handler: string) {

@@ -8,8 +8,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { API_PREFIX, routeList } from '../../contract/routes.js';
 import { openApiDocument, openApiJson } from '../../functions/docs/openapi-document.js';
-import { API_PREFIX, routeList } from '../../functions/routes.js';
 import { runProcess } from '../helpers/run-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,9 +1,9 @@
 /** The API guide's list of a failed operation's error codes is the catalogue's; its endpoint table is the route table's. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { OPERATION_ERRORS, phaseFailed } from '../../functions/core/errors.js';
+import { OPERATION_ERRORS, phaseFailed } from '../../contract/errors.js';
+import { API_PREFIX, type Route, routes } from '../../contract/routes.js';
 import { PHASES } from '../../functions/core/operations.js';
-import { API_PREFIX, type Route, routes } from '../../functions/routes.js';
 
 const GUIDE = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
 
@@ -45,7 +45,7 @@ function endpointRow(route: Route): string[] {
 }
 
 describe('docs/api.md, the endpoint table', () => {
-  it('has one row per route of functions/routes.ts, in its order, with its scopes and success status', () => {
+  it('has one row per route of contract/routes.ts, in its order, with its scopes and success status', () => {
     expect(tableBelow('6. Endpoints')).toEqual(Object.values(routes).map(endpointRow));
   });
 });

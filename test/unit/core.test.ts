@@ -1,6 +1,6 @@
 /** The pure core: no DynamoDB, no HTTP. */
 
-import { keyUsagePk, operation, orgKey } from '../../functions/adapters/dynamo/entities.js';
+import { keyUsagePk, operation, orgKey } from '../../contract/table/entities.js';
 import {
   generateKey,
   generateLegacyKey,
@@ -15,12 +15,13 @@ import {
 const SECRET = Buffer.alloc(32, 7);
 const newKey = (orgId = 'o') => generateKey({ orgId, name: 'n', now: new Date() }, SECRET);
 
+import { type DeploymentStatus, ListEventsQuery, ListOperationsQuery } from '../../contract/schemas.js';
+import { DEPLOYMENT_STATUSES } from '../../contract/vocabulary.js';
 import { canTransition, type DeploymentRecord, deploymentMoveAfter } from '../../functions/core/deployments.js';
 import { PHASE_MESSAGES, PHASES } from '../../functions/core/operations.js';
 import { listLinks, pageWindow } from '../../functions/core/pagination.js';
 import { isWorkPhase } from '../../functions/core/platform.js';
 import { secondsUntil, windowsAt } from '../../functions/core/rate-limits.js';
-import { DEPLOYMENT_STATUSES, type DeploymentStatus, ListEventsQuery, ListOperationsQuery } from '../../functions/core/schemas.js';
 
 describe('phases', () => {
   it('every work phase is a platform job phase with a message; every final phase a message', () => {

@@ -1,5 +1,5 @@
 /**
- * The table's item types as declared in functions/adapters/dynamo/entities.ts: the items
+ * The table's item types as declared in contract/table/entities.ts: the items
  * the builders make (pinned attribute for attribute: the table's contents must not move
  * under a refactor), the partitions the grants reach, and docs/data-model.md.
  */
@@ -8,20 +8,22 @@ import path from 'node:path';
 import {
   authFailureKey,
   deployment,
-  deploymentCountedIn,
-  deploymentItem,
   ENTITIES,
-  eventItem,
   eventKey,
   INDEX,
   operation,
-  operationCountedIn,
-  operationItem,
   PARTITIONS,
   statusCounts,
   statusCountsKey,
-} from '../../functions/adapters/dynamo/entities.js';
-import { INDEXES } from '../../functions/adapters/dynamo/table.js';
+} from '../../contract/table/entities.js';
+import { INDEXES } from '../../contract/table/table.js';
+import {
+  deploymentCountedIn,
+  deploymentItem,
+  eventItem,
+  operationCountedIn,
+  operationItem,
+} from '../../functions/adapters/dynamo/items.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import type { OperationRecord } from '../../functions/core/operations.js';
 import { FUNCTION_ACCESS, leadingKeyPattern, physicalIndexes, type Reach } from '../../infra/aws/function-access.js';
@@ -212,7 +214,7 @@ describe('the declarations', () => {
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
       );
-    const allowed = ['functions/adapters/dynamo/entities.ts', 'functions/adapters/dynamo/table.ts'];
+    const allowed = ['contract/table/entities.ts', 'contract/table/table.ts'];
     const naming = [...sources(path.join(ROOT, 'functions')), ...sources(path.join(ROOT, 'infra'))]
       .map((f) => path.relative(ROOT, f))
       .filter((f) => !allowed.includes(f) && /'gsi\d/.test(readFileSync(path.join(ROOT, f), 'utf8')));

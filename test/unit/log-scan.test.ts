@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
+import { newWebhookSecret } from '../../contract/webhook-signature.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
-import { newWebhookSecret } from '../../functions/core/webhook-signature.js';
 import { aesSealer } from '../../local/aes-sealer.js';
 import { ENV_SECRET_PREFIX, isWholeSuite, LANE_FLOORS, scanLine, scanLogDir, verdict } from '../helpers/log-scan.js';
 

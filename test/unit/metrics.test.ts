@@ -6,9 +6,9 @@
  */
 import middy from '@middy/core';
 import type { SQSEvent } from 'aws-lambda';
+import { type DimensionsOf, METRIC_SERVICE, METRICS, type MetricKey } from '../../contract/metric-catalogue.js';
 import { windowFull } from '../../functions/core/rate-limits.js';
 import { handler as deliverWebhooks } from '../../functions/events/deliver-webhooks.js';
-import { type DimensionsOf, METRIC_SERVICE, METRICS, type MetricKey } from '../../functions/lib/metric-catalogue.js';
 import { emit, publishMetrics } from '../../functions/lib/metrics.js';
 import type { ApiMiddleware, ApiResponse } from '../../functions/middleware/api-request.js';
 import { invocation } from '../../functions/middleware/invocation.js';

@@ -6,8 +6,8 @@
  */
 import { Webhook as ReferenceWebhook } from 'standardwebhooks';
 import { verifyWebhook, WebhookVerificationError } from '../../client/index.js';
-import { CreatedWebhook } from '../../functions/core/schemas.js';
-import { newWebhookSecret, signatureHeaders, webhookSecretKey } from '../../functions/core/webhook-signature.js';
+import { CreatedWebhook } from '../../contract/schemas.js';
+import { newWebhookSecret, signatureHeaders, webhookSecretKey } from '../../contract/webhook-signature.js';
 import { eventExampleOf } from '../../functions/docs/openapi-examples.js';
 
 const event = eventExampleOf('operation.updated');

@@ -1,5 +1,5 @@
 /** deployctl deployments list | get | create | delete | update | revisions | rollback. */
-import { APP_TYPES, DEPLOYMENT_STATUSES } from '../../../functions/core/schemas.js';
+import { APP_TYPES, DEPLOYMENT_STATUSES } from '../../../contract/vocabulary.js';
 import type { Accepted, Deployment, UpdateOptions, UpdateResult } from '../../client.js';
 import { oneOf, optionalWait, pageQuery, positiveInt, UsageError, type Values, type WaitLimit } from '../args.js';
 import { type Command, itemCommand, listCommand, type Run } from '../command.js';

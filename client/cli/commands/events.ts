@@ -4,8 +4,9 @@
  * local receiver: a webhook receiver can be built against the real service without
  * exposing a port.
  */
-import { EVENT_TYPES, PAGE_SIZE_MAX } from '../../../functions/core/schemas.js';
-import { newWebhookSecret, signatureHeaders, webhookSecretKey } from '../../../functions/core/webhook-signature.js';
+import { PAGE_SIZE_MAX } from '../../../contract/limits.js';
+import { EVENT_TYPES } from '../../../contract/vocabulary.js';
+import { newWebhookSecret, signatureHeaders, webhookSecretKey } from '../../../contract/webhook-signature.js';
 import type { Event } from '../../client.js';
 import { ErrorResponse, formatDuration, NetworkError } from '../../errors.js';
 import { listOf, nonNegativeInt, oneOf, pageQuery, single, UsageError } from '../args.js';

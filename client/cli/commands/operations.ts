@@ -1,5 +1,5 @@
 /** deployctl operations list | get | logs | wait | cancel. */
-import { OPERATION_STATUSES, OPERATION_TYPES } from '../../../functions/core/schemas.js';
+import { OPERATION_STATUSES, OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import type { OperationLogLine } from '../../client.js';
 import { followOperationLogs } from '../../logs.js';
 import { nonNegativeInt, oneOf, pageQuery, waitLimit } from '../args.js';

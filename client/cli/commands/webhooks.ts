@@ -1,5 +1,5 @@
 /** deployctl webhooks create | list | get | delete | deliveries. */
-import { EVENT_TYPES } from '../../../functions/core/schemas.js';
+import { EVENT_TYPES } from '../../../contract/vocabulary.js';
 import { listOf, pageQuery, UsageError } from '../args.js';
 import { type Command, itemCommand, listCommand } from '../command.js';
 import { EXIT, out } from '../context.js';

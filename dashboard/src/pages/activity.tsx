@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ActivityEntry } from '../../../functions/core/dashboard-schemas.js';
-import type { Deployment, Operation } from '../../../functions/core/schemas.js';
+import type { ActivityEntry } from '../../../contract/dashboard-schemas.js';
+import type { Deployment, Operation } from '../../../contract/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';

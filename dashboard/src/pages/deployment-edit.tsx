@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ConfigChange } from '../../../functions/core/deployment-config.js';
-import { SIZES } from '../../../functions/core/deployment-options.js';
-import type { Deployment } from '../../../functions/core/schemas.js';
+import type { ConfigChange, Deployment } from '../../../contract/schemas.js';
+import { SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { ChangeList } from '../changes.js';

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ConfigChange } from '../../../functions/core/deployment-config.js';
-import type { Deployment, Operation, Revision } from '../../../functions/core/schemas.js';
+import type { ConfigChange, Deployment, Operation, Revision } from '../../../contract/schemas.js';
+import { isTerminal } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { ChangeList } from '../changes.js';
@@ -11,8 +11,7 @@ import { EditForm, revisionTag } from './deployment-edit.js';
 
 /** Clients poll every 2 to 5 seconds (docs/api.md, section 11). */
 const POLL_MS = 3000;
-const TERMINAL: readonly string[] = ['succeeded', 'failed', 'canceled'];
-export const isLive = (op: Pick<Operation, 'status'>) => !TERMINAL.includes(op.status);
+export const isLive = (op: Pick<Operation, 'status'>) => !isTerminal(op.status);
 
 async function loadDeployment(id: string) {
   const [deployment, revisions, operations, events] = await Promise.all([

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { APP_TYPES, SIZES } from '../../../functions/core/deployment-options.js';
-import type { Deployment, Operation } from '../../../functions/core/schemas.js';
+import type { Deployment, Operation } from '../../../contract/schemas.js';
+import { APP_TYPES, SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, messageOf, useLoad } from '../hooks.js';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { CreatedKey, KeySummary, RotatedKey } from '../../../functions/core/dashboard-schemas.js';
-import { SCOPES } from '../../../functions/core/scopes.js';
+import type { CreatedKey, KeySummary, RotatedKey } from '../../../contract/dashboard-schemas.js';
+import { SCOPES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { formatTime, useLoad } from '../hooks.js';

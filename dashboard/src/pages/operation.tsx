@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Operation } from '../../../functions/core/schemas.js';
+import type { Operation } from '../../../contract/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { ConfirmDialog } from '../confirm.js';

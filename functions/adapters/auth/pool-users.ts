@@ -7,7 +7,7 @@
  * https://cognito-idp.<region>.amazonaws.com/<pool id>).
  */
 import { AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
-import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../core/dashboard-users.js';
+import { ORG_ATTRIBUTE, ROLE_ATTRIBUTE } from '../../../contract/dashboard-users.js';
 import { config } from '../../lib/config.js';
 
 export interface PoolUser {

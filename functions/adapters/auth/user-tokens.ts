@@ -9,8 +9,8 @@
  * apart as expired; every other refusal is INVALID_TOKEN, its reason logged (never the token).
  */
 import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
-import { type DashboardUser, userFromClaims } from '../../core/dashboard-users.js';
-import { apiError } from '../../core/errors.js';
+import { type DashboardUser, userFromClaims } from '../../../contract/dashboard-users.js';
+import { apiError } from '../../../contract/errors.js';
 import { config } from '../../lib/config.js';
 import { logger } from '../../lib/logger.js';
 

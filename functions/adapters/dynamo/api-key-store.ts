@@ -1,9 +1,11 @@
 /** API key items: addressed by the key's hash (the request path), listed by org, found by id. */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_COUNT } from '../../../contract/table/attributes.js';
+import { apiKey, apiKeyKey, orgKey } from '../../../contract/table/entities.js';
 import type { ApiKeyRecord } from '../../core/api-keys.js';
 import { ddb, tableName } from './client.js';
-import { apiKey, apiKeyItem, apiKeyKey, orgKey } from './entities.js';
+import { apiKeyItem } from './items.js';
 import { requestRetries, type TransactItem, TransactionRefused, transact, withRetries } from './transact.js';
 
 const nullable = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -30,10 +32,8 @@ export function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
  * when it is revoked or rotated away. Keys stored before the count carry no mark: they
  * hold no place, and their organization's count starts from 0.
  */
-const COUNT = 'key_count';
+const COUNT = KEY_COUNT;
 const MARK = 'counted';
-/** The attributes key management names on the organization's item (its IAM grant). */
-export const KEY_COUNT_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'org_id', 'created_at', COUNT];
 
 const absent = (name: string) => `(attribute_not_exists(${name}) OR attribute_type(${name}, :null))`;
 

@@ -3,14 +3,16 @@
  * deployment's move, their status counts, a destroyed deployment's name freed, and, when a
  * client can see the change, the organization's lock and the events.
  */
+
+import type { DeploymentStatus } from '../../../contract/schemas.js';
+import { deployment, deploymentKey, nameKey } from '../../../contract/table/entities.js';
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
 import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
 import type { RevisionRecord } from '../../core/revisions.js';
-import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
-import { deployment, deploymentCountedIn, deploymentKey, nameKey, operationCountedIn, revisionItem } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { deploymentCountedIn, operationCountedIn, revisionItem } from './items.js';
 import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';

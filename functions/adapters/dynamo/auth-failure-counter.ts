@@ -4,11 +4,8 @@
  * was refused as INVALID_API_KEY, never for an accepted key.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { authFailureKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { authFailureKey } from './entities.js';
-
-/** The attributes the counter names: the stack allows these only on its items. */
-export const AUTH_FAILURE_ATTRIBUTES: readonly string[] = ['pk', 'sk', 'n', 'ttl'];
 
 /** Counts one failure of the address in the window starting at `windowStart`; returns the window's count so far. */
 export async function countAuthFailure(address: string, windowStart: number, windowEnd: number): Promise<number> {

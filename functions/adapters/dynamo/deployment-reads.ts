@@ -1,12 +1,13 @@
 /** Reading deployments (written by the commands in this folder: insert-deployment.ts, insert-operation.ts, apply-transition.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeploymentStatus, Pagination } from '../../../contract/schemas.js';
+import { deployment, deploymentKey, opCountAttr } from '../../../contract/table/entities.js';
+import { OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PageRequest } from '../../core/pagination.js';
-import { type DeploymentStatus, OPERATION_TYPES, type Pagination } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { deployment, deploymentKey, opCountAttr } from './entities.js';
 import { byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 import { byStatus } from './status-counts.js';

@@ -4,7 +4,7 @@
  * functions bundle, because only the document reads it; the type makes an item type
  * without its description a compile error.
  */
-import type { ENTITIES } from './entities.js';
+import type { ENTITIES } from '../../../contract/table/entities.js';
 
 export type EntityName = (typeof ENTITIES)[number]['name'];
 

@@ -3,10 +3,12 @@
  * events, numbered 1, 2, 3, … with no gaps per organization and per type, under the
  * organization's lock (org-lock.ts), in the same transaction as the change.
  */
+
+import { eventTypeSeqAttr } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { PendingEvent } from '../../core/events.js';
 import type { OperationRecord } from '../../core/operations.js';
-import { eventItem, eventTypeSeqAttr } from './entities.js';
+import { eventItem } from './items.js';
 import { type Item, num, type OrgSnapshot, putNew } from './org-lock.js';
 import type { TransactItem } from './transact.js';
 

@@ -1,11 +1,11 @@
 /** Reading the event log (written by event-log.ts, in the transactions of the changes). */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Event, EventType, Pagination } from '../../../contract/schemas.js';
+import { event, eventKey, eventTypeSeqAttr } from '../../../contract/table/entities.js';
 import { storedActor } from '../../core/events.js';
 import type { PageRequest } from '../../core/pagination.js';
-import type { Event, EventType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { event, eventKey, eventTypeSeqAttr } from './entities.js';
 import { byFilter, byRange } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 

@@ -7,8 +7,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { idempotencyKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { idempotencyKey } from './entities.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** Longer than any HTTP function may run (API Gateway gives up after 29 s). */

@@ -4,12 +4,14 @@
  * its deployment.create operation, their status counts, the name reservation (decision 6)
  * and their events.
  */
+
+import { apiError } from '../../../contract/errors.js';
+import { typeSeqAttr } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
-import { apiError } from '../../core/errors.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import { type Limits, limitExceeded, windowsAt } from '../../core/rate-limits.js';
-import { deploymentCountedIn, deploymentItem, nameItem, operationCountedIn, operationItem, revisionItem, typeSeqAttr } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { deploymentCountedIn, deploymentItem, nameItem, operationCountedIn, operationItem, revisionItem } from './items.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';
 import { Retry, TransactionRefused, transact } from './transact.js';

@@ -4,12 +4,14 @@
  * the operation, an operation in flight it supersedes (canceled), their status counts and
  * their events.
  */
+
+import type { DeploymentStatus } from '../../../contract/schemas.js';
+import { deployment, deploymentKey, opCountAttr, typeSeqAttr } from '../../../contract/table/entities.js';
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
-import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
-import { deployment, deploymentCountedIn, deploymentKey, opCountAttr, operationCountedIn, operationItem, typeSeqAttr } from './entities.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { deploymentCountedIn, operationCountedIn, operationItem } from './items.js';
 import { operationWrites } from './operation-update.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
 import { StatusCountChanges } from './status-counts.js';

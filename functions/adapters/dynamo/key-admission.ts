@@ -15,11 +15,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ALL_MINUTES, minuteAttr } from '../../../contract/table/attributes.js';
+import { apiKeyKey } from '../../../contract/table/entities.js';
 import { type ApiKeyRecord, keyRefusal } from '../../core/api-keys.js';
 import { type Limits, type Usage, windowsAt } from '../../core/rate-limits.js';
 import { toKeyRecord } from './api-key-store.js';
 import { ddb, tableName } from './client.js';
-import { apiKeyKey } from './entities.js';
 
 export type Admission =
   /** No key has this hash. */
@@ -30,9 +31,6 @@ export type Admission =
   | { outcome: 'unusable'; record: ApiKeyRecord }
   /** A window is full: not counted, but stamped as used (decision 40 counts every request). */
   | { outcome: 'limited'; record: ApiKeyRecord; usage: Usage };
-
-const minuteAttr = (minute: number) => `rate_m${String(minute).padStart(2, '0')}`;
-const ALL_MINUTES = Array.from({ length: 60 }, (_, m) => minuteAttr(m));
 
 /** The hour each key was last counted in by this process: a guess, never trusted for a decision. */
 const lastHour = new Map<string, number>();
@@ -133,19 +131,3 @@ function remember(hash: string, hour: number): void {
   if (lastHour.size >= GUESSES_KEPT) lastHour.clear();
   lastHour.set(hash, hour);
 }
-
-/**
- * Every attribute the admission names, in its updates and its conditions: the stack
- * lets the request path name only these on key items (IAM dynamodb:Attributes), so it
- * can count and stamp a key but never change its organization, scopes or hash.
- */
-export const ADMISSION_ATTRIBUTES: readonly string[] = [
-  'pk',
-  'sk',
-  'last_used_at',
-  'rate_hour',
-  'rate_n',
-  ...ALL_MINUTES,
-  'revoked_at',
-  'expires_at',
-];

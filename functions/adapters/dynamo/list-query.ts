@@ -6,11 +6,11 @@
  *  - byFilter: the events of one record, filtered by type (a record has a handful).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Pagination } from '../../../contract/schemas.js';
+import { seqKey } from '../../../contract/table/entities.js';
+import type { NamedIndex } from '../../../contract/table/entity.js';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
-import type { Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { seqKey } from './entities.js';
-import type { NamedIndex } from './entity.js';
 
 type Values = Readonly<Record<string, unknown>>;
 

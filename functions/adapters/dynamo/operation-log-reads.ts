@@ -4,12 +4,12 @@
  * range of the base table: a page reads exactly the lines it returns, at any depth.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Pagination } from '../../../contract/schemas.js';
+import { logLineKey } from '../../../contract/table/entities.js';
 import type { LogLineRecord } from '../../core/operation-logs.js';
 import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
-import type { Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { logLineKey } from './entities.js';
 
 const toLine = (item: Record<string, unknown>): LogLineRecord => ({
   sequence: Number(item.sequence),

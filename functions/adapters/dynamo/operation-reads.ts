@@ -1,11 +1,11 @@
 /** Reading operations (written by insert-deployment.ts, insert-operation.ts and apply-transition.ts). */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { OperationStatus, OperationType, Pagination } from '../../../contract/schemas.js';
+import { operation, operationKey, typeSeqAttr } from '../../../contract/table/entities.js';
 import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
-import type { OperationStatus, OperationType, Pagination } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
 import { getDeployment } from './deployment-reads.js';
-import { operation, operationKey, typeSeqAttr } from './entities.js';
 import { byRange, type Page } from './list-query.js';
 import { counter, getOrg } from './org-reads.js';
 import { byStatus } from './status-counts.js';

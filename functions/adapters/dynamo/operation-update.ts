@@ -1,8 +1,9 @@
 /** The conditional update of one operation, shared by the commands that move one, with the log lines it writes. */
+
+import { logLineKey, operation, operationKey } from '../../../contract/table/entities.js';
 import { type LogLineRecord, type NewLogLine, transitionLines } from '../../core/operation-logs.js';
 import { isTerminal, type OperationChange, type OperationRecord } from '../../core/operations.js';
 import { tableName } from './client.js';
-import { logLineKey, operation, operationKey } from './entities.js';
 import { type Item, putNew } from './org-lock.js';
 import { type TransactItem, updateParts, withCondition } from './transact.js';
 

@@ -8,10 +8,10 @@
  * docs/data-model.md.
  */
 import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { deploymentKey, orgKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { ddb, tableName } from './client.js';
 import { toDeployment } from './deployment-reads.js';
-import { deploymentKey, orgKey } from './entities.js';
 import { pastBudget, Retry, type RetryPolicy, type TransactItem, updateParts, withCondition, withRetries } from './transact.js';
 
 export type Item = Record<string, unknown>;

@@ -1,7 +1,7 @@
 /** Organization items: created with the first key; they hold the org's counters (docs/data-model.md). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { orgKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { orgKey } from './entities.js';
 
 export type OrgItem = Record<string, unknown>;
 

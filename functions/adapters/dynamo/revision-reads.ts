@@ -6,14 +6,14 @@
  * at creation by the create operation (its first).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Pagination } from '../../../contract/schemas.js';
+import { operation, revisionKey } from '../../../contract/table/entities.js';
 import { defaultConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { RevisionRecord } from '../../core/revisions.js';
-import type { Pagination } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { operation, revisionKey } from './entities.js';
 import { byRange } from './list-query.js';
 
 type Item = Record<string, unknown>;

@@ -13,10 +13,10 @@
  * bucket's top down: the skipped members and the page, nothing else.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { STATUS_BUCKET, seqKey, statusCounts, statusCountsKey } from '../../../contract/table/entities.js';
+import type { Entity, NamedIndex } from '../../../contract/table/entity.js';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import { ddb, tableName } from './client.js';
-import { STATUS_BUCKET, seqKey, statusCounts, statusCountsKey } from './entities.js';
-import type { Entity, NamedIndex } from './entity.js';
 import type { Page } from './list-query.js';
 import type { TransactItem } from './transact.js';
 

@@ -5,7 +5,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { apiError } from '../../core/errors.js';
+import { apiError } from '../../../contract/errors.js';
 import { ddb } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

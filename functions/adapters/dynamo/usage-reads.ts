@@ -5,10 +5,10 @@
  * answers with what it found and a cursor to go on from.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { UsagePage } from '../../core/dashboard-schemas.js';
-import { invalidRequest } from '../../core/errors.js';
+import type { UsagePage } from '../../../contract/dashboard-schemas.js';
+import { invalidRequest } from '../../../contract/errors.js';
+import { keyUsagePk } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk } from './entities.js';
 
 const MAX_READS = 5;
 /** The sort key of a usage entry: its time and a server-made id (usage-store.ts). */

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keyUsagePk, usageEntry } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { keyUsagePk, usageEntry } from './entities.js';
 
 export const USAGE_RETENTION_DAYS = 90;
 
@@ -50,9 +50,6 @@ export async function recordUsage(entry: UsageEntry, key: UsageEntryKey = usageE
     }),
   );
 }
-
-/** What settling an entry may name (infra/aws/function-access.ts grants just these). */
-export const USAGE_SETTLE_ATTRIBUTES = ['pk', 'sk', 'status', 'duration_ms'] as const;
 
 /** Completes an entry written before its answer was known: the status answered and the duration. */
 export async function settleUsage(key: UsageEntryKey, status: number, durationMs: number): Promise<void> {

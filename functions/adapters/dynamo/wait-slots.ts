@@ -11,16 +11,13 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { waitSlotKey } from '../../../contract/table/entities.js';
 import { ddb, tableName } from './client.js';
-import { waitSlotKey } from './entities.js';
 
 export interface WaitSlot {
   slot: number;
   holder: string;
 }
-
-/** Every attribute a slot's writes name (its IAM grant allows these only). */
-export const WAIT_SLOT_ATTRIBUTES = ['pk', 'sk', 'holder', 'lease_until', 'ttl'] as const;
 
 const epochSeconds = (d: Date) => Math.floor(d.getTime() / 1000);
 

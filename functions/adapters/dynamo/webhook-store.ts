@@ -7,10 +7,11 @@
 
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType, Pagination, WebhookDelivery } from '../../../contract/schemas.js';
+import { deliveryAttempt, deliveryPk, orgKey, webhook, webhookKey } from '../../../contract/table/entities.js';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
-import type { EventType, Pagination, WebhookDelivery } from '../../core/schemas.js';
 import { ddb, tableName } from './client.js';
-import { deliveryAttempt, deliveryPk, orgKey, webhook, webhookItem, webhookKey } from './entities.js';
+import { webhookItem } from './items.js';
 import { requestRetries, TransactionRefused, transact, withRetries } from './transact.js';
 
 /** Runs a transaction (again after a conflict); false when the named item's condition failed. */

@@ -12,6 +12,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { simulatedJobKey } from '../../../contract/table/entities.js';
 import type {
   HostingPlatform,
   JobHandle,
@@ -23,7 +24,6 @@ import type {
   RestoreJob,
 } from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
-import { simulatedJobKey } from '../dynamo/entities.js';
 
 export interface SimulationSettings {
   phaseDelayMs: number;

@@ -5,7 +5,7 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import type { DimensionsOf, MetricKey } from '../../../functions/lib/metric-catalogue.js';
+import type { DimensionsOf, MetricKey } from '../../../contract/metric-catalogue.js';
 import { type CatalogueMetricOptions, catalogueMetric } from '../service-metrics.js';
 
 export const PERIOD = Duration.minutes(5);

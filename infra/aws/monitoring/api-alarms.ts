@@ -1,8 +1,8 @@
 /** Requests: the API as a whole (API Gateway's own count, which sees the 502s of a crashed function) and per route group. */
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { routeGroupOf, STATUS_CLASSES } from '../../../functions/lib/metric-catalogue.js';
-import { waitOperation } from '../../../functions/routes.js';
+import { routeGroupOf, STATUS_CLASSES } from '../../../contract/metric-catalogue.js';
+import { waitOperation } from '../../../contract/routes.js';
 import { ROUTE_GROUPS } from '../service-metrics.js';
 import { type AlarmKit, mathId, PERIOD, THRESHOLDS } from './alarms.js';
 

@@ -2,7 +2,7 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { DELIVERY_OUTCOMES } from '../../../functions/lib/metric-catalogue.js';
+import { DELIVERY_OUTCOMES } from '../../../contract/metric-catalogue.js';
 import { type AlarmKit, PERIOD, QUARTER, THRESHOLDS } from './alarms.js';
 
 export interface WebhookResources {

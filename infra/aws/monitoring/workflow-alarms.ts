@@ -1,7 +1,7 @@
 /** The operation workflow: the executions AWS counts, and the operations the service counts by type. */
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { OPERATION_TYPES } from '../../../functions/core/schemas.js';
+import { OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import { chunks } from '../service-metrics.js';
 import { ALARM_METRICS_MAX, type AlarmKit, HOUR, mathId, PERIOD, THRESHOLDS } from './alarms.js';
 

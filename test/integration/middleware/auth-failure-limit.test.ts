@@ -5,11 +5,11 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
+import { apiError } from '../../../contract/errors.js';
+import { authFailureKey } from '../../../contract/table/entities.js';
 import { countAuthFailure } from '../../../functions/adapters/dynamo/auth-failure-counter.js';
 import { ddb, tableName } from '../../../functions/adapters/dynamo/client.js';
-import { authFailureKey } from '../../../functions/adapters/dynamo/entities.js';
 import { generateLegacyKey, invalidKey, KEY_PREFIX } from '../../../functions/core/api-keys.js';
-import { apiError } from '../../../functions/core/errors.js';
 import { authFailureWindow } from '../../../functions/core/rate-limits.js';
 import { authFailureLimit } from '../../../functions/middleware/auth-failure-limit.js';
 import { newOrgId } from '../../helpers/fixtures.js';

@@ -4,7 +4,7 @@
  * against the emulated user pool; a body only where the route takes one; no usage entry.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { type DashboardRoute, dashboardRoutes } from '../../../functions/dashboard-routes.js';
+import { type DashboardRoute, dashboardRoutes } from '../../../contract/dashboard-routes.js';
 import type { IntentResult } from '../../../functions/middleware/api-request.js';
 import { type DashboardInput, dashboardRoute } from '../../../functions/middleware/dashboard-route.js';
 import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../../helpers/dashboard-session.js';

@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { apiError } from '../../../contract/errors.js';
+import { type Route, routes } from '../../../contract/routes.js';
 import { listUsage } from '../../../functions/adapters/dynamo/usage-store.js';
-import { apiError } from '../../../functions/core/errors.js';
 import type { IntentResult } from '../../../functions/middleware/api-request.js';
 import { lambdaHandler } from '../../../functions/middleware/base-stack.js';
 import { httpBodyRoute } from '../../../functions/middleware/body-route.js';
 import { httpRoute, type Input, type LambdaHandler } from '../../../functions/middleware/http-route.js';
-import { type Route, routes } from '../../../functions/routes.js';
 import { createKey } from '../../helpers/fixtures.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';
 

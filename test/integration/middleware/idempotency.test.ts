@@ -2,9 +2,9 @@
 
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
+import { routes } from '../../../contract/routes.js';
 import type { ApiContext, ApiResponse, Caller } from '../../../functions/middleware/api-request.js';
 import { idempotency } from '../../../functions/middleware/idempotency.js';
-import { routes } from '../../../functions/routes.js';
 import { newOrgId } from '../../helpers/fixtures.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 

@@ -2,11 +2,11 @@
 
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
+import { routes } from '../../../contract/routes.js';
 import { ddb } from '../../../functions/adapters/dynamo/client.js';
 import { listUsage } from '../../../functions/adapters/dynamo/usage-store.js';
 import type { ApiResponse, Caller } from '../../../functions/middleware/api-request.js';
 import { usageLog, usageLogAhead } from '../../../functions/middleware/usage-log.js';
-import { routes } from '../../../functions/routes.js';
 import { dynamoCallsOf } from '../../helpers/dynamo-calls.js';
 import { injectFaults } from '../../helpers/inject-faults.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';

@@ -1,7 +1,7 @@
 /** middleware/body-guard.ts alone: decision 8's checks of a raw body, in their order, before the JSON parser reads it. */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { MAX_BODY_BYTES } from '../../../functions/core/errors.js';
+import { MAX_BODY_BYTES } from '../../../contract/errors.js';
 import { bodyGuard } from '../../../functions/middleware/body-guard.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 

@@ -1,7 +1,7 @@
 /** middleware/map-errors.ts alone: every error becomes the error envelope; only faults are logged, and their text is never sent. */
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { apiError, invalidRequest } from '../../../functions/core/errors.js';
+import { apiError, invalidRequest } from '../../../contract/errors.js';
 import type { ApiResponse } from '../../../functions/middleware/api-request.js';
 import { mapErrors } from '../../../functions/middleware/map-errors.js';
 import { apiContext, apiEvent, logged } from '../../helpers/middleware-request.js';

@@ -1,8 +1,8 @@
 /** middleware/require-scope.ts alone: decision 29's check of the caller's scopes against the route's. */
 import middy from '@middy/core';
-import type { Scope } from '../../../functions/core/schemas.js';
+import type { Route } from '../../../contract/routes.js';
+import type { Scope } from '../../../contract/schemas.js';
 import { requireScope } from '../../../functions/middleware/require-scope.js';
-import type { Route } from '../../../functions/routes.js';
 import { apiContext, apiEvent } from '../../helpers/middleware-request.js';
 
 const caller = (scopes: Scope[]) => ({

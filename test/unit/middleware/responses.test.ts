@@ -1,5 +1,5 @@
 /** middleware/responses.ts: the wire form of every answer, the stack's and the local gateway's alike. */
-import { apiError, internalError } from '../../../functions/core/errors.js';
+import { apiError, internalError } from '../../../contract/errors.js';
 import {
   accepted,
   errorEnvelope,

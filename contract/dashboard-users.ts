@@ -4,15 +4,15 @@
  * whose custom attributes carry the organization and the role; users cannot write them.
  */
 import * as z from 'zod/mini';
-import { ORG_ID_PATTERN, ORG_ID_RULE } from './api-keys.js';
 import { apiError } from './errors.js';
+import { ORG_ID_PATTERN, ORG_ID_RULE } from './limits.js';
 import { schema } from './schemas.js';
 
 export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
 export const DashboardRole = /* @__PURE__ */ schema(() => z.enum(DASHBOARD_ROLES));
 export type DashboardRole = z.infer<typeof DashboardRole>;
 
-/** An organization id, by the rule every key issuer uses (core/api-keys.ts). */
+/** An organization id, by the rule every key issuer uses (limits.ts). */
 export const OrgId = /* @__PURE__ */ schema(() => z.string().check(z.regex(ORG_ID_PATTERN, ORG_ID_RULE)));
 
 /** The user-pool attributes that place a user, as Cognito names custom attributes. */

@@ -27,73 +27,54 @@ export function schema<S>(build: () => S): S {
   return build();
 }
 
-import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from './deployment-config.js';
-import { APP_TYPES } from './deployment-options.js';
-import { SCOPES } from './scopes.js';
+import {
+  ENV_NAME,
+  MAX_ENV_VALUE_LENGTH,
+  NAME_MAX_LENGTH,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  WAIT_TIMEOUT_SECONDS,
+  WEBHOOK_DESCRIPTION_MAX_LENGTH,
+  WEBHOOK_URL_MAX_LENGTH,
+} from './limits.js';
+import {
+  APP_TYPES,
+  DEPLOYMENT_STATUSES,
+  EVENT_TYPES,
+  LOG_LEVELS,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  PHASE_NAMES,
+  SCOPES,
+  SIZES,
+  USER_ROLES,
+} from './vocabulary.js';
 
-export { SCOPES };
+// The lists are the vocabulary's (vocabulary.ts, decision 211); the schemas below are their zod forms.
 export const Scope = schema(() => z.enum(SCOPES));
 export type Scope = z.infer<typeof Scope>;
 
-export { APP_TYPES };
 export const AppType = schema(() => z.enum(APP_TYPES));
 export type AppType = z.infer<typeof AppType>;
 
-export const DEPLOYMENT_STATUSES = ['provisioning', 'ready', 'destroying', 'failed', 'destroyed'] as const;
 export const DeploymentStatus = schema(() => z.enum(DEPLOYMENT_STATUSES));
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
-export const OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
-/** Terminal: these never change afterwards (docs/api.md, section 7.2). */
-export const TERMINAL_OPERATION_STATUSES = [
-  'succeeded',
-  'failed',
-  'canceled',
-] as const satisfies readonly (typeof OPERATION_STATUSES)[number][];
 export const OperationStatus = schema(() => z.enum(OPERATION_STATUSES));
 export type OperationStatus = z.infer<typeof OperationStatus>;
 
-export const OPERATION_TYPES = [
-  'deployment.create',
-  'deployment.destroy',
-  'dag_sync.trigger',
-  'app_user.provision',
-  'deployment.update',
-] as const;
 export const OperationType = schema(() => z.enum(OPERATION_TYPES));
 export type OperationType = z.infer<typeof OperationType>;
 
-/** Decision 17's phases, of every operation type. */
-export const PHASE_NAMES = [
-  'queued',
-  'provisioning_db',
-  'provisioning_infrastructure',
-  'ready',
-  'destroying_infrastructure',
-  'destroying_db',
-  'destroyed',
-  'syncing_dags',
-  'synced',
-  'provisioning_user',
-  'provisioned',
-  'applying_config',
-  'restarting_services',
-  'updated',
-] as const;
+/** Decision 17's phases, of every operation type (vocabulary.ts declares them per type). */
 export const Phase = schema(() => z.enum(PHASE_NAMES));
 export type Phase = z.infer<typeof Phase>;
 
-/** Decision 45: how much an operation's log line matters. */
-export const LOG_LEVELS = ['info', 'warning', 'error'] as const;
 export const LogLevel = schema(() => z.enum(LOG_LEVELS));
 export type LogLevel = z.infer<typeof LogLevel>;
 
-/** Decision 37: the changes a client can see, one event each. */
-export const EVENT_TYPES = ['deployment.created', 'deployment.updated', 'operation.created', 'operation.updated'] as const;
 export const EventType = schema(() => z.enum(EVENT_TYPES));
 export type EventType = z.infer<typeof EventType>;
-
-export const USER_ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const DEFAULT_ENVIRONMENT_ID = 'env_default';
 
@@ -109,7 +90,7 @@ const Timestamp = schema(() => z.string().check(z.describe('ISO 8601 UTC timesta
 /* @__NO_SIDE_EFFECTS__ */
 function shortName() {
   const rule = 'must be 1-64 letters, digits, "-", "_" or ".", starting with a letter or digit';
-  return [z.maxLength(64, { message: rule, abort: true }), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, rule)] as const;
+  return [z.maxLength(NAME_MAX_LENGTH, { message: rule, abort: true }), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, rule)] as const;
 }
 
 export const DeploymentName = schema(() => z.string().check(...shortName()));
@@ -145,6 +126,8 @@ export const ConfigPatch = schema(() =>
   }),
 );
 
+export type ConfigPatch = z.infer<typeof ConfigPatch>;
+
 export const PatchDeploymentBody = schema(() => z.strictObject({ config: z.optional(ConfigPatch) }));
 export type PatchDeploymentBody = z.infer<typeof PatchDeploymentBody>;
 
@@ -165,7 +148,9 @@ export const CreateDeploymentBody = schema(() =>
   z.strictObject({
     app_type: AppType,
     name: z.optional(DeploymentName),
-    environment_id: z.optional(z.string().check(z.maxLength(64))).check(z.describe('An id from GET /environments; default env_default.')),
+    environment_id: z
+      .optional(z.string().check(z.maxLength(NAME_MAX_LENGTH)))
+      .check(z.describe('An id from GET /environments; default env_default.')),
     config: z.optional(ConfigInput),
   }),
 );
@@ -196,9 +181,6 @@ export function queryInt(min: number, max: number, fallback: number) {
     z.transform((v: number | undefined) => v ?? fallback),
   );
 }
-
-export const PAGE_SIZE_DEFAULT = 50;
-export const PAGE_SIZE_MAX = 100;
 
 const Paging = schema(() => ({
   page: queryInt(1, 999_999_999, 1),
@@ -270,7 +252,11 @@ export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 /** Decision 36: how long to wait (seconds), and the phase whose end is awaited. */
 export const WaitOperationQuery = schema(() =>
   z.object({
-    timeout: queryInt(1, 20, 20).check(z.describe('Seconds to wait at most (1-20, default 20).')),
+    timeout: queryInt(WAIT_TIMEOUT_SECONDS.min, WAIT_TIMEOUT_SECONDS.max, WAIT_TIMEOUT_SECONDS.default).check(
+      z.describe(
+        `Seconds to wait at most (${WAIT_TIMEOUT_SECONDS.min}-${WAIT_TIMEOUT_SECONDS.max}, default ${WAIT_TIMEOUT_SECONDS.default}).`,
+      ),
+    ),
     phase: z.optional(Phase).check(z.describe('Answer as soon as the operation is no longer in this phase.')),
   }),
 );
@@ -280,11 +266,15 @@ export const CreateWebhookBody = schema(() =>
   z.strictObject({
     url: z
       .string()
-      .check(z.minLength(1), z.maxLength(2048), z.describe('An absolute https URL, without user or password, of at most 2048 characters.')),
+      .check(
+        z.minLength(1),
+        z.maxLength(WEBHOOK_URL_MAX_LENGTH),
+        z.describe(`An absolute https URL, without user or password, of at most ${WEBHOOK_URL_MAX_LENGTH} characters.`),
+      ),
     events: z
       .optional(z.array(EventType).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)))
       .check(z.describe('The event types to deliver (default: all four).')),
-    description: z.optional(z.string().check(z.maxLength(255))),
+    description: z.optional(z.string().check(z.maxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH))),
   }),
 );
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
@@ -326,7 +316,10 @@ const EnvEntryView = schema(() =>
   ]),
 );
 
+export type EnvEntryView = z.infer<typeof EnvEntryView>;
+
 export const Config = schema(() => z.object({ app_version: z.string(), size: Size, env: z.record(z.string(), EnvEntryView) }));
+export type Config = z.infer<typeof Config>;
 
 /** One changed leaf: `config.app_version`, `config.size` or `config.env.<NAME>`, as shown; null when absent. */
 export const ConfigChange = schema(() =>
@@ -336,6 +329,7 @@ export const ConfigChange = schema(() =>
     to: z.nullable(z.union([z.string(), EnvEntryView])),
   }),
 );
+export type ConfigChange = z.infer<typeof ConfigChange>;
 
 export const Deployment = schema(() =>
   z.object({

@@ -10,9 +10,9 @@
  * its own route and schemas, not the whole table's.
  */
 import * as z from 'zod/mini';
-import * as d from './core/dashboard-schemas.js';
-import type { DashboardRole } from './core/dashboard-users.js';
-import * as s from './core/schemas.js';
+import * as d from './dashboard-schemas.js';
+import type { DashboardRole } from './dashboard-users.js';
+import * as s from './schemas.js';
 
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
 

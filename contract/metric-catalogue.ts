@@ -9,8 +9,9 @@
  * combination as a metric of its own, so cardinality stays a few dozen series per stage.
  * Powertools adds `service` (POWERTOOLS_SERVICE_NAME, the same for every function) to each.
  */
-import type { LimitReason } from '../core/rate-limits.js';
-import type { OperationType, Phase } from '../core/schemas.js';
+
+import type { OperationType, Phase } from './schemas.js';
+import type { LimitReason } from './vocabulary.js';
 
 /** The namespace of a stage's metrics (POWERTOOLS_METRICS_NAMESPACE): stages of one account stay apart. */
 export const metricNamespace = (stage: string): string => `DeploymentApi/${stage}`;
@@ -19,7 +20,7 @@ export const metricNamespace = (stage: string): string => `DeploymentApi/${stage
 export const METRIC_SERVICE = 'deployment-api';
 
 /** Why a request was answered 429: one value per limit of core/rate-limits.ts. */
-export { LIMIT_REASONS as THROTTLE_REASONS } from '../core/rate-limits.js';
+export { LIMIT_REASONS as THROTTLE_REASONS } from './vocabulary.js';
 export type ThrottleReason = LimitReason;
 
 /** How a webhook delivery attempt ended: delivered (2xx), will be retried, or given up (dead letter). */
@@ -31,7 +32,7 @@ export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /**
- * A request's route group: the first segment of its route's path template in functions/routes.ts
+ * A request's route group: the first segment of its route's path template in contract/routes.ts
  * (`deployments`, `operations`, `environments`, `events`, `webhooks`, `key`, …), `dashboard`
  * for the dashboard API or `unmatched` for a path no route takes, so the set is as closed as the route table.
  */

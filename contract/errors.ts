@@ -7,16 +7,16 @@
  * Anything thrown that is not an ApiError is a fault: a generic 500 with the request id.
  * The codes a failed operation carries in its `error` are here too (OPERATION_ERRORS).
  */
-import type { LimitReason } from './rate-limits.js';
-import type { Phase } from './schemas.js';
+import { MAX_BODY_BYTES } from './limits.js';
+import type { LimitReason, Phase } from './vocabulary.js';
+
+// A published limit (limits.ts); the 413's message quotes it.
+export { MAX_BODY_BYTES };
 
 export interface FieldIssue {
   field: string;
   issue: string;
 }
-
-/** The largest request body the API takes (decision 8). */
-export const MAX_BODY_BYTES = 65_536;
 
 interface ErrorSpec<P> {
   readonly status: number;

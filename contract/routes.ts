@@ -7,13 +7,13 @@
  * imports this module as a namespace (`routes.getDeployment`), so its bundle holds its
  * own route and schemas, not the whole table's (README, Performance). esbuild drops what
  * a bundle does not use only when it knows building it has no side effects: hence the
- * `@__PURE__` marks on the calls below (core/schemas.ts says the same of its own).
+ * `@__PURE__` marks on the calls below (contract/schemas.ts says the same of its own).
  */
 import type * as z from 'zod/mini';
-import type { ErrorCode } from './core/errors.js';
-import * as s from './core/schemas.js';
+import type { ErrorCode } from './errors.js';
+import * as s from './schemas.js';
 
-export { API_PREFIX } from './core/paths.js';
+export { API_PREFIX } from './paths.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -463,7 +463,7 @@ export const routes = {
 };
 
 export type RouteId = keyof typeof routes;
-// Marked pure, as the schemas are (core/schemas.ts): a handler's bundle, which uses only its own route, drops them.
+// Marked pure, as the schemas are (contract/schemas.ts): a handler's bundle, which uses only its own route, drops them.
 export const routeList: readonly Route[] = /* @__PURE__ */ Object.values(routes);
 
 /** The handler modules, one Lambda function each. */

@@ -2,7 +2,21 @@
  * The one table's definition, used by the CDK stack and by the local host to create
  * the same table in DynamoDB Local. Access patterns: docs/data-model.md.
  */
-import type { CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-dynamodb';
+
+// The CreateTable request's shape, as much of it as this table uses: the SDK's own types
+// stay in adapters (the contract imports nothing but zod); the SDK's checks it where it is sent.
+interface KeySchemaElement {
+  AttributeName: string;
+  KeyType: 'HASH' | 'RANGE';
+}
+export interface CreateTableInput {
+  TableName: string;
+  BillingMode: 'PAY_PER_REQUEST';
+  AttributeDefinitions: { AttributeName: string; AttributeType: 'S' }[];
+  KeySchema: KeySchemaElement[];
+  GlobalSecondaryIndexes: { IndexName: string; KeySchema: KeySchemaElement[]; Projection: { ProjectionType: 'ALL' } }[];
+  StreamSpecification: typeof TABLE_STREAM;
+}
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
@@ -35,7 +49,7 @@ export type PhysicalIndex = `gsi${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
 /** The table's stream carries each new event item to the webhook dispatcher (decision 38). */
 export const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } as const;
 
-export function createTableInput(tableName: string): CreateTableCommandInput {
+export function createTableInput(tableName: string): CreateTableInput {
   const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] => [
     { AttributeName: partitionKey, KeyType: 'HASH' },
     { AttributeName: sortKey, KeyType: 'RANGE' },

@@ -1,13 +1,14 @@
 /**
  * What crosses the dashboard's own API (/dashboard/api): its inputs are validated with
  * these schemas and the web app is typed by them (type imports only, so no zod ships to
- * the browser). Each is built through core/schemas.ts's `schema`, the call marked pure,
+ * the browser). Each is built through contract/schemas.ts's `schema`, the call marked pure,
  * so a function bundles and builds only the ones it uses (decision 201).
  */
 import * as z from 'zod/mini';
-import { KEY_NAME_PATTERN, KEY_NAME_RULE, ROTATION_GRACE } from './api-keys.js';
 import { DashboardRole } from './dashboard-users.js';
-import { Event, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Pagination, queryInt, SCOPES, Scope, schema } from './schemas.js';
+import { KEY_NAME_PATTERN, KEY_NAME_RULE, NAME_MAX_LENGTH, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, ROTATION_GRACE } from './limits.js';
+import { Event, Pagination, queryInt, Scope, schema } from './schemas.js';
+import { SCOPES } from './vocabulary.js';
 
 const Timestamp = /* @__PURE__ */ schema(() => z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds')));
 
@@ -16,7 +17,7 @@ export const KeyIdParams = /* @__PURE__ */ schema(() => z.object({ key_id: z.str
 /** A new key: a label, the scopes it is limited to (all when absent), and an optional expiry in the future. */
 export const CreateKeyBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(KEY_NAME_PATTERN, KEY_NAME_RULE)),
+    name: z.string().check(z.trim(), z.minLength(1), z.maxLength(NAME_MAX_LENGTH), z.regex(KEY_NAME_PATTERN, KEY_NAME_RULE)),
     scopes: z.optional(
       z.array(Scope).check(
         z.minLength(1),
