@@ -254,11 +254,12 @@ export const createAppUser = {
   path: '/deployments/{deployment_id}/users',
   handler: 'create-app-user',
   access: ['deployments:write'],
-  summary: 'Provision an application user',
+  summary: 'Provision an application user (its password is shown once)',
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202, data: s.AppUserAccepted },
+  secretInAnswer: true,
   errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 

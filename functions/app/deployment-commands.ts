@@ -16,7 +16,7 @@ import { blockingOperation, type DeploymentRecord, deploymentMoveAfter } from '.
 import { apiError, internalError, invalidRequest } from '../core/errors.js';
 import type { Actor } from '../core/events.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
-import type { CreateAppUserBody, Operation, OperationType } from '../core/schemas.js';
+import type { Operation, OperationType } from '../core/schemas.js';
 import { logger } from '../lib/logger.js';
 import { emit } from '../lib/metrics.js';
 import { changeEventsBy } from './change-events.js';
@@ -122,12 +122,16 @@ export async function startOperation(
   return { deployment: d, operation };
 }
 
-/** Decision 20: DAG syncs and app users need a ready deployment, and wait for a configuration update (decision 42). */
-async function startOnReadyDeployment(
+/**
+ * Decision 20: DAG syncs and app users need a ready deployment, and wait for a configuration
+ * update (decision 42). `fields`: what the operation is written with beyond its type (only
+ * those given; app-users.ts gives its id, params and sealed input).
+ */
+export async function startOnReadyDeployment(
   req: DeploymentOperationRequest,
   type: OperationType,
   check: (d: DeploymentRecord) => void,
-  params?: Record<string, unknown>,
+  fields: Partial<Pick<OperationRecord, 'id' | 'params' | 'sealed_input'>> = {},
 ): Promise<Started> {
   const { deployment, operation } = await withWriteState(
     req.orgId,
@@ -141,7 +145,7 @@ async function startOnReadyDeployment(
       return startOperation(
         state,
         d,
-        (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
+        (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...fields }),
         req.now,
         req.actor,
       );
@@ -155,9 +159,6 @@ export const startDagSync = (req: DeploymentOperationRequest) =>
   startOnReadyDeployment(req, 'dag_sync.trigger', (d) => {
     if (d.app_type !== 'airflow') throw invalidRequest(`DAG syncs apply to airflow deployments only; ${d.id} is ${d.app_type}.`);
   });
-
-export const provisionAppUser = (req: DeploymentOperationRequest & { user: CreateAppUserBody }) =>
-  startOnReadyDeployment(req, 'app_user.provision', () => undefined, { ...req.user });
 
 /** Decision 22. A canceled create leaves its deployment failed; other cancels leave it as it was. */
 export async function cancelOperation(orgId: string, id: string, now: Date, actor: Actor): Promise<Operation> {
