@@ -23,7 +23,9 @@ export async function sealInput(values: Record<string, string>, orgId: string, o
 /** The operation's sealed input, opened (none once the operation ended). */
 export async function openInput(op: Pick<OperationRecord, 'id' | 'org_id' | 'sealed_input'>): Promise<Record<string, string>> {
   const opened = await Promise.all(
-    Object.entries(op.sealed_input ?? {}).map(async ([name, sealed]) => [name, await secretSealer().open(sealed, sealedFor(op.org_id, op.id))] as const),
+    Object.entries(op.sealed_input ?? {}).map(
+      async ([name, sealed]) => [name, await secretSealer().open(sealed, sealedFor(op.org_id, op.id))] as const,
+    ),
   );
   return Object.fromEntries(opened);
 }

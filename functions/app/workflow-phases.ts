@@ -12,9 +12,9 @@ import { LINES_PER_CHECK, type NewLogLine, platformText, redact } from '../core/
 import { isTerminal, type OperationRecord, PHASE_MESSAGES } from '../core/operations.js';
 import {
   type HostingPlatform,
+  isPlatformErrorName,
   type JobHandle,
   type JobStatus,
-  isPlatformErrorName,
   type PlatformConfig,
   PlatformError,
   TransientPlatformError,

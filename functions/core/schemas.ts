@@ -525,7 +525,15 @@ export type Accepted = z.infer<typeof Accepted>;
 /** Decision 51: the app user's password, shown in this answer (and an Idempotency-Key replay of it) only. */
 export const AppUserAccepted = schema(() =>
   z.extend(Accepted, {
-    initial_password: z.string().check(z.describe('The password the user signs in with, given or made (24 letters and digits); shown only here.')),
+    initial_password: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'The password the user signs in with: the one given, or 24 letters and digits the service made. Shown here once, never again; an Idempotency-Key replay repeats it only to the key that sent the request, and only while the deployment is not destroyed; other replays omit it.',
+          ),
+        ),
+    ),
   }),
 );
 

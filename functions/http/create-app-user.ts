@@ -7,7 +7,13 @@ import * as routes from '../routes.js';
 export const handler = httpBodyRoute(
   routes.createAppUser,
   async ({ caller, params, body, now }) => {
-    const started = await provisionAppUser({ orgId: caller.orgId, deploymentId: params.deployment_id, user: body, now, actor: caller.actor });
+    const started = await provisionAppUser({
+      orgId: caller.orgId,
+      deploymentId: params.deployment_id,
+      user: body,
+      now,
+      actor: caller.actor,
+    });
     const answer = accepted(started);
     // Decision 51: the password is shown in this answer only.
     return { ...answer, data: { ...(answer.data as object), initial_password: started.password } };

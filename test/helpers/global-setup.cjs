@@ -11,6 +11,8 @@ module.exports = async function globalSetup(globalConfig) {
   process.env.TEST_LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'deployments-test-logs-'));
   // Where each test file records which functions' requests were judged against their grants.
   process.env.TEST_GRANTS_DIR = mkdtempSync(path.join(os.tmpdir(), 'grants-'));
+  // Secrets the tests register for the scan to look for as they are (log-scan.ts, registerCanary).
+  process.env.TEST_CANARY_DIR = mkdtempSync(path.join(os.tmpdir(), 'canaries-'));
   const { startTestDynamo } = await tsImport('./test-dynamo.ts', __filename);
   const { freePort } = await tsImport('./local-process.ts', __filename);
   // globalTeardown runs in this same process.

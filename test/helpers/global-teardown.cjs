@@ -9,8 +9,10 @@ const { tsImport } = require('tsx/esm/api');
 
 async function scanLogs(globalConfig) {
   const dir = process.env.TEST_LOG_DIR;
-  const { scanLogDir, verdict, isWholeSuite } = await tsImport('./log-scan.ts', __filename);
-  const { problems, summary } = verdict(scanLogDir(dir), isWholeSuite(globalConfig));
+  const { scanLogDir, verdict, isWholeSuite, registeredCanaries } = await tsImport('./log-scan.ts', __filename);
+  const canaries = registeredCanaries();
+  if (process.env.TEST_CANARY_DIR) rmSync(process.env.TEST_CANARY_DIR, { recursive: true, force: true });
+  const { problems, summary } = verdict(scanLogDir(dir, canaries), isWholeSuite(globalConfig));
   if (problems.length) {
     throw new Error(
       `${summary}. The run's logs are in ${dir}:\n  ${problems.slice(0, 50).join('\n  ')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
