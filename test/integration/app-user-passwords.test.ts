@@ -6,16 +6,19 @@
  * ends. Over HTTP against DynamoDB Local and the real ASL; only the driver is replaced,
  * to record what it is handed.
  */
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { operationKey } from '../../functions/adapters/dynamo/entities.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
 import type { JobStatus, PhaseJob } from '../../functions/core/platform.js';
 import { inject } from '../../functions/lib/injectable.js';
+import { type EventPipeline, startEventPipeline } from '../../infra/local/event-pipeline.js';
 import { operationReaches, readyDeployment } from '../helpers/api.js';
 import { type CallResult, call, createKey, type TestKey } from '../helpers/fixtures.js';
 import { APP_PASSWORD_PREFIX, registerCanary } from '../helpers/log-scan.js';
+import { scanTable } from '../helpers/table-scan.js';
 import { eventually } from '../helpers/wait.js';
+import { receiver } from '../helpers/webhook-receiver.js';
 
 /** Given passwords start with the prefix the log scan looks for; made ones are registered as canaries. */
 const given = (tail: string) => `${APP_PASSWORD_PREFIX}${tail}`;
@@ -66,16 +69,7 @@ const storedOperation = async (orgId: string, id: string) =>
   (await ddb.send(new GetCommand({ TableName: tableName(), Key: operationKey(orgId, id), ConsistentRead: true }))).Item;
 
 /** Every item of the table, as text. */
-async function tableText(): Promise<string> {
-  const items: unknown[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return JSON.stringify(items, (_k, v) => (v instanceof Set ? [...v] : v));
-}
+const tableText = async (): Promise<string> => JSON.stringify(await scanTable(), (_k, v) => (v instanceof Set ? [...v] : v));
 
 /** Everything the organization can read about the operation and its deployment. */
 async function readable(k: TestKey, deploymentId: string, operationId: string): Promise<string> {
@@ -242,4 +236,36 @@ describe('the sealed copy ends with the operation, however it ends', () => {
     expect(await tableText()).not.toContain(password);
     await operationReaches(k.key, destroy.body.data.operation_id, ['succeeded']);
   });
+});
+
+describe('webhooks (decision 38: their bodies are the events)', () => {
+  let pipeline: EventPipeline;
+  beforeAll(() => {
+    pipeline = startEventPipeline({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!, tableName: process.env.TABLE_NAME!, dataDir: null });
+  });
+  afterAll(() => pipeline.stop());
+
+  it('deliver every event of the provisioning, none with the password', async () => {
+    const k = await createKey();
+    const r = await receiver();
+    try {
+      expect((await call('POST', '/webhooks', { key: k.key, body: { url: r.url } })).status).toBe(201);
+      const d = await readyDeployment(k.key);
+      const res = await createUser(k.key, d.id, user());
+      const password = shown(res);
+      expect((await ended(k.key, res)).status).toBe('succeeded');
+      const events = (await call('GET', '/events?per_page=100', { key: k.key })).body.data.items as { id: string }[];
+      await eventually(
+        async () => new Set(r.received.map((x) => (JSON.parse(x.body) as { id: string }).id)).size >= events.length,
+        'every event delivered',
+        60_000,
+        50,
+      );
+      const bodies = r.received.map((x) => x.body).join('\n');
+      expect(bodies).toContain(res.body.data.operation_id);
+      expect(bodies).not.toContain(password);
+    } finally {
+      await r.close();
+    }
+  }, 120_000);
 });

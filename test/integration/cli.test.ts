@@ -388,45 +388,15 @@ describe('deployctl deployments users create (decision 259)', () => {
 
   it('checks its options before sending anything', async () => {
     const { key } = await createKey();
-    const missing = await deployctl(['deployments', 'users', 'create', 'x', '--username', 'ada', '--email', 'a@example.com'], { key });
+    const create = (id: string, ...more: string[]) =>
+      deployctl(['deployments', 'users', 'create', id, '--username', 'ada', '--email', 'a@example.com', ...more], { key });
+    const missing = await create('x');
     expect(missing).toMatchObject({ code: EXIT.usage, requests: 0 });
     expect(missing.stderr).toContain('--role is required (admin, editor, viewer)');
-    const noFile = await deployctl(
-      [
-        'deployments',
-        'users',
-        'create',
-        'x',
-        '--username',
-        'ada',
-        '--email',
-        'a@example.com',
-        '--role',
-        'viewer',
-        '--password-file',
-        '/no/such/file',
-      ],
-      { key },
-    );
+    const noFile = await create('x', '--role', 'viewer', '--password-file', '/no/such/file');
     expect(noFile).toMatchObject({ code: EXIT.usage, requests: 0 });
     expect(noFile.stderr).toContain('--password-file: cannot read /no/such/file (ENOENT)');
-    const tooShort = await deployctl(
-      [
-        'deployments',
-        'users',
-        'create',
-        (await readyDeployment(key)).id,
-        '--username',
-        'ada',
-        '--email',
-        'a@example.com',
-        '--role',
-        'viewer',
-        '--password-file',
-        writeTemp('short'),
-      ],
-      { key },
-    );
+    const tooShort = await create((await readyDeployment(key)).id, '--role', 'viewer', '--password-file', writeTemp('short'));
     expect(tooShort.code).toBe(EXIT.apiError);
     expect(tooShort.stderr).toMatch(/INVALID_REQUEST[\s\S]*password:/);
   });
