@@ -226,7 +226,8 @@ describe('the sealed copy ends with the operation, however it ends', () => {
   it('canceled by a destroy', async () => {
     const d = await readyDeployment(k.key);
     answer = () => ({ state: 'running', nextCheckSeconds: 1 });
-    const res = await createUser(k.key, d.id, user());
+    const headers = { 'Idempotency-Key': `destroyed-${Date.now()}` };
+    const res = await createUser(k.key, d.id, user(), headers);
     const password = shown(res);
     const destroy = await call('DELETE', `/deployments/${d.id}`, { key: k.key });
     expect(destroy.status).toBe(202);
@@ -235,6 +236,11 @@ describe('the sealed copy ends with the operation, however it ends', () => {
     expect(item!.sealed_input).toBeUndefined();
     expect(await tableText()).not.toContain(password);
     await operationReaches(k.key, destroy.body.data.operation_id, ['succeeded']);
+    // Decision 257: once the deployment is destroyed, a replay, even the same key's, omits it.
+    const replay = await createUser(k.key, d.id, user(), headers);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.operation_id).toBe(res.body.data.operation_id);
+    expect(replay.body.data.initial_password).toBeUndefined();
   });
 });
 
