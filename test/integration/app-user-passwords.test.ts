@@ -176,6 +176,18 @@ describe('POST /deployments/{id}/users: the password (decision 51)', () => {
     await ended(k.key, first);
     expect(await tableText()).not.toContain(password);
   });
+
+  it('an Idempotency-Key tells given passwords apart though its record keeps only their HMAC', async () => {
+    const headers = { 'Idempotency-Key': `given-${Date.now()}` };
+    const password = given('first-of-two');
+    const first = await createUser(k.key, deploymentId, user({ password }), headers);
+    expect(shown(first)).toBe(password);
+    const same = await createUser(k.key, deploymentId, user({ password }), headers);
+    expect([same.headers['idempotent-replayed'], same.body.data.initial_password]).toEqual(['true', password]);
+    const other = await createUser(k.key, deploymentId, user({ password: given('second-of-two') }), headers);
+    expect([other.status, other.body.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    await ended(k.key, first);
+  });
 });
 
 describe('the sealed copy ends with the operation, however it ends', () => {
