@@ -330,6 +330,11 @@ export class DeploymentsClient {
   createDagSync(deploymentId: string, opts?: RequestOptions) {
     return this.data('createDagSync', { ...opts, params: { deployment_id: deploymentId }, body: {} });
   }
+  /**
+   * Decision 51: provisions an app user; `password` (12-128 characters) is optional. The answer's
+   * `initial_password` is the password (the one given, or 24 letters and digits the service made):
+   * shown only in this answer (and a replay of it with the same Idempotency-Key and API key).
+   */
   createAppUser(deploymentId: string, body: BodyOf<'createAppUser'>, opts?: RequestOptions) {
     return this.data('createAppUser', { ...opts, params: { deployment_id: deploymentId }, body });
   }

@@ -50,6 +50,8 @@ export interface Route {
   };
   /** The success shows a secret once (a new webhook's): the copy kept for Idempotency-Key replays is sealed. */
   readonly secretInAnswer?: true;
+  /** Body fields that are secrets (an app user's password): the Idempotency-Key fingerprint holds only their HMAC (decision 257). */
+  readonly secretFields?: readonly string[];
   /** Error codes this route can answer besides the ones every keyed route can (401, 403, 429, 500). */
   readonly errors?: readonly ErrorCode[];
 }
@@ -254,11 +256,13 @@ export const createAppUser = {
   path: '/deployments/{deployment_id}/users',
   handler: 'create-app-user',
   access: ['deployments:write'],
-  summary: 'Provision an application user',
+  summary: 'Provision an application user (its password is shown once)',
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202, data: s.AppUserAccepted },
+  secretInAnswer: true,
+  secretFields: ['password'],
   errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 

@@ -161,6 +161,9 @@ export const CreateAppUserBody = schema(() =>
     username: z.string().check(...shortName()),
     email: z.email().check(z.maxLength(254)),
     role: z.enum(USER_ROLES),
+    password: z.optional(
+      z.string().check(z.minLength(12), z.maxLength(128), z.describe('12-128 characters; absent: the service makes one (decision 51).')),
+    ),
   }),
 );
 export type CreateAppUserBody = z.infer<typeof CreateAppUserBody>;
@@ -512,6 +515,21 @@ export const Accepted = schema(() =>
   }),
 );
 export type Accepted = z.infer<typeof Accepted>;
+
+/** Decision 51: the app user's password, shown in this answer (and an Idempotency-Key replay of it) only. */
+export const AppUserAccepted = schema(() =>
+  z.extend(Accepted, {
+    initial_password: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'The password the user signs in with: the one given, or 24 letters and digits the service made. Shown here once, never again; an Idempotency-Key replay repeats it only to the key that sent the request, and only while the deployment is not destroyed; other replays omit it.',
+          ),
+        ),
+    ),
+  }),
+);
 
 /* @__NO_SIDE_EFFECTS__ */
 export function listOf<T extends z.ZodMiniType>(item: T) {

@@ -5,8 +5,8 @@
  * conditions name them (`kms:EncryptionContext:<name>`), so they are declared here once.
  */
 
-/** `delivery` (a webhook's own copy), `replay` (a kept Idempotency-Key answer), `deployment-env` (a deployment's env secret). */
-export type SealPurpose = 'delivery' | 'replay' | 'deployment-env';
+/** `delivery` (a webhook's own copy), `replay` (a kept Idempotency-Key answer), `deployment-env` (a deployment's env secret), `operation-input` (what an operation hands the driver that no record may show). */
+export type SealPurpose = 'delivery' | 'replay' | 'deployment-env' | 'operation-input';
 
 /** The names of what a sealed text is bound to, which IAM conditions name (`kms:EncryptionContext:<name>`). */
 export const SEAL_CONTEXT_KEYS = ['purpose', 'org', 'record'] as const;

@@ -23,12 +23,15 @@ function assignment(text: string): [name: string, rest: string] | undefined {
  * No message here quotes the value.
  */
 function secretValue(name: string, given: string): string {
-  if (!given.startsWith('@')) return given;
-  const file = given.slice(1);
+  return given.startsWith('@') ? readSecretFile(`--secret ${name}`, given.slice(1)) : given;
+}
+
+/** A secret kept in a file (one trailing line break dropped); `option` names what asked for it in the message. */
+export function readSecretFile(option: string, file: string): string {
   try {
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   } catch (e) {
-    throw new UsageError(`--secret ${name}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`${option}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 

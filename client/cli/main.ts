@@ -11,6 +11,7 @@ import { ErrorResponse, NetworkError, OperationTimeoutError } from '../errors.js
 import { realClock } from '../wait.js';
 import { commandWords, type OptionName, parseArgv, UsageError, type Values } from './args.js';
 import type { Command } from './command.js';
+import { appUserCommands } from './commands/app-users.js';
 import { deploymentCommands } from './commands/deployments.js';
 import { environmentCommands } from './commands/environments.js';
 import { eventCommands } from './commands/events.js';
@@ -23,6 +24,7 @@ export { type CliContext, EXIT, type Stream } from './context.js';
 
 export const COMMANDS: Record<string, Command> = {
   ...deploymentCommands,
+  ...appUserCommands,
   ...operationCommands,
   ...environmentCommands,
   ...eventCommands,
@@ -41,6 +43,8 @@ const SYNOPSES: Record<string, string> = {
   'deployments revisions': '<deployment-id> [--page <n>] [--per-page <n>]',
   'deployments rollback':
     '<deployment-id> --revision <n> [--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
+  'deployments users create':
+    '<deployment-id> --username <name> --email <address> --role <admin|editor|viewer>\n[--password-file <path>] [--idempotency-key <key>] [--wait [--timeout <seconds>]]',
   'operations list': '[--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
   'operations get': '<operation-id>',
   'operations logs': '<operation-id> [--follow] [--since <sequence>]',
@@ -101,12 +105,18 @@ the operation goes on ("deployctl operations wait <operation-id>" watches it aga
 events listen stopped.
 `;
 
+/** The command the first words name: two (`deployments create`), or three (`deployments users create`) where such a command exists. */
+function commandName(positionals: readonly string[]): string {
+  const three = positionals.slice(0, 3).join(' ');
+  return COMMANDS[three] ? three : positionals.slice(0, 2).join(' ');
+}
+
 /**
  * The usage of what the command words name: one command's, a group's commands
  * (`deployctl webhooks`), or the whole of it when they name nothing.
  */
 export function usageOf(positionals: readonly string[]): string {
-  const name = positionals.slice(0, 2).join(' ');
+  const name = commandName(positionals);
   if (COMMANDS[name])
     return `${synopsis('Usage: deployctl ', name)}\n\n${OPTIONS_HELP}\n\nRun "deployctl --help" for the environment and exit codes.\n`;
   const group = Object.keys(COMMANDS).filter((n) => positionals.length === 1 && n.startsWith(`${positionals[0]} `));
@@ -116,10 +126,10 @@ export function usageOf(positionals: readonly string[]): string {
 
 /** The command the words name, checked against its arguments and options before anything is sent. */
 function commandFor(positionals: string[], values: Values): { command: Command; args: string[] } {
-  const name = positionals.slice(0, 2).join(' ');
+  const name = commandName(positionals);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
-  const args = positionals.slice(2);
+  const args = positionals.slice(name.split(' ').length);
   if (args.length !== command.args.length) {
     throw new UsageError(
       command.args.length

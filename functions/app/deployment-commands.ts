@@ -6,7 +6,7 @@
  */
 
 import { apiError, internalError, invalidRequest } from '../../contract/errors.js';
-import type { CreateAppUserBody, Operation, OperationType } from '../../contract/schemas.js';
+import type { Operation, OperationType } from '../../contract/schemas.js';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
 import { insertOperation } from '../adapters/dynamo/insert-operation.js';
@@ -123,12 +123,16 @@ export async function startOperation(
   return { deployment: d, operation };
 }
 
-/** DAG syncs and app users need a ready deployment (decision 20), and wait for a configuration update in flight (decision 42). */
-async function startOnReadyDeployment(
+/**
+ * DAG syncs and app users need a ready deployment (decision 20), and wait for a configuration
+ * update in flight (decision 42). `fields`: what the operation is written with beyond its
+ * type (only those given; app-users.ts gives its id, params and sealed input).
+ */
+export async function startOnReadyDeployment(
   req: DeploymentOperationRequest,
   type: OperationType,
   check: (d: DeploymentRecord) => void,
-  params?: Record<string, unknown>,
+  fields: Partial<Pick<OperationRecord, 'id' | 'params' | 'sealed_input'>> = {},
 ): Promise<Started> {
   const { deployment, operation } = await withWriteState(
     req.orgId,
@@ -142,7 +146,7 @@ async function startOnReadyDeployment(
       return startOperation(
         state,
         d,
-        (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...(params ? { params } : {}) }),
+        (at) => queuedOperation({ org_id: req.orgId, type, resource_id: d.id, requested_at: at, ...fields }),
         req.now,
         req.actor,
       );
@@ -156,9 +160,6 @@ export const startDagSync = (req: DeploymentOperationRequest) =>
   startOnReadyDeployment(req, 'dag_sync.trigger', (d) => {
     if (d.app_type !== 'airflow') throw invalidRequest(`DAG syncs apply to airflow deployments only; ${d.id} is ${d.app_type}.`);
   });
-
-export const provisionAppUser = (req: DeploymentOperationRequest & { user: CreateAppUserBody }) =>
-  startOnReadyDeployment(req, 'app_user.provision', () => undefined, { ...req.user });
 
 /** Decision 22. A canceled create leaves its deployment failed; other cancels leave it as it was. */
 export async function cancelOperation(orgId: string, id: string, now: Date, actor: Actor): Promise<Operation> {

@@ -12,8 +12,10 @@ import { LINES_PER_CHECK, type NewLogLine, platformText, redact } from '../core/
 import { isTerminal, type OperationRecord, PHASE_MESSAGES } from '../core/operations.js';
 import {
   type HostingPlatform,
+  isPlatformErrorName,
   type JobHandle,
   type JobStatus,
+  type PlatformConfig,
   PlatformError,
   TransientPlatformError,
   type WorkPhase,
@@ -21,6 +23,7 @@ import {
 import { emit } from '../lib/metrics.js';
 import { systemChanges } from './change-events.js';
 import { openEnv } from './env-secrets.js';
+import { openInput } from './operation-input.js';
 import { load, OperationEnded, type StepInput } from './workflow-steps.js';
 
 export interface PhaseInput extends StepInput {
@@ -79,13 +82,16 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
   // An update's configuration goes to the driver with its secrets opened: only this step can open them.
   const config = op.update && (await openEnv(op.update.config, op.org_id, deployment.id));
-  const handle = await platform.start({
-    operationId: op.id,
-    phase: input.phase,
-    target,
-    ...(op.params ? { input: op.params } : {}),
-    ...(config ? { config } : {}),
-  });
+  // So is an app user's password (decision 256): opened here for the job, and for nothing else.
+  const sealed = await openInput(op);
+  const jobIn = op.params || op.sealed_input ? { ...op.params, ...sealed } : undefined;
+  const handle = await platform
+    .start({ operationId: op.id, phase: input.phase, target, ...(jobIn ? { input: jobIn } : {}), ...(config ? { config } : {}) })
+    .catch((e: unknown) => {
+      // A driver's message is shown to the customer: never with a secret it was handed.
+      if (e instanceof Error && isPlatformErrorName(e.name)) e.message = redact(e.message, handedSecrets(sealed, config));
+      throw e;
+    });
   if (op.job?.phase !== input.phase || op.job.handle !== handle) {
     const deadline = new Date(now().getTime() + timing.timeoutSeconds * 1000).toISOString();
     const job = { phase: input.phase, handle, deadline, limit_seconds: timing.timeoutSeconds };
@@ -160,11 +166,17 @@ function recordPhaseDuration(op: OperationRecord, phase: WorkPhase, now: Date): 
  * configuration to the platform, and they are opened only when there is text to search.
  */
 async function secretValues(op: OperationRecord, job: JobStatus): Promise<string[]> {
-  const config = op.update?.config;
-  if (!config || !Object.values(config.env).some((e) => e.secret)) return [];
   if (!job.log?.lines.length && job.state !== 'failed') return [];
-  const opened = await openEnv(config, op.org_id, op.resource_id);
-  return Object.values(opened.env).flatMap((e) => (e.secret ? [e.value] : []));
+  const config = op.update?.config;
+  const opened = config && Object.values(config.env).some((e) => e.secret) ? await openEnv(config, op.org_id, op.resource_id) : undefined;
+  // And the operation's sealed input (an app user's password, decision 256), while it has one.
+  return handedSecrets(op.sealed_input ? await openInput(op) : undefined, opened);
+}
+
+/** The secrets a job was handed: its configuration's secret env values and its sealed input opened. */
+function handedSecrets(sealed: Record<string, string> | undefined, config: PlatformConfig | undefined): string[] {
+  const env = Object.values(config?.env ?? {}).flatMap((e) => (e.secret ? [e.value] : []));
+  return [...env, ...Object.values(sealed ?? {})];
 }
 
 /**

@@ -57,6 +57,12 @@ export interface OperationRecord {
   result?: Record<string, unknown>;
   /** Inputs the workflow needs beyond the deployment (e.g. the user to provision). */
   params?: Record<string, unknown>;
+  /**
+   * Inputs no record may show (an app user's password, decision 51), each sealed for
+   * `operation-input` on this operation: the phase steps open them for the driver; removed
+   * when the operation ends (decision 256).
+   */
+  sealed_input?: Record<string, string>;
   /** deployment.update: the configuration to apply (secrets sealed), what it changes, and the revision a rollback restores. */
   update?: { config: StoredConfig; changes: ConfigChange[]; rollback_of: number | null };
   /**
@@ -124,7 +130,10 @@ export const workflowInput = (op: OperationRecord): WorkflowInput => {
 
 /** A fresh operation, queued. */
 export function queuedOperation(
-  fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params' | 'update'>,
+  fields: Pick<OperationRecord, 'org_id' | 'type' | 'resource_id' | 'requested_at' | 'params' | 'update' | 'sealed_input'> & {
+    /** Given when something was sealed for the operation before it was written. */
+    id?: string;
+  },
 ): OperationRecord {
   return { id: newOperationId(), status: 'queued', phase: 'queued', message: PHASE_MESSAGES.queued!, ...fields };
 }

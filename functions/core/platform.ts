@@ -24,7 +24,10 @@ export interface PhaseJob {
   operationId: string;
   phase: WorkPhase;
   target: DeploymentTarget;
-  /** What the operation was asked for beyond the deployment (the user of app_user.provision). */
+  /**
+   * What the operation was asked for beyond the deployment: app_user.provision's user, its
+   * `password` in the clear (decision 256; never log it).
+   */
   input?: Record<string, unknown>;
   /**
    * deployment.update (and a restore after one failed): the configuration to run, secret

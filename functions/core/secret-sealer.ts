@@ -4,7 +4,9 @@
  * `delivery` (the webhook's own copy, which only the deliverer may open) or `replay` (the
  * creating answer kept for an Idempotency-Key replay, which only the creating function
  * may open) or `deployment-env` (a deployment's env secret, which only the workflow's
- * start-phase step may open, to hand it to the platform driver), and the organization and record it belongs to, so a sealed text copied to
+ * start-phase step may open, to hand it to the platform driver) or `operation-input` (what an
+ * operation hands the driver that no record may show: an app user's password, decision 51, which
+ * the phase steps open), and the organization and record it belongs to, so a sealed text copied to
  * another record, or another organization's, does not open there.
  */
 import { SEAL_CONTEXT_KEYS, type SealPurpose } from '../../contract/sealing.js';
@@ -15,7 +17,7 @@ export { SEAL_CONTEXT_KEYS, type SealPurpose };
 export interface SealedFor {
   purpose: SealPurpose;
   orgId: string;
-  /** The record the sealed text is stored on: the webhook's id, the Idempotency-Key of the kept answer, or the deployment's id (its env secrets, decision 41). */
+  /** The record the sealed text is stored on: the webhook's id, the Idempotency-Key of the kept answer, the deployment's id (its env secrets, decision 41), or the operation's id (its sealed input). */
   recordId: string;
 }
 

@@ -161,6 +161,15 @@ const EXAMPLES = new Map<z.core.$ZodType, unknown>([
     } satisfies s.Accepted,
   ],
   [s.CreateDeploymentBody, { app_type: 'airflow', name: 'analytics' } satisfies s.CreateDeploymentBody],
+  [
+    s.AppUserAccepted,
+    {
+      deployment_id: DEP_ID,
+      operation_id: OP_ID,
+      links: { deployment: deploymentPath(DEP_ID), operation: operationPath(OP_ID) },
+      initial_password: 'q7Rm2XkLp9VzT4bNc8WdY3hF',
+    } satisfies z.output<typeof s.AppUserAccepted>,
+  ],
   [s.CreateAppUserBody, { username: 'ada', email: 'ada@example.com', role: 'editor' } satisfies s.CreateAppUserBody],
   [s.EmptyBody, {}],
 ]);

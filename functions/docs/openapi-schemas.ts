@@ -16,6 +16,7 @@ const COMPONENT_SCHEMAS: Record<string, z.core.$ZodType> = {
   Error: s.ErrorBody,
   CreateDeploymentBody: s.CreateDeploymentBody,
   CreateAppUserBody: s.CreateAppUserBody,
+  AppUserAccepted: s.AppUserAccepted,
   Actor: s.Actor,
   Event: s.Event,
   Webhook: s.Webhook,

@@ -4,7 +4,7 @@
  * number of concurrent requests with one key, exactly one does the work; the others
  * wait for its response and repeat it, marked `Idempotent-Replayed: true`.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { apiError, invalidRequest } from '../../contract/errors.js';
 import type { Route } from '../../contract/routes.js';
 import {
@@ -15,6 +15,7 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from '../adapters/dynamo/idempotency-store.js';
+import { keySigningSecret } from '../adapters/secrets-manager/key-signing-secret.js';
 import type { SealedFor, SecretSealer } from '../core/secret-sealer.js';
 import { type ApiMiddleware, type ApiRequest, intentResult } from './api-request.js';
 
@@ -54,6 +55,20 @@ function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The body with each secret field replaced by its HMAC under the service's signing secret:
+ * the fingerprint kept 24 hours then tells the same secret from another, but a reader of the
+ * table cannot test guesses of a short password against it (decision 257).
+ */
+async function withSecretsKeyed(body: unknown, fields: readonly string[]): Promise<unknown> {
+  if (!body || typeof body !== 'object') return body;
+  const secret = await keySigningSecret().read();
+  const keyed = { ...(body as Record<string, unknown>) };
+  for (const f of fields)
+    if (typeof keyed[f] === 'string') keyed[f] = createHmac('sha256', secret).update(`idempotency-fingerprint:${keyed[f]}`).digest('hex');
+  return keyed;
 }
 
 /** Claims the key, or finds the response this request repeats; waits while another request holds it. */
@@ -111,10 +126,11 @@ export const idempotency = (route: Route, sealer?: ReplaySealer): ApiMiddleware 
           { field: 'Idempotency-Key', issue: 'must be 1-255 characters' },
         ]);
       }
+      const body = route.secretFields ? await withSecretsKeyed(api.input.body, route.secretFields) : api.input.body;
       const fingerprint = createHash('sha256')
         // The query too, where the route takes one: a dry run and the update itself are different requests.
         .update(
-          `${request.event.httpMethod} ${request.event.path} ${canonical(api.input.body ?? {})}${route.query ? ` ${canonical(api.input.query)}` : ''}`,
+          `${request.event.httpMethod} ${request.event.path} ${canonical(body ?? {})}${route.query ? ` ${canonical(api.input.query)}` : ''}`,
         )
         .digest('hex');
       await claimOrReplay(request, { orgId: api.caller.orgId, key, fingerprint, claimId: randomUUID() }, sealer);

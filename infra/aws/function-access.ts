@@ -301,7 +301,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'list-revisions': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'get-revision': KEYED,
   'create-dag-sync': writer(['StartExecution']),
-  'create-app-user': writer(['StartExecution']),
+  // The user's password is sealed for its operation, and the answer kept for replays (decision 51).
+  'create-app-user': { ...writer(['StartExecution']), kms: ['Encrypt', 'Decrypt:replay'] },
   'cancel-operation': writer(['StopExecution']),
   // Public, computed from the route table: no data access at all.
   'get-openapi': NONE,
@@ -310,9 +311,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
   // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
   // The function that opens a deployment's env secrets to hand them to the platform driver.
-  'start-phase': { ...STEP, kms: ['Decrypt:deployment-env'] },
+  // And an operation's sealed input (an app user's password, decision 256).
+  'start-phase': { ...STEP, kms: ['Decrypt:deployment-env', 'Decrypt:operation-input'] },
   // It opens them too, only to find them in the driver's log lines and replace them (decision 136).
-  'check-phase': { ...STEP, kms: ['Decrypt:deployment-env'] },
+  'check-phase': { ...STEP, kms: ['Decrypt:deployment-env', 'Decrypt:operation-input'] },
   'complete-operation': STEP,
   'fail-operation': STEP,
   // Finds unfinished operations (operation.activeOperations holds only those), asks Step Functions

@@ -6,12 +6,45 @@
  * whole lane must also have captured a floor of lines from each source it feeds, so an
  * empty capture cannot pass the scan by having nothing to show.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KEY_PREFIX, keyForm, TOKEN_LENGTHS } from '../../functions/core/api-keys.js';
 
 /** What every env secret value a test sets starts with (test/integration/deployment-config.test.ts). */
 export const ENV_SECRET_PREFIX = 'envsecret_';
+
+/** What every app user password a test gives starts with (test/integration/app-user-passwords.test.ts). */
+export const APP_PASSWORD_PREFIX = 'apppw_';
+
+const CANARY_DIR_VAR = 'TEST_CANARY_DIR';
+
+/**
+ * Registers a secret with no form of its own to find it by (an app user's password the
+ * service made, decision 51): the scan then looks for it, as it is, in every line of the
+ * run. Test processes append to a file of their own in the run's canary directory
+ * (global-setup.cjs), which no log line is written to.
+ */
+export function registerCanary(secret: string): void {
+  const dir = process.env[CANARY_DIR_VAR];
+  if (!dir)
+    throw new Error(`${CANARY_DIR_VAR} is not set: jest's globalSetup (test/helpers/global-setup.cjs) makes the run's canary directory.`);
+  appendFileSync(path.join(dir, `canaries-${process.pid}.txt`), `${secret}\n`);
+}
+
+/** Every canary the run's processes registered. */
+export function registeredCanaries(dir: string | undefined = process.env[CANARY_DIR_VAR]): string[] {
+  if (!dir) return [];
+  return readdirSync(dir).flatMap((name) =>
+    readFileSync(path.join(dir, name), 'utf8')
+      .split('\n')
+      .filter((c) => c.length > 0),
+  );
+}
+
+/** The registered canaries a line holds. */
+export function scanForCanaries(line: string, canaries: readonly string[]): LineFinding[] {
+  return canaries.filter((c) => line.includes(c)).map((c) => ({ pattern: 'registered canary (app user password)', masked: mask(c) }));
+}
 
 export interface SecretPattern {
   name: string;
@@ -45,6 +78,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // A deployment's env secret value (decision 41): the tests send theirs with this prefix
   // (ENV_SECRET_PREFIX), so one that reached a log line is found; the sealed form is the line above.
   { name: 'env secret value', pattern: new RegExp(`${ENV_SECRET_PREFIX}\\w*`, 'g') },
+  // An app user's password a test gave (decision 51); the ones the service made are registered canaries.
+  { name: 'app user password', pattern: new RegExp(`${APP_PASSWORD_PREFIX}\\w*`, 'g') },
   { name: 'Authorization value', pattern: /\b(?:Bearer|Basic)\s+[^\s"',;]+/gi },
   // The dashboard's ID and access tokens (the user pool's, emulated locally with jose).
   { name: 'JWT', pattern: /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g },
@@ -104,7 +139,8 @@ function messageOf(line: string): unknown {
   }
 }
 
-export function scanLogDir(dir: string): ScanResult {
+/** `canaries`: secrets registered by the run's tests (registerCanary), looked for as they are. */
+export function scanLogDir(dir: string, canaries: readonly string[] = []): ScanResult {
   const counts: Counts = { files: 0, lines: 0, handlerRequests: 0, workflowSteps: 0, npmStartLines: 0 };
   const findings: Finding[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -116,7 +152,7 @@ export function scanLogDir(dir: string): ScanResult {
     const inProcess = name.startsWith('jest-');
     if (name.startsWith('npm-start-')) counts.npmStartLines += lines.length;
     lines.forEach((text, i) => {
-      for (const f of scanLine(text)) findings.push({ file, line: i + 1, ...f });
+      for (const f of [...scanLine(text), ...scanForCanaries(text, canaries)]) findings.push({ file, line: i + 1, ...f });
       const message = messageOf(text);
       if (message === 'workflow step') counts.workflowSteps++;
       else if (message === 'request' && inProcess) counts.handlerRequests++;

@@ -21,6 +21,8 @@ function openRun() {
   // Every log line of the run goes to files here (log-capture.ts), scanned by closeRun.
   // Workers and the processes they start inherit the path.
   process.env.TEST_LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'deployments-test-logs-'));
+  // Where tests register the secrets the service made for them (registerCanary: app user passwords), searched for as they are.
+  process.env.TEST_CANARY_DIR = mkdtempSync(path.join(os.tmpdir(), 'canaries-'));
 }
 
 /**
@@ -46,8 +48,10 @@ async function lanesRunWhole(globalConfig) {
 async function closeRun(globalConfig) {
   if (--run().hooks > 0) return;
   const dir = process.env.TEST_LOG_DIR;
-  const { scanLogDir, verdict } = await tsImport('./log-scan.ts', __filename);
-  const { problems, summary } = verdict(scanLogDir(dir), await lanesRunWhole(globalConfig));
+  const { scanLogDir, verdict, registeredCanaries } = await tsImport('./log-scan.ts', __filename);
+  const canaries = registeredCanaries();
+  rmSync(process.env.TEST_CANARY_DIR, { recursive: true, force: true });
+  const { problems, summary } = verdict(scanLogDir(dir, canaries), await lanesRunWhole(globalConfig));
   if (problems.length) {
     throw new Error(
       `${summary}. The run's logs are in ${dir}:\n  ${problems.slice(0, 50).join('\n  ')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,

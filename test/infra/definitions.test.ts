@@ -49,15 +49,18 @@ describe('FUNCTION_ACCESS', () => {
     // env secrets are sealed where they are sent (create, PATCH) and opened only by the step that hands them to the driver.
     expect(withKms).toEqual({
       'create-webhook': ['Encrypt', 'Decrypt:replay'],
+      // Decision 51: an app user's password is sealed for its operation, and in the answer kept for replays.
+      'create-app-user': ['Encrypt', 'Decrypt:replay'],
       'deliver-webhooks': ['Decrypt:delivery'],
       'create-deployment': ['Encrypt'],
       'update-deployment': ['Encrypt'],
       // Decision 146: the dashboard's create and update as the public ones.
       'dashboard-create-deployment': ['Encrypt'],
       'dashboard-update-deployment': ['Encrypt'],
-      'start-phase': ['Decrypt:deployment-env'],
+      // Decision 256: and an operation's sealed input (an app user's password).
+      'start-phase': ['Decrypt:deployment-env', 'Decrypt:operation-input'],
       // Decision 136: to find secret values in the driver's log lines.
-      'check-phase': ['Decrypt:deployment-env'],
+      'check-phase': ['Decrypt:deployment-env', 'Decrypt:operation-input'],
     });
     const withQueue = Object.fromEntries(Object.entries(FUNCTION_ACCESS).flatMap(([n, a]) => (a.queue.length ? [[n, a.queue]] : [])));
     expect(withQueue).toEqual({ 'dispatch-events': ['SendMessage'], 'deliver-webhooks': ['SendMessage'] });

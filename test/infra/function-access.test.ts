@@ -86,6 +86,8 @@ describe('IAM, per function', () => {
     const decrypters: string[] = [];
     for (const f of s.stack.functions.all) {
       const sts = declared(f.name);
+      // Each purpose it may decrypt (a phase step opens two, decision 256) is a statement of its own.
+      const decryptPurposes: string[] = [];
       const sqsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('sqs:'));
       expect({ fn: f.name, sqsActions }).toEqual({ fn: f.name, sqsActions: f.access.queue.map((a) => `sqs:${a}`) });
       const kmsActions = sts.flatMap(actionsOf).filter((a) => a.startsWith('kms:'));
@@ -95,8 +97,10 @@ describe('IAM, per function', () => {
         if (actionsOf(st).some((a) => a.startsWith('kms:'))) expect(resourcesOf(st).map(flatten)).toEqual([keyArn()]);
         // A decrypt is bound to its purpose, the encryption context the code seals with.
         if (actionsOf(st).includes('kms:Decrypt')) {
-          const purpose = f.access.kms.find((a) => a.startsWith('Decrypt:'))!.split(':')[1];
-          expect((st as { Condition?: unknown }).Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': purpose } });
+          const condition = (st as { Condition?: { StringEquals?: Record<string, unknown> } }).Condition;
+          expect(Object.keys(condition ?? {})).toEqual(['StringEquals']);
+          expect(Object.keys(condition!.StringEquals!)).toEqual(['kms:EncryptionContext:purpose']);
+          decryptPurposes.push(String(condition!.StringEquals!['kms:EncryptionContext:purpose']));
         }
         // An encrypt must bind what it seals to a purpose, an organization and a record.
         if (actionsOf(st).includes('kms:Encrypt')) {
@@ -108,24 +112,31 @@ describe('IAM, per function', () => {
           expect((st as { Condition?: unknown }).Condition).toEqual({ Null: bound });
         }
       }
+      expect({ fn: f.name, decryptPurposes: decryptPurposes.sort() }).toEqual({
+        fn: f.name,
+        decryptPurposes: f.access.kms.flatMap((a) => (a.startsWith('Decrypt:') ? [a.split(':')[1]] : [])).sort(),
+      });
       if (sqsActions.includes('sqs:SendMessage')) senders.push(f.name);
       if (kmsActions.includes('kms:Encrypt')) encrypters.push(f.name);
       if (kmsActions.includes('kms:Decrypt')) decrypters.push(f.name);
     }
     expect(senders.sort()).toEqual(['deliver-webhooks', 'dispatch-events']);
     expect(encrypters.sort()).toEqual([
+      'create-app-user',
       'create-deployment',
       'create-webhook',
       'dashboard-create-deployment',
       'dashboard-update-deployment',
       'update-deployment',
     ]);
-    expect(decrypters.sort()).toEqual(['check-phase', 'create-webhook', 'deliver-webhooks', 'start-phase']);
+    expect(decrypters.sort()).toEqual(['check-phase', 'create-app-user', 'create-webhook', 'deliver-webhooks', 'start-phase']);
     // Besides the declared senders, only the dispatcher's failure destination sends (to the dead-letter queue).
     const allSends = policiesOf(s.json)
       .flatMap((p) => p.statements)
       .filter((st) => actionsOf(st).some((a) => a === 'sqs:SendMessage' || a === 'kms:Decrypt' || a === 'kms:Encrypt'));
-    expect(allSends).toHaveLength(senders.length + encrypters.length + decrypters.length + 1);
+    // One statement per purpose a function may decrypt.
+    const decryptStatements = s.stack.functions.all.reduce((n, f) => n + f.access.kms.filter((a) => a.startsWith('Decrypt:')).length, 0);
+    expect(allSends).toHaveLength(senders.length + encrypters.length + decryptStatements + 1);
   });
 
   it('grants exactly the declared DynamoDB and Step Functions actions, never a wildcard action', () => {

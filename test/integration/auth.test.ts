@@ -5,12 +5,12 @@
  * between organizations, and keys stored only as hashes.
  */
 import crypto from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { findKeyById, revokeKey } from '../../functions/adapters/dynamo/api-key-store.js';
-import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
+import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { generateKey, hashKey, KEY_PREFIX, keyHint } from '../../functions/core/api-keys.js';
 import { runKeysCommand } from '../../local/keys-cli.js';
 import { type CallResult, call, createKey, newOrgId, signingSecret, storeKey } from '../helpers/fixtures.js';
+import { scanTable } from '../helpers/table-scan.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -310,17 +310,6 @@ describe('storage and logs hold no secret', () => {
     return out;
   }
 
-  async function scanAll(): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  }
-
   it('no attribute of any item in the table contains a key or its token, only its hash', async () => {
     const made = await createKey();
     const out: string[] = [];
@@ -331,7 +320,7 @@ describe('storage and logs hold no secret', () => {
       expect((await call('GET', '/environments', { key })).status).toBe(200);
       expect((await call('GET', '/nope', { key })).status).toBe(404);
     }
-    const all = strings(await scanAll());
+    const all = strings(await scanTable());
     for (const key of [made.key, viaCli.key]) {
       const token = key.slice(KEY_PREFIX.length);
       const random = token.slice(0, 43);

@@ -13,10 +13,10 @@ import { type CliContext, COMMANDS, EXIT, runCli } from '../../client/cli/main.j
 import { type Clock, realClock } from '../../client/index.js';
 import { API_PREFIX } from '../../contract/routes.js';
 import { createApiServer } from '../../local/api-server.js';
-import { readyDeployment } from '../helpers/api.js';
+import { operationReaches, readyDeployment } from '../helpers/api.js';
 import { createKey } from '../helpers/fixtures.js';
 import { localApi } from '../helpers/local-api.js';
-import { ENV_SECRET_PREFIX } from '../helpers/log-scan.js';
+import { APP_PASSWORD_PREFIX, ENV_SECRET_PREFIX, registerCanary } from '../helpers/log-scan.js';
 import { conformanceCheckingFetch } from '../helpers/openapi-conformance.js';
 import { runProcess } from '../helpers/run-process.js';
 import {
@@ -59,6 +59,13 @@ function sink(isTTY = false, columns?: number) {
 }
 
 const local = localApi();
+
+/** A file holding `text`, in a directory of its own. */
+function writeTemp(text: string): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'deployctl-')), 'f');
+  writeFileSync(file, text);
+  return file;
+}
 
 async function deployctl(
   argv: string[],
@@ -350,6 +357,48 @@ describe('deployctl: updates, revisions and rollback through the local workflow'
 
     for (const run of [dry, stale, applied, same, sameJson, revisions, backDry, back, listed])
       expect(run.stdout + run.stderr).not.toContain(ENV_SECRET_PREFIX);
+  });
+});
+
+describe('deployctl deployments users create (decision 259)', () => {
+  it('prints the password once: read from --password-file, or made by the service; --json gives the answer', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const password = `${APP_PASSWORD_PREFIX}from-a-file`;
+    const file = writeTemp(`${password}\n`);
+    const user = ['--username', 'ada', '--email', 'ada@example.com', '--role', 'editor'];
+
+    const given = await deployctl(['deployments', 'users', 'create', d.id, ...user, '--password-file', file, '--wait'], { key });
+    expect(given.code).toBe(EXIT.ok);
+    expect(given.stdout.split(password)).toHaveLength(2);
+    expect(given.stdout).toContain('shown only this once');
+    expect(given.stdout).toContain(`App user ada is provisioned on ${d.name} (${d.id}).`);
+    expect(given.stderr).not.toContain(password);
+
+    const made = await deployctl(['deployments', 'users', 'create', d.id, ...user, '--json'], { key });
+    expect(made.code).toBe(EXIT.ok);
+    const answer = JSON.parse(made.stdout);
+    expect(answer).toMatchObject({ deployment_id: d.id, initial_password: expect.stringMatching(/^[A-Za-z0-9]{24}$/) });
+    registerCanary(answer.initial_password);
+    await operationReaches(key, answer.operation_id, ['succeeded']);
+    // Only this command's answer shows it: the operation's own command does not.
+    const op = await deployctl(['operations', 'get', answer.operation_id, '--json'], { key });
+    expect(op.stdout).not.toContain(answer.initial_password);
+  });
+
+  it('checks its options before sending anything', async () => {
+    const { key } = await createKey();
+    const create = (id: string, ...more: string[]) =>
+      deployctl(['deployments', 'users', 'create', id, '--username', 'ada', '--email', 'a@example.com', ...more], { key });
+    const missing = await create('x');
+    expect(missing).toMatchObject({ code: EXIT.usage, requests: 0 });
+    expect(missing.stderr).toContain('--role is required (admin, editor, viewer)');
+    const noFile = await create('x', '--role', 'viewer', '--password-file', '/no/such/file');
+    expect(noFile).toMatchObject({ code: EXIT.usage, requests: 0 });
+    expect(noFile.stderr).toContain('--password-file: cannot read /no/such/file (ENOENT)');
+    const tooShort = await create((await readyDeployment(key)).id, '--role', 'viewer', '--password-file', writeTemp('short'));
+    expect(tooShort.code).toBe(EXIT.apiError);
+    expect(tooShort.stderr).toMatch(/INVALID_REQUEST[\s\S]*password:/);
   });
 });
 

@@ -37,10 +37,11 @@ const record = readDecisionRecord(decisionFiles, read('docs/decisions/README.md'
 const repo: Repository = { decisions: record.decisions, exists: (p) => present.has(p) };
 
 describe('the decision record', () => {
-  it('numbers the published decisions 1-47 and the project’s own from 100, a file each', () => {
+  it('numbers the published decisions 1-47 (48-52 as each is built) and the project’s own from 100, a file each', () => {
     expect(decisionFiles.length).toBeGreaterThan(100);
     for (let n = 1; n <= 47; n++) expect(repo.decisions.has(n)).toBe(true);
-    expect([...repo.decisions].filter((n) => n > 47 && n < 100)).toEqual([]);
+    expect(repo.decisions.has(51)).toBe(true);
+    expect([...repo.decisions].filter((n) => n > 52 && n < 100)).toEqual([]);
     expect(repo.decisions.has(100)).toBe(true);
   });
 

@@ -11,8 +11,19 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { newWebhookSecret } from '../../contract/webhook-signature.js';
 import { generateKey, hashKey, KEY_PREFIX } from '../../functions/core/api-keys.js';
+import { generatePassword } from '../../functions/core/app-user-password.js';
 import { aesSealer } from '../../local/aes-sealer.js';
-import { ENV_SECRET_PREFIX, isWholeSuite, LANE_FLOORS, scanLine, scanLogDir, verdict } from '../helpers/log-scan.js';
+import {
+  APP_PASSWORD_PREFIX,
+  ENV_SECRET_PREFIX,
+  isWholeSuite,
+  LANE_FLOORS,
+  registerCanary,
+  registeredCanaries,
+  scanLine,
+  scanLogDir,
+  verdict,
+} from '../helpers/log-scan.js';
 
 const made = generateKey(
   { orgId: 'org-scan', name: 'scan', now: new Date('2026-11-23T10:00:00.000Z') },
@@ -143,6 +154,40 @@ describe('a run directory', () => {
     ]);
     expect(summary).toContain('6 lines in 2 files');
     expect(problems.join('\n')).not.toContain(key.slice(KEY_PREFIX.length + 4));
+  });
+
+  it('finds the app user passwords registered as canaries (decision 51), as they are, and the given ones by their prefix', () => {
+    const made = generatePassword();
+    writeFileSync(
+      path.join(dir, 'jest-integration~users.log'),
+      `${line({})}\n${line({ note: `user got ${made}` })}\n${line({ p: `${APP_PASSWORD_PREFIX}x1` })}\n`,
+    );
+    expect(scanLogDir(dir).findings.map((f) => [f.line, f.pattern])).toEqual([[3, 'app user password']]);
+    const found = scanLogDir(dir, [made, generatePassword()]).findings;
+    expect(found.map((f) => [f.line, f.pattern])).toEqual([
+      [2, 'registered canary (app user password)'],
+      [3, 'app user password'],
+    ]);
+    expect(found[0]!.masked).toBe(`${made.slice(0, 4)}…(24 characters)`);
+  });
+
+  it('reads the canaries every test process registered in the run', () => {
+    const canaries = mkdtempSync(path.join(os.tmpdir(), 'canaries-test-'));
+    try {
+      writeFileSync(path.join(canaries, 'canaries-1.txt'), 'aaaaaaaaaaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbbbbbbbbbb\n');
+      writeFileSync(path.join(canaries, 'canaries-2.txt'), 'cccccccccccccccccccccccc\n');
+      expect(registeredCanaries(canaries).sort()).toEqual([
+        'aaaaaaaaaaaaaaaaaaaaaaaa',
+        'bbbbbbbbbbbbbbbbbbbbbbbb',
+        'cccccccccccccccccccccccc',
+      ]);
+      // This run's own directory (global-setup.cjs) is where registerCanary writes.
+      const mine = `${APP_PASSWORD_PREFIX}registered-${process.pid}`;
+      registerCanary(mine);
+      expect(registeredCanaries()).toContain(mine);
+    } finally {
+      rmSync(canaries, { recursive: true, force: true });
+    }
   });
 
   it('that captured too little fails a run of a whole lane (the scan cannot pass on nothing), not a partial one', () => {

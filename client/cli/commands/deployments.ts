@@ -13,7 +13,7 @@ import { follow, operationOutcome } from '../progress.js';
  * operation and how to follow it; with --wait (no time limit unless --timeout), the
  * progress, then the deployment it left.
  */
-async function reportAccepted(
+export async function reportAccepted(
   r: Run,
   accepted: Accepted,
   wait: WaitLimit | undefined,

@@ -51,6 +51,7 @@ export const ENTITY_DOCS: { readonly [N in EntityName]: EntityDoc } = {
       'an operation: its four status indexes’ partitions move with its status; activeOperations holds it only while queued or running',
     attributes: {
       'id, org_id, type, status, phase, message, resource_id, requested_at, started_at, ended_at, error, result, params, job': 'the record',
+      sealed_input: 'app_user.provision: the password, sealed for the phase steps, removed when the operation ends (decision 256)',
       update: 'deployment.update: the configuration to apply (secrets sealed), its changes, the revision a rollback restores',
       'seq, type_seq, res_seq, res_type_seq': 'its positions in its four dense lists',
       'log_count, log_at': 'its log (decision 45): the lines written, 1..n, and the time of the last; absent before the first',

@@ -28,6 +28,7 @@ export function toOperation(item: Record<string, unknown>): OperationRecord {
     error: optional(item.error),
     result: optional(item.result),
     params: optional(item.params),
+    sealed_input: optional(item.sealed_input),
     update: optional(item.update),
     job: optional(item.job),
     log_count: optional(item.log_count),

@@ -27,7 +27,8 @@ export function operationWrites(
   if (change.status && change.status !== op.status) {
     Object.assign(set, operation.statusIndexKeys({ ...op }, change.status));
     const active = operation.indexes.activeOperations;
-    if (isTerminal(change.status)) remove.push(active.pkAttr, active.skAttr);
+    // An ended operation keeps none of its sealed input (decision 256): every way to end one writes here.
+    if (isTerminal(change.status)) remove.push(active.pkAttr, active.skAttr, 'sealed_input');
   }
   const lines = numberLines(op, [...transitionLines(op, change), ...extra], at);
   const last = lines.at(-1);
