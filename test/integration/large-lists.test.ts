@@ -11,7 +11,8 @@ import { call, createKey } from '../helpers/fixtures.js';
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
 
 /** 15 values of 4,000 characters: 60 KB, inside decision 41's 65,536 bytes. */
-const bigEnv = (tag: string) => Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`V${i}`, { value: `${tag}${i}`.padEnd(4000, tag) }]));
+const bigEnv = (tag: string) =>
+  Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`V${i}`, { value: `${tag}${i}`.padEnd(4000, tag) }]));
 
 describe('lists of large items (decision 225)', () => {
   it('GET /events pages hold per_page events, and pages/next reach the rest', async () => {
