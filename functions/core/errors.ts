@@ -76,9 +76,12 @@ export const ERRORS = {
     status: 404,
     message: ({ id }) => `API key ${id} was not found.`,
   }),
-  API_KEY_NOT_ROTATABLE: code<{ id: string; why: 'revoked' | 'expired' }>({
+  API_KEY_NOT_ROTATABLE: code<{ id: string; why: 'revoked' | 'expired' | 'rotated'; successor?: string }>({
     status: 409,
-    message: ({ id, why }) => `API key ${id} is ${why}, so it cannot be rotated; create a new key instead.`,
+    message: ({ id, why, successor }) =>
+      why === 'rotated'
+        ? `API key ${id} was rotated already (its successor is ${successor}); rotate ${successor} instead.`
+        : `API key ${id} is ${why}, so it cannot be rotated; create a new key instead.`,
   }),
   NOT_FOUND: code<{ method: string; path: string }>({
     status: 404,
