@@ -155,9 +155,13 @@ export const ERRORS = {
     status: 413,
     message: () => `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
   }),
-  UNSUPPORTED_MEDIA_TYPE: code({
+  // Names the type the route takes first: a PATCH's is the merge patch (decision 42).
+  UNSUPPORTED_MEDIA_TYPE: code<{ types: readonly string[] }>({
     status: 415,
-    message: () => 'Send the request body as JSON with Content-Type: application/json.',
+    message: ({ types }) =>
+      types[0] === 'application/merge-patch+json'
+        ? 'Send the request body as a JSON merge patch with Content-Type: application/merge-patch+json (or application/json).'
+        : 'Send the request body as JSON with Content-Type: application/json.',
   }),
   MISDIRECTED_REQUEST: code({
     status: 421,

@@ -141,7 +141,7 @@ const ERROR_MEANINGS: { readonly [C in ErrorCode]: ErrorMeaning<ErrorParams<C>> 
   },
   UNSUPPORTED_MEDIA_TYPE: {
     meaning: 'The request body is not sent as Content-Type: application/json (or, for PATCH, application/merge-patch+json).',
-    example: undefined,
+    example: { types: ['application/json'] },
   },
   MISDIRECTED_REQUEST: {
     meaning:
