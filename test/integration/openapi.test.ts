@@ -187,7 +187,7 @@ describe('the OpenAPI document', () => {
       }
     }
     // The PATCH's 415 names the merge patch.
-    const patch = (doc.paths?.[`${API_PREFIX}/deployments/{deployment_id}`] as Record<string, Operation>).patch!;
+    const patch = (doc.paths![`${API_PREFIX}/deployments/{deployment_id}`] as Record<string, Operation>).patch!;
     expect(JSON.stringify(patch.responses['415'])).toContain(
       'Send the request body as a JSON merge patch with Content-Type: application/merge-patch+json (or application/json).',
     );
