@@ -5,8 +5,11 @@
  * token in front too; this check stays, so the function trusts nothing it did not verify.
  */
 import { verifyUserToken } from '../adapters/auth/user-tokens.js';
+import { admitUserRequest } from '../adapters/dynamo/user-admission.js';
 import { checkRole, type DashboardRole } from '../core/dashboard-users.js';
 import { apiError } from '../core/errors.js';
+import { rateLimitHeaders, windowFull } from '../core/rate-limits.js';
+import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import type { ApiMiddleware } from './api-request.js';
 
@@ -21,8 +24,14 @@ export const authorizeUser = (role: DashboardRole): ApiMiddleware => ({
       throw apiError('MISSING_TOKEN', { apiKey: Boolean(headers['x-api-key']) });
     }
     const user = await verifyUserToken(token);
-    request.context.api.user = user;
+    const { api } = request.context;
+    api.user = user;
     logger.appendKeys({ user_sub: user.sub, org_id: user.orgId });
+    // Decision 232: a user's requests are counted as a key's are, before the role is checked.
+    const limits = config().limits;
+    const admission = await admitUserRequest(user.sub, limits, api.now);
+    if (!admission.admitted) throw windowFull(limits, admission.usage, api.now, 'user');
+    api.limitHeaders = rateLimitHeaders(limits, admission.usage, api.now);
     checkRole(user, role);
   },
 });

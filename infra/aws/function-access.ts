@@ -23,6 +23,7 @@ import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } 
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
 import { USAGE_SETTLE_ATTRIBUTES } from '../../functions/adapters/dynamo/usage-store.js';
+import { USER_RATE_ATTRIBUTES } from '../../functions/adapters/dynamo/user-admission.js';
 import { WAIT_SLOT_ATTRIBUTES } from '../../functions/adapters/dynamo/wait-slots.js';
 import type { SealPurpose } from '../../functions/core/secret-sealer.js';
 import type { dashboardRoutes } from '../../functions/dashboard-routes.js';
@@ -183,15 +184,25 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
  */
 const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }] };
 
-/** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
-const USER: FunctionAccess = { ...NONE, userPool: true };
+/**
+ * The dashboard API: no key to read or count, the user's token verified against the pool's
+ * JWKS, and the user's requests counted on the user's item of the hour (user-admission.ts,
+ * decision 232): those attributes only.
+ */
+const USER_RATE: ItemGrant = {
+  actions: ['UpdateItem'],
+  reach: ['userRate'],
+  attributes: USER_RATE_ATTRIBUTES,
+  returnValues: ['UPDATED_NEW'],
+};
+const USER: FunctionAccess = { ...NONE, userPool: true, items: [USER_RATE] };
 /** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
 const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
 /** Key management counts an organization's keys on its item (api-key-store.ts): that count, nothing else of it. */
 const KEY_COUNT: ItemGrant = { actions: ['UpdateItem'], reach: ['org'], attributes: KEY_COUNT_ATTRIBUTES };
 const DASHBOARD_LISTS: FunctionAccess = {
   ...USER,
-  items: [{ actions: ['GetItem'], reach: ['org'] }],
+  items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
   query: { table: true, indexes: LIST_INDEXES, reach: ['org'] },
 };
 
@@ -202,7 +213,7 @@ const DASHBOARD_LISTS: FunctionAccess = {
  */
 const dashboardWriter = (states: readonly StatesAction[]): FunctionAccess => ({
   ...KEY_MANAGER,
-  items: [{ actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
+  items: [USER_RATE, { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
   states,
 });
 
@@ -214,13 +225,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-create-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [KEY_COUNT, { actions: ['PutItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['PutItem'], reach: ['apiKey'] }],
   },
   // findKeyById, then revokeKey: one transaction, the key's conditional Update and the
   // count it gives back (or the key's Update alone), then the key read back.
   'dashboard-revoke-key': {
     ...KEY_MANAGER,
-    items: [KEY_COUNT, { actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // findKeyById, then one transaction: the new key's Put and the old key's conditional
@@ -228,7 +239,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-rotate-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [KEY_COUNT, { actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // The key by its id, then its usage items (the base table, usage-reads.ts).
@@ -242,17 +253,17 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...DASHBOARD_LISTS,
     query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
   },
-  'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
-  'dashboard-get-deployment': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-get-operation': { ...USER, items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-get-deployment': { ...USER, items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }] },
   'dashboard-list-revisions': {
     ...USER,
-    items: [{ actions: ['GetItem'], reach: ['org'] }],
+    items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
   // Decision 45: the operation, then its log lines, one key range of the organization's partition.
   'dashboard-list-operation-logs': {
     ...USER,
-    items: [{ actions: ['GetItem'], reach: ['org'] }],
+    items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
   // As create-deployment, update-deployment, rollback-deployment, delete-deployment and cancel-operation;
