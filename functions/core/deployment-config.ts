@@ -214,9 +214,7 @@ export function applyConfigPatch(
   if (env.size > MAX_ENV_ENTRIES) {
     problems.push({ field: 'config.env', issue: `must have at most ${MAX_ENV_ENTRIES} entries` });
   }
-  if (envBytes(env) > MAX_ENV_BYTES) {
-    problems.push({ field: 'config.env', issue: `must hold at most ${MAX_ENV_BYTES} bytes of names and values (UTF-8)` });
-  }
+  problems.push(...envSizeProblems(env));
   // Object.fromEntries defines each name as an own property, `__proto__` included.
   return { config: { app_version, size: patch.size ?? current.size, env: Object.fromEntries(env) }, problems };
 }
@@ -225,6 +223,12 @@ const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /** A value's UTF-8 length; a secret stored before its length was kept counts as long as its sealed text (more, never less). */
 const valueBytes = (e: PendingEnvEntry): number => ('value' in e ? utf8Bytes(e.value) : (e.bytes ?? utf8Bytes(e.sealed)));
+
+/** Decision 41's cap on the whole env, as `details` name it. */
+export const envSizeProblems = (env: ReadonlyMap<string, PendingEnvEntry>): ConfigProblem[] =>
+  envBytes(env) > MAX_ENV_BYTES
+    ? [{ field: 'config.env', issue: `must hold at most ${MAX_ENV_BYTES} bytes of names and values (UTF-8)` }]
+    : [];
 
 /** The bytes decision 41 caps: every name and value of the env, in UTF-8. */
 export function envBytes(env: ReadonlyMap<string, PendingEnvEntry>): number {

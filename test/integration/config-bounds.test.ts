@@ -9,6 +9,7 @@ import {
   applyConfigPatch,
   configChanges,
   DEFAULT_APP_VERSIONS,
+  envSizeProblems,
   MAX_ENV_BYTES,
   type StoredConfig,
 } from '../../functions/core/deployment-config.js';
@@ -62,6 +63,8 @@ describe('the env byte cap (decisions 41, 226)', () => {
     const more = applyConfigPatch(stored, { env: { MORE: { value: 'x'.repeat(4096) } } }, ctx);
     expect(more.problems.map((p) => p.field)).toEqual(['config.env']);
     expect(applyConfigPatch(stored, { env: { NEW: null, MORE: { value: 'x'.repeat(4096) } } }, ctx).problems).toEqual([]);
+    // A rollback to a revision stored before the cap checks it too (deployment-updates.ts).
+    expect(envSizeProblems(new Map(Object.entries(stored.env))).map((p) => p.field)).toEqual(['config.env']);
   });
 
   it('refuses a PATCH once merged past the cap (dry run too); an env at the cap updates and rolls back', async () => {
