@@ -27,11 +27,14 @@ export const authorizeUser = (role: DashboardRole): ApiMiddleware => ({
     const { api } = request.context;
     api.user = user;
     logger.appendKeys({ user_sub: user.sub, org_id: user.orgId });
-    // Decision 232: a user's requests are counted as a key's are, before the role is checked.
-    const limits = config().limits;
-    const admission = await admitUserRequest(user.sub, limits, api.now);
-    if (!admission.admitted) throw windowFull(limits, admission.usage, api.now, 'user');
-    api.limitHeaders = rateLimitHeaders(limits, admission.usage, api.now);
+    // Decision 232: a user's changes (and dry runs, which compare secrets) are counted as a
+    // key's requests are, before the role is checked; the pages' polling reads are not.
+    if (request.event.httpMethod !== 'GET') {
+      const limits = config().limits;
+      const admission = await admitUserRequest(user.sub, limits, api.now);
+      if (!admission.admitted) throw windowFull(limits, admission.usage, api.now, 'user');
+      api.limitHeaders = rateLimitHeaders(limits, admission.usage, api.now);
+    }
     checkRole(user, role);
   },
 });

@@ -184,10 +184,13 @@ const writer = (states: readonly StatesAction[]): FunctionAccess => ({
  */
 const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }] };
 
+/** The dashboard API: no key to read or count, the user's token verified against the pool's JWKS. */
+const USER: FunctionAccess = { ...NONE, userPool: true };
+/** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
+const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
 /**
- * The dashboard API: no key to read or count, the user's token verified against the pool's
- * JWKS, and the user's requests counted on the user's item of the hour (user-admission.ts,
- * decision 232): those attributes only.
+ * A dashboard request that changes something is counted on the user's item of the hour
+ * (user-admission.ts, decision 232): those attributes only. Reads are not counted.
  */
 const USER_RATE: ItemGrant = {
   actions: ['UpdateItem'],
@@ -195,14 +198,11 @@ const USER_RATE: ItemGrant = {
   attributes: USER_RATE_ATTRIBUTES,
   returnValues: ['UPDATED_NEW'],
 };
-const USER: FunctionAccess = { ...NONE, userPool: true, items: [USER_RATE] };
-/** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
-const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
 /** Key management counts an organization's keys on its item (api-key-store.ts): that count, nothing else of it. */
 const KEY_COUNT: ItemGrant = { actions: ['UpdateItem'], reach: ['org'], attributes: KEY_COUNT_ATTRIBUTES };
 const DASHBOARD_LISTS: FunctionAccess = {
   ...USER,
-  items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
+  items: [{ actions: ['GetItem'], reach: ['org'] }],
   query: { table: true, indexes: LIST_INDEXES, reach: ['org'] },
 };
 
@@ -253,17 +253,17 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...DASHBOARD_LISTS,
     query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
   },
-  'dashboard-get-operation': { ...USER, items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }] },
-  'dashboard-get-deployment': { ...USER, items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
+  'dashboard-get-deployment': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
   'dashboard-list-revisions': {
     ...USER,
-    items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
+    items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
   // Decision 45: the operation, then its log lines, one key range of the organization's partition.
   'dashboard-list-operation-logs': {
     ...USER,
-    items: [USER_RATE, { actions: ['GetItem'], reach: ['org'] }],
+    items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
   // As create-deployment, update-deployment, rollback-deployment, delete-deployment and cancel-operation;

@@ -31,11 +31,16 @@ async function freshMinute(n: number): Promise<void> {
 }
 
 describe('the dashboard API rate limits (decision 232)', () => {
-  it("refuses a user's requests past the burst limit with 429 and the key's headers; another user is not affected", async () => {
+  it("refuses a user's changes and dry runs past the burst limit with 429 and the key's headers; reads and other users go on", async () => {
     await freshMinute(10);
+    // Dry runs, each comparing a guessed secret (here of a deployment that does not exist: 404, counted all the same).
+    const guess = (i: number) =>
+      session.send('PATCH', `/deployments/00000000-0000-4000-8000-00000000000${i}?dry_run=true`, as('first'), {
+        config: { env: { TOKEN: { value: `guess-${i}`, secret: true } } },
+      });
     const answers = [];
-    for (let i = 0; i < 6; i++) answers.push(await session.send('GET', '/me', as('first')));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    for (let i = 0; i < 6; i++) answers.push(await guess(i));
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 404, 404, 429]);
     expect(answers[0]!.headers.get('x-ratelimit-limit')).toBe('1000');
     expect(answers.slice(0, 5).map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['999', '998', '997', '996', '995']);
     const refused = answers[5]!;
@@ -45,12 +50,15 @@ describe('the dashboard API rate limits (decision 232)', () => {
     );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-    // Every route counts, a dry run's comparison included, and a refused one compares nothing.
-    const dry = await session.send('PATCH', '/deployments/00000000-0000-4000-8000-000000000000?dry_run=true', as('first'), {
-      config: { env: { TOKEN: { value: 'guess', secret: true } } },
-    });
-    expect(dry.status).toBe(429);
-    expect((await session.send('GET', '/me', as('second'))).status).toBe(200);
+    // Every change counts: a rotation or a rollback is refused too, before it does anything.
+    const rollback = await session.send('POST', '/deployments/00000000-0000-4000-8000-000000000000/rollback', as('first'), { revision: 1 });
+    expect(rollback.status).toBe(429);
+    // The pages' polling reads are not counted (they compare nothing); another user's changes are their own.
+    expect((await session.send('GET', '/me', as('first'))).status).toBe(200);
+    expect((await session.send('GET', '/deployments', as('first'))).status).toBe(200);
+    expect(
+      (await session.send('PATCH', '/deployments/00000000-0000-4000-8000-000000000000?dry_run=true', as('second'), {})).status,
+    ).not.toBe(429);
   });
 
   it('refuses a known query parameter given twice (decision 228)', async () => {

@@ -41,7 +41,7 @@ async function send(handler: ReturnType<typeof dashboardRoute>, event: Partial<A
   return { status: result.statusCode, headers: result.headers as Record<string, string>, body, lines };
 }
 
-it("gives the intent the verified user, and answers in the envelope with the request id, protective headers and the user's limit headers", async () => {
+it('gives the intent the verified user, and answers in the envelope with the request id and protective headers, no limit headers', async () => {
   const { intent, handler } = endpoint(dashboardRoutes.getMe);
   const { result: res, calls } = await dynamoCallsOf(() =>
     send(handler, { path: '/dashboard/api/me', headers: { ...bearer('viewer'), 'X-Request-Id': 'dash-1' } }),
@@ -52,18 +52,12 @@ it("gives the intent the verified user, and answers in the envelope with the req
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
     'X-Request-Id': 'dash-1',
-    // Decision 232: the user's requests are counted as a key's are, and say so as a key's do.
-    'X-RateLimit-Limit': expect.stringMatching(/^\d+$/),
-    'X-RateLimit-Remaining': expect.stringMatching(/^\d+$/),
-    'X-RateLimit-Reset': expect.stringMatching(/^\d+$/),
-    'RateLimit-Policy': expect.stringContaining('"burst"'),
-    RateLimit: expect.stringContaining('"burst"'),
   });
   expect(intent).toHaveBeenCalledWith(
     expect.objectContaining({ user: expect.objectContaining({ email: 'viewer@mw.test', orgId: org, role: 'viewer' }) }),
   );
-  // The usage log is the API keys' (decision 34): the stack itself writes only the user's count.
-  expect(calls.map((c) => [c.command, String(c.input.Key?.pk).split('#')[0]])).toEqual([['UpdateItemCommand', 'USERRATE']]);
+  // The usage log is the API keys' (decision 34): the stack itself writes nothing.
+  expect(calls).toEqual([]);
   expect(res.lines).toEqual([
     expect.objectContaining({ message: 'request', status: 200, request_id: 'dash-1', route: 'GET /dashboard/api/me', org_id: org }),
   ]);
