@@ -76,9 +76,12 @@ export const ERRORS = {
     status: 404,
     message: ({ id }) => `API key ${id} was not found.`,
   }),
-  API_KEY_NOT_ROTATABLE: code<{ id: string; why: 'revoked' | 'expired' }>({
+  API_KEY_NOT_ROTATABLE: code<{ id: string; why: 'revoked' | 'expired' | 'rotated'; successor?: string }>({
     status: 409,
-    message: ({ id, why }) => `API key ${id} is ${why}, so it cannot be rotated; create a new key instead.`,
+    message: ({ id, why, successor }) =>
+      why === 'rotated'
+        ? `API key ${id} was rotated already (its successor is ${successor}); rotate ${successor} instead.`
+        : `API key ${id} is ${why}, so it cannot be rotated; create a new key instead.`,
   }),
   NOT_FOUND: code<{ method: string; path: string }>({
     status: 404,
@@ -152,9 +155,13 @@ export const ERRORS = {
     status: 413,
     message: () => `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
   }),
-  UNSUPPORTED_MEDIA_TYPE: code({
+  // Names the type the route takes first: a PATCH's is the merge patch (decision 42).
+  UNSUPPORTED_MEDIA_TYPE: code<{ types: readonly string[] }>({
     status: 415,
-    message: () => 'Send the request body as JSON with Content-Type: application/json.',
+    message: ({ types }) =>
+      types[0] === 'application/merge-patch+json'
+        ? 'Send the request body as a JSON merge patch with Content-Type: application/merge-patch+json (or application/json).'
+        : 'Send the request body as JSON with Content-Type: application/json.',
   }),
   MISDIRECTED_REQUEST: code({
     status: 421,

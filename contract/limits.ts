@@ -20,6 +20,12 @@ export const NAME_MAX_LENGTH = 64;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 export const MAX_ENV_ENTRIES = 50;
 export const MAX_ENV_VALUE_LENGTH = 4096;
+/**
+ * The whole env, names and values in UTF-8 (decision 41, amended), so that every record and
+ * event that carries a configuration (twice at most: an update's `changes`, an event's
+ * `previous`) stays well inside DynamoDB's 400 KB item (decision 226).
+ */
+export const MAX_ENV_BYTES = 65_536;
 
 /** Decision 36: GET /operations/{id}/wait holds a request this many seconds at most (1-20, default 20). */
 export const WAIT_TIMEOUT_SECONDS = { min: 1, max: 20, default: 20 } as const;

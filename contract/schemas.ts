@@ -375,7 +375,7 @@ export const Operation = schema(() =>
     id: z.string().check(z.regex(/^op_[0-9a-f-]{36}$/)),
     type: OperationType,
     status: OperationStatus,
-    progress: z.object({ phase: z.string(), message: z.string() }),
+    progress: z.object({ phase: Phase, message: z.string() }),
     resource: z.object({ type: z.literal('deployment'), id: z.uuid() }),
     requested_at: Timestamp,
     started_at: z.optional(Timestamp),

@@ -126,6 +126,7 @@ export async function runKeysCommand(argv: string[], io: Io, now = () => new Dat
         const t = Date.parse(raw);
         if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(t))
           throw new UsageError('--expires-at must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z');
+        if (t <= now().getTime()) throw new UsageError(`--expires-at must be in the future (it is ${new Date(t).toISOString()})`);
         expiresAt = new Date(t).toISOString();
       }
       const made = await refusable(() => createApiKey({ orgId, name, scopes, expiresAt, now: now() }), ['KEY_LIMIT_REACHED']);

@@ -37,3 +37,15 @@ export const USAGE_SETTLE_ATTRIBUTES = ['pk', 'sk', 'status', 'duration_ms'] as 
 
 /** Every attribute a wait slot's writes name (adapters/dynamo/wait-slots.ts). */
 export const WAIT_SLOT_ATTRIBUTES = ['pk', 'sk', 'holder', 'lease_until', 'ttl'] as const;
+
+/** A dashboard user's per-minute request counters (adapters/dynamo/user-admission.ts), `m00` to `m59`. */
+export const userMinuteAttr = (minute: number) => `m${String(minute).padStart(2, '0')}`;
+
+/** The attributes the dashboard's per-user count names (decision 232): the stack allows only these on the users' items. */
+export const USER_RATE_ATTRIBUTES: readonly string[] = /* @__PURE__ */ [
+  'pk',
+  'sk',
+  'n',
+  'ttl',
+  ...Array.from({ length: 60 }, (_, m) => userMinuteAttr(m)),
+];

@@ -26,6 +26,8 @@ export const PARTITIONS = {
   deliveries: 'WHD#',
   /** Failed authentications per client address (middleware/auth-failure-limit.ts). */
   authFailures: 'AUTHFAIL#',
+  /** The dashboard API's requests per user and clock hour (decision 232). */
+  userRate: 'USERRATE#',
   /** The local delivery queue (on AWS, SQS). */
   localQueue: 'QUEUE#',
 } as const;
@@ -166,6 +168,11 @@ export const authFailures = /* @__PURE__ */ entity('authFailures', {
   sk: '{window_start}',
 });
 
+export const userRate = /* @__PURE__ */ entity('userRate', {
+  pk: `${PARTITIONS.userRate}{user_id}`,
+  sk: '{hour_start}',
+});
+
 /** Every item type, for the doc and the checks. */
 export const ENTITIES = [
   organization,
@@ -185,6 +192,7 @@ export const ENTITIES = [
   apiKey,
   usageEntry,
   authFailures,
+  userRate,
 ] as const;
 
 /**
@@ -212,6 +220,7 @@ export const eventKey = (orgId: string, sequence: number) => event.key({ org_id:
 export const apiKeyKey = (hash: string) => apiKey.key({ hash });
 export const keyUsagePk = (keyId: string) => usageEntry.pk.build({ key_id: keyId });
 export const deliveryPk = (webhookId: string) => deliveryAttempt.pk.build({ webhook_id: webhookId });
+export const userRateKey = (userId: string, hourStart: number) => userRate.key({ user_id: userId, hour_start: String(hourStart) });
 export const authFailureKey = (address: string, windowStart: number) => authFailures.key({ address, window_start: String(windowStart) });
 export const revisionKey = (orgId: string, deploymentId: string, n: number) =>
   revision.key({ org_id: orgId, deployment_id: deploymentId, revision: n });

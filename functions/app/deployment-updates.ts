@@ -17,6 +17,7 @@ import {
   type ConfigChange,
   type ConfigProblem,
   configChanges,
+  envSizeProblems,
   type PendingConfig,
   type StoredConfig,
   versionProblems,
@@ -125,9 +126,10 @@ export async function runUpdate(
 export const rollbackDeployment = (req: UpdateRequest & { revision: number }) =>
   runUpdate(req, async (d) => {
     const target = await findRevision(d, String(req.revision));
-    const problems = versionProblems(d.config.app_version, target.config.app_version, {
-      appType: d.app_type,
-      versions: config().appVersions,
-    });
+    const problems = [
+      ...versionProblems(d.config.app_version, target.config.app_version, { appType: d.app_type, versions: config().appVersions }),
+      // A revision applied before decision 41's cap may hold more: it is not applied again.
+      ...envSizeProblems(new Map(Object.entries(target.config.env))),
+    ];
     return { config: target.config, problems, rollbackOf: target.revision };
   });

@@ -57,6 +57,8 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
   /** When the key was last used (decision 40); null before its first request. */
   last_used_at: string | null;
+  /** The id of the key a rotation made in its place (decision 229); absent until then. */
+  rotated_to?: string;
 }
 
 function base62(value: bigint, width: number): string {
@@ -182,6 +184,8 @@ export function keyRefusal(record: ApiKeyRecord, now: Date): ApiError | undefine
 export function planRotation(old: ApiKeyRecord, graceSeconds: number, now: Date, signingSecret: Buffer) {
   const refusal = keyRefusal(old, now);
   if (refusal) throw apiError('API_KEY_NOT_ROTATABLE', { id: old.id, why: old.revoked_at ? 'revoked' : 'expired' });
+  // Decision 229: a key is rotated once; its successor carries the line on.
+  if (old.rotated_to) throw apiError('API_KEY_NOT_ROTATABLE', { id: old.id, why: 'rotated', successor: old.rotated_to });
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
   const oldExpiresAt = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
   const made = generateKey({ orgId: old.org_id, name: old.name, scopes: old.scopes, expiresAt: old.expires_at, now }, signingSecret);

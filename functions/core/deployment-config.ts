@@ -7,20 +7,26 @@
  */
 import { createHmac } from 'node:crypto';
 import { type AppVersions, DEFAULT_APP_VERSIONS } from '../../contract/config-variables.js';
-import { ENV_NAME, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH } from '../../contract/limits.js';
+import { ENV_NAME, MAX_ENV_BYTES, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH } from '../../contract/limits.js';
 import type * as s from '../../contract/schemas.js';
 import type { Assert, Equals } from '../../contract/type-equality.js';
 import { type AppType, SIZES, type Size } from '../../contract/vocabulary.js';
 
 // Decision 41's choices, limits and default releases are the contract's (vocabulary.ts, limits.ts, config-variables.ts).
-export { type AppVersions, DEFAULT_APP_VERSIONS, ENV_NAME, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH, SIZES, type Size };
+export { type AppVersions, DEFAULT_APP_VERSIONS, ENV_NAME, MAX_ENV_BYTES, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH, SIZES, type Size };
 export const DEFAULT_SIZE: Size = 'small';
+
+/** An env entry by its name, if the env has one: never a member of Object.prototype (decision 227). */
+export const envEntry = <T>(env: Readonly<Record<string, T>>, name: string): T | undefined =>
+  Object.hasOwn(env, name) ? env[name] : undefined;
 
 /** A secret as stored: sealed for `deployment-env` on its deployment, and its keyed digest. */
 export interface StoredSecret {
   secret: true;
   sealed: string;
   digest: string;
+  /** The value's length in UTF-8 bytes, for decision 41's cap (absent on secrets stored before it). */
+  bytes?: number;
 }
 export type StoredEnvEntry = { value: string; secret: false } | StoredSecret;
 
@@ -172,34 +178,55 @@ export function applyConfigPatch(
 ): { config: PendingConfig; problems: ConfigProblem[] } {
   const app_version = patch.app_version ?? current.app_version;
   const problems = versionProblems(current.app_version, app_version, ctx, allowDowngrade);
-  const env: Record<string, PendingEnvEntry> = patch.env === null ? {} : { ...current.env };
+  // A Map, so that a name such as `constructor` or `__proto__` is a name like any other.
+  const env = new Map<string, PendingEnvEntry>(patch.env === null ? [] : Object.entries(current.env));
   for (const [name, entry] of Object.entries(patch.env ?? {})) {
     const field = `config.env.${name}`;
     if (entry === null) {
-      delete env[name];
+      env.delete(name);
       continue;
     }
-    const was = current.env[name];
+    const was = envEntry(current.env, name);
     const secret = entry.secret ?? was?.secret ?? false;
     const value = entry.value ?? (was && !was.secret ? was.value : undefined);
     if (value === undefined) {
       if (!was) problems.push({ field: `${field}.value`, issue: 'is required for a new name' });
       else if (!secret) problems.push({ field: `${field}.value`, issue: 'is required to make a secret entry non-secret' });
-      else env[name] = was; // a secret kept as it is
+      else env.set(name, was); // a secret kept as it is
       continue;
     }
     if (!secret) {
-      env[name] = { value, secret: false };
+      env.set(name, { value, secret: false });
       continue;
     }
     const digest = ctx.digest(name, value);
     // The same secret value again is no change: the stored entry stays as it is.
-    env[name] = was?.secret && was.digest === digest ? was : { secret: true, value, digest };
+    env.set(name, was?.secret && was.digest === digest ? was : { secret: true, value, digest });
   }
-  if (Object.keys(env).length > MAX_ENV_ENTRIES) {
+  if (env.size > MAX_ENV_ENTRIES) {
     problems.push({ field: 'config.env', issue: `must have at most ${MAX_ENV_ENTRIES} entries` });
   }
-  return { config: { app_version, size: patch.size ?? current.size, env }, problems };
+  problems.push(...envSizeProblems(env));
+  // Object.fromEntries defines each name as an own property, `__proto__` included.
+  return { config: { app_version, size: patch.size ?? current.size, env: Object.fromEntries(env) }, problems };
+}
+
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** A value's UTF-8 length; a secret stored before its length was kept counts as long as its sealed text (more, never less). */
+const valueBytes = (e: PendingEnvEntry): number => ('value' in e ? utf8Bytes(e.value) : (e.bytes ?? utf8Bytes(e.sealed)));
+
+/** Decision 41's cap on the whole env, as `details` name it. */
+export const envSizeProblems = (env: ReadonlyMap<string, PendingEnvEntry>): ConfigProblem[] =>
+  envBytes(env) > MAX_ENV_BYTES
+    ? [{ field: 'config.env', issue: `must hold at most ${MAX_ENV_BYTES} bytes of names and values (UTF-8)` }]
+    : [];
+
+/** The bytes decision 41 caps: every name and value of the env, in UTF-8. */
+export function envBytes(env: ReadonlyMap<string, PendingEnvEntry>): number {
+  let total = 0;
+  for (const [name, e] of env) total += utf8Bytes(name) + valueBytes(e);
+  return total;
 }
 
 /** What tells two entries apart: a secret by its digest, a plain value by itself. */
@@ -213,8 +240,8 @@ export function configChanges(before: StoredConfig | PendingConfig, after: Store
     changes.push({ field: 'config.app_version', from: before.app_version, to: after.app_version });
   if (before.size !== after.size) changes.push({ field: 'config.size', from: before.size, to: after.size });
   for (const name of new Set([...Object.keys(before.env), ...Object.keys(after.env)])) {
-    const b = before.env[name];
-    const a = after.env[name];
+    const b = envEntry(before.env, name);
+    const a = envEntry(after.env, name);
     if (entryIdentity(b) === entryIdentity(a)) continue;
     changes.push({ field: `config.env.${name}`, from: b ? envEntryView(b) : null, to: a ? envEntryView(a) : null });
   }
@@ -226,7 +253,9 @@ export async function sealPending(config: PendingConfig, seal: (name: string, va
   const env = await Promise.all(
     Object.entries(config.env).map(
       async ([name, e]): Promise<[string, StoredEnvEntry]> =>
-        'value' in e && e.secret ? [name, { secret: true, sealed: await seal(name, e.value), digest: e.digest }] : [name, e],
+        'value' in e && e.secret
+          ? [name, { secret: true, sealed: await seal(name, e.value), digest: e.digest, bytes: utf8Bytes(e.value) }]
+          : [name, e],
     ),
   );
   return { ...config, env: Object.fromEntries(env) };

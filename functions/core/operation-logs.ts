@@ -41,18 +41,26 @@ export function transitionLines(op: Pick<OperationRecord, 'phase' | 'status'>, c
   return lines;
 }
 
-/** What stands for a secret value found in a platform's text. */
-export const REDACTED = '[secret]';
+/** What stands for a platform's text that is withheld: the same words whatever it held. */
+export const WITHHELD = "[withheld: the platform's text may hold a secret value of the configuration]";
 
 /**
- * A platform's text with every secret value of the configuration it ran replaced
- * (decision 41: a secret value never appears in an operation log). Longer values first,
- * so a secret that contains another is replaced whole.
+ * A secret shorter than this turns up in ordinary text by chance (`a` in "configuration"),
+ * so whether a line holds it says nothing of a leak and much of the secret: with one, every
+ * platform text of the operation is withheld, whatever it says (decision 231).
+ */
+export const MIN_SEARCHED_SECRET_CHARS = 12;
+
+/**
+ * A platform's text, or WITHHELD in its place (decision 41: a secret value never appears in
+ * an operation log; decision 231: nor its length or where it was). A text is never shown
+ * in part: one that holds any secret value of the configuration is withheld whole, and all
+ * are withheld while the configuration holds a secret too short to search for.
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of [...secrets].filter((v) => v.length > 0).sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
-  return out;
+  const searched = secrets.filter((s) => s.length > 0);
+  if (searched.some((s) => s.length < MIN_SEARCHED_SECRET_CHARS || text.includes(s))) return WITHHELD;
+  return text;
 }
 
 /** The longest line stored: a page of 100 lines stays far below a Query's 1 MB. */

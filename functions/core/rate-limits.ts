@@ -57,9 +57,12 @@ export function rateLimitHeaders(limits: Limits, usage: Usage, now: Date): Recor
 
 export type LimitName = 'hourly' | 'burst' | 'creations';
 
-const describe: Record<LimitName, (l: Limits) => string> = {
-  hourly: (l) => `the limit of ${l.perHour} requests per hour for this API key`,
-  burst: (l) => `the burst limit of ${l.perMinute} requests per minute for this API key`,
+/** Who a request's windows count: an API key (decision 32), or a dashboard user (decision 232). */
+export type Counted = 'API key' | 'user';
+
+const describe: Record<LimitName, (l: Limits, who: Counted) => string> = {
+  hourly: (l, who) => `the limit of ${l.perHour} requests per hour for this ${who}`,
+  burst: (l, who) => `the burst limit of ${l.perMinute} requests per minute for this ${who}`,
   creations: (l) => `the limit of ${l.createsPerHour} deployment creations per hour for this organization`,
 };
 
@@ -67,7 +70,7 @@ const describe: Record<LimitName, (l: Limits) => string> = {
  * The 429 for a limit: Retry-After runs to the end of the window that was exceeded.
  * The middleware adds these headers over the per-key ones it already has, if any.
  */
-export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage?: Usage) {
+export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage?: Usage, who: Counted = 'API key') {
   const w = windowsAt(now);
   const retryAfter = secondsUntil(now, which === 'burst' ? w.nextMinute : w.nextHour);
   const headers = {
@@ -75,12 +78,12 @@ export function limitExceeded(which: LimitName, limits: Limits, now: Date, usage
     'X-RateLimit-Remaining': '0',
     'Retry-After': String(retryAfter),
   };
-  return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits), retryAfter }, { headers, limit: which });
+  return apiError('RATE_LIMIT_EXCEEDED', { limit: describe[which](limits, who), retryAfter }, { headers, limit: which });
 }
 
 /** The 429 for a request that found a window full: the hourly one when both are (the longer wait). */
-export const windowFull = (limits: Limits, usage: Usage, now: Date) =>
-  limitExceeded(usage.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, usage);
+export const windowFull = (limits: Limits, usage: Usage, now: Date, who: Counted = 'API key') =>
+  limitExceeded(usage.hour >= limits.perHour ? 'hourly' : 'burst', limits, now, usage, who);
 
 export function authFailureWindow(now: Date): { start: number; end: number } {
   const s = Math.floor(now.getTime() / 1000);

@@ -61,7 +61,8 @@ const ERROR_MEANINGS: { readonly [C in ErrorCode]: ErrorMeaning<ErrorParams<C>> 
     example: { id: 'key_0a1b2c3d4e5f6a7b8c9d' },
   },
   API_KEY_NOT_ROTATABLE: {
-    meaning: 'The API key is revoked or expired, so it cannot be rotated (decision 47).',
+    meaning:
+      'The API key is revoked or expired, so it cannot be rotated, or it was rotated already: rotate its successor instead (decisions 47, 229).',
     example: { id: 'key_0a1b2c3d4e5f6a7b8c9d', why: 'revoked' },
   },
   NOT_FOUND: {
@@ -140,7 +141,7 @@ const ERROR_MEANINGS: { readonly [C in ErrorCode]: ErrorMeaning<ErrorParams<C>> 
   },
   UNSUPPORTED_MEDIA_TYPE: {
     meaning: 'The request body is not sent as Content-Type: application/json (or, for PATCH, application/merge-patch+json).',
-    example: undefined,
+    example: { types: ['application/json'] },
   },
   MISDIRECTED_REQUEST: {
     meaning:

@@ -8,7 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type ErrorCode, errorStatus } from '../../contract/errors.js';
+import { apiError, type ErrorCode, errorStatus } from '../../contract/errors.js';
 import type { Route } from '../../contract/routes.js';
 import { errorMeaning, exampleMessage } from './error-meanings.js';
 import { EXAMPLE_REQUEST_ID } from './openapi-examples.js';
@@ -72,7 +72,10 @@ function errorExample(code: ErrorCode, route?: Route) {
     value: {
       error: {
         code,
-        message: exampleMessage(code),
+        message:
+          code === 'UNSUPPORTED_MEDIA_TYPE' && route?.bodyMediaTypes
+            ? apiError(code, { types: route.bodyMediaTypes }).message
+            : exampleMessage(code),
         request_id: EXAMPLE_REQUEST_ID,
         ...(code === 'INVALID_REQUEST' ? { details: [invalidDetail(route)] } : {}),
       },

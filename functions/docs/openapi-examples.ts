@@ -56,7 +56,7 @@ const { url: _url, ...PROVISIONING_DEPLOYMENT } = { ...DEPLOYMENT_EXAMPLE, statu
 const { started_at: _startedAt, ...QUEUED_OPERATION } = {
   ...OPERATION_EXAMPLE,
   status: 'queued' as const,
-  progress: { phase: 'queued', message: 'Waiting to start.' },
+  progress: { phase: 'queued' as const, message: 'Waiting to start.' },
 };
 
 /** The example key's request made the records; the workflow moved them (decision 46). */

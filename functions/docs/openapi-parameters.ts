@@ -72,6 +72,18 @@ function describeQueryParam(field: z.ZodType): Record<string, unknown> | undefin
 }
 
 /**
+ * A flag (`dry_run`) is the strings `true`/`false` to zod, which reads them as a boolean; to
+ * clients it is a boolean (a query string carries it as `true` or `false` either way).
+ */
+function describeFlag(field: z.ZodType): Record<string, unknown> | undefined {
+  const read = (v: unknown) => field.safeParse(v);
+  const [yes, no, other] = [read('true'), read('false'), read('yes')];
+  if (!(yes.success && yes.data === true && no.success && no.data === false && !other.success)) return undefined;
+  const fallback = read(undefined);
+  return { type: 'boolean', ...(fallback.success ? { default: fallback.data } : {}) };
+}
+
+/**
  * An id parameter's forms (contract/schemas.ts ID_FORMS), as the `oneOf` of those its schema
  * accepts; a form a deprecation names is `deprecated: true` there (decision 44).
  */
@@ -112,7 +124,7 @@ export function completeParameters(route: Route, generated: unknown[] | undefine
           : { ...p.schema, minLength: 1, maxLength: PATH_PARAM_MAX_LENGTH };
     }
     const field = p.in === 'query' ? shape[p.name] : undefined;
-    const typed = field && (describeQueryParam(field) ?? idForms(route, p.name, field));
+    const typed = field && (describeQueryParam(field) ?? describeFlag(field) ?? idForms(route, p.name, field));
     if (typed) p.schema = typed;
   }
   return [...params, ref('parameters', 'RequestId'), ...(route.method === 'POST' ? [ref('parameters', 'IdempotencyKey')] : [])];

@@ -8,6 +8,9 @@
 import { checkRole, type DashboardRole } from '../../contract/dashboard-users.js';
 import { apiError } from '../../contract/errors.js';
 import { verifyUserToken } from '../adapters/auth/user-tokens.js';
+import { admitUserRequest } from '../adapters/dynamo/user-admission.js';
+import { rateLimitHeaders, windowFull } from '../core/rate-limits.js';
+import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import type { ApiMiddleware } from './api-request.js';
 
@@ -22,8 +25,17 @@ export const authorizeUser = (role: DashboardRole): ApiMiddleware => ({
       throw apiError('MISSING_TOKEN', { apiKey: Boolean(headers['x-api-key']) });
     }
     const user = await verifyUserToken(token);
-    request.context.api.user = user;
+    const { api } = request.context;
+    api.user = user;
     logger.appendKeys({ user_sub: user.sub, org_id: user.orgId });
+    // Decision 232: a user's changes (and dry runs, which compare secrets) are counted as a
+    // key's requests are, before the role is checked; the pages' polling reads are not.
+    if (request.event.httpMethod !== 'GET') {
+      const limits = config().limits;
+      const admission = await admitUserRequest(user.sub, limits, api.now);
+      if (!admission.admitted) throw windowFull(limits, admission.usage, api.now, 'user');
+      api.limitHeaders = rateLimitHeaders(limits, admission.usage, api.now);
+    }
     checkRole(user, role);
   },
 });

@@ -22,7 +22,7 @@ export const bodyGuard = (takesNoBody: boolean, mediaTypes: readonly string[] = 
       event.isBase64Encoded = false;
       return;
     }
-    if (!mediaTypes.includes(mediaTypeOf(contentType) ?? '')) throw apiError('UNSUPPORTED_MEDIA_TYPE');
+    if (!mediaTypes.includes(mediaTypeOf(contentType) ?? '')) throw apiError('UNSUPPORTED_MEDIA_TYPE', { types: mediaTypes });
     try {
       utf8.decode(bytes);
     } catch {

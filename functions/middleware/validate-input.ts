@@ -48,12 +48,36 @@ function parse<S extends z.ZodMiniType>(schema: S, input: unknown, what: string)
   throw invalidRequest(`The ${what} is invalid.`, fieldIssues(result.error, input));
 }
 
+/** The names a query schema knows (its object's fields). */
+const knownNames = (schema: z.ZodMiniType): string[] => Object.keys((schema as z.ZodMiniObject)._zod.def.shape ?? {});
+
+/**
+ * Decision 24 (amended): a known query parameter given more than once is refused rather
+ * than read as its last value (`dry_run=true&dry_run=false` applied the update). API
+ * Gateway gives every value in `multiValueQueryStringParameters`, as the local gateway does.
+ */
+export function repeatedQueryNames(
+  schema: z.ZodMiniType,
+  multi: Readonly<Record<string, readonly string[] | undefined>> | null | undefined,
+) {
+  if (!multi) return [];
+  return knownNames(schema).filter((name) => Object.hasOwn(multi, name) && (multi[name]?.length ?? 0) > 1);
+}
+
 export const validateInput = (route: Pick<Route, 'params' | 'query' | 'body'>): ApiMiddleware => ({
   before(request) {
     const { event } = request;
     const { input } = request.context.api;
     if (route.params) input.params = parse(route.params, event.pathParameters ?? {}, 'path');
-    if (route.query) input.query = parse(route.query, event.queryStringParameters ?? {}, 'query');
+    if (route.query) {
+      const repeated = repeatedQueryNames(route.query, event.multiValueQueryStringParameters);
+      if (repeated.length)
+        throw invalidRequest(
+          'A query parameter is given more than once.',
+          repeated.map((field) => ({ field, issue: 'must be given at most once' })),
+        );
+      input.query = parse(route.query, event.queryStringParameters ?? {}, 'query');
+    }
     if (route.body) {
       // @middy/http-json-body-parser has put the parsed JSON in event.body.
       const body: unknown = event.body;

@@ -17,7 +17,6 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
-
 import type { dashboardRoutes } from '../../contract/dashboard-routes.js';
 import type { routes } from '../../contract/routes.js';
 import type { SealPurpose } from '../../contract/sealing.js';
@@ -26,6 +25,7 @@ import {
   AUTH_FAILURE_ATTRIBUTES,
   KEY_COUNT_ATTRIBUTES,
   USAGE_SETTLE_ATTRIBUTES,
+  USER_RATE_ATTRIBUTES,
   WAIT_SLOT_ATTRIBUTES,
 } from '../../contract/table/attributes.js';
 import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
@@ -190,6 +190,16 @@ const STEP: FunctionAccess = { ...NONE, items: [{ actions: ['GetItem', 'PutItem'
 const USER: FunctionAccess = { ...NONE, userPool: true };
 /** Key management: the user pool must still hold the token's user, as it is (AdminGetUser). */
 const KEY_MANAGER: FunctionAccess = { ...USER, users: ['AdminGetUser'] };
+/**
+ * A dashboard request that changes something is counted on the user's item of the hour
+ * (user-admission.ts, decision 232): those attributes only. Reads are not counted.
+ */
+const USER_RATE: ItemGrant = {
+  actions: ['UpdateItem'],
+  reach: ['userRate'],
+  attributes: USER_RATE_ATTRIBUTES,
+  returnValues: ['UPDATED_NEW'],
+};
 /** Key management counts an organization's keys on its item (api-key-store.ts): that count, nothing else of it. */
 const KEY_COUNT: ItemGrant = { actions: ['UpdateItem'], reach: ['org'], attributes: KEY_COUNT_ATTRIBUTES };
 const DASHBOARD_LISTS: FunctionAccess = {
@@ -205,7 +215,7 @@ const DASHBOARD_LISTS: FunctionAccess = {
  */
 const dashboardWriter = (states: readonly StatesAction[]): FunctionAccess => ({
   ...KEY_MANAGER,
-  items: [{ actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
+  items: [USER_RATE, { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
   states,
 });
 
@@ -217,13 +227,13 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-create-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [KEY_COUNT, { actions: ['PutItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['PutItem'], reach: ['apiKey'] }],
   },
   // findKeyById, then revokeKey: one transaction, the key's conditional Update and the
   // count it gives back (or the key's Update alone), then the key read back.
   'dashboard-revoke-key': {
     ...KEY_MANAGER,
-    items: [KEY_COUNT, { actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['UpdateItem', 'GetItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // findKeyById, then one transaction: the new key's Put and the old key's conditional
@@ -231,7 +241,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-rotate-key': {
     ...KEY_MANAGER,
     apiKeySecret: true,
-    items: [KEY_COUNT, { actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
+    items: [USER_RATE, KEY_COUNT, { actions: ['PutItem', 'UpdateItem'], reach: ['apiKey'] }],
     query: { table: false, indexes: ['keyById'], reach: ['apiKeyId'] },
   },
   // The key by its id, then its usage items (the base table, usage-reads.ts).

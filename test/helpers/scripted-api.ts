@@ -114,7 +114,7 @@ export const queryOf = (s: Seen) => Object.fromEntries(new URL(s.path, 'http://x
 
 export const OP_ID = `op_${randomUUID()}`;
 export const DEP_ID = randomUUID();
-export const operation = (status: Operation['status'], phase: string): Operation => ({
+export const operation = (status: Operation['status'], phase: Operation['progress']['phase']): Operation => ({
   id: OP_ID,
   type: 'deployment.create',
   status,

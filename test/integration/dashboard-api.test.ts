@@ -261,6 +261,12 @@ describe('the dashboard API', () => {
     expect(oldExpiry).toBeGreaterThanOrEqual(before + 120_000);
     expect(oldExpiry).toBeLessThanOrEqual(Date.now() + 120_000);
     for (const key of [oldKey, rotated.body.data.key]) expect((await call('GET', '/key', { key })).status).toBe(200);
+    // Decision 229: the old key, in its grace, is not rotated a second time.
+    const twice = await dash('POST', path, as('admin'), { grace_seconds: 120 });
+    expect({ status: twice.status, code: twice.body.error.code }).toEqual({ status: 409, code: 'API_KEY_NOT_ROTATABLE' });
+    expect(twice.body.error.message).toBe(
+      `API key ${record.id} was rotated already (its successor is ${rotated.body.data.id}); rotate ${rotated.body.data.id} instead.`,
+    );
 
     // The new key may be rotated again (the default grace, a day, ends after its own expiry, which it keeps).
     const again = await dash('POST', `/keys/${rotated.body.data.id}/rotate`, as('admin'), {});

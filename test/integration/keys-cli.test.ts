@@ -64,8 +64,9 @@ describe('keys create', () => {
   });
 
   it('--expires-at is stored as ISO 8601 UTC with milliseconds and enforced', async () => {
-    const { json } = await keys('create', '--org', newOrgId(), '--name', 'old', '--expires-at', '2021-01-01T00:00:00Z', '--json');
-    expect(json.expires_at).toBe('2021-01-01T00:00:00.000Z');
+    // In the future for the CLI's clock (NOW), in the past for the API's: stored, then enforced.
+    const { json } = await keys('create', '--org', newOrgId(), '--name', 'old', '--expires-at', '2026-11-23T00:00:00Z', '--json');
+    expect(json.expires_at).toBe('2026-11-23T00:00:00.000Z');
     expect((await call('GET', '/key', { key: json.key })).body.error.code).toBe('API_KEY_EXPIRED');
   });
 
@@ -95,6 +96,8 @@ describe('keys create', () => {
     [['create', '--org', 'o1']],
     [['create', '--org', 'bad org!', '--name', 'x']],
     [['create', '--org', 'o1', '--name', 'x', '--expires-at', 'tomorrow']],
+    [['create', '--org', 'o1', '--name', 'x', '--expires-at', '2026-11-22T06:39:59Z']],
+    [['create', '--org', 'o1', '--name', 'x', '--expires-at', '2026-11-22T06:40:00.000Z']],
     [['create', '--org', 'o1', '--name', 'x', '--colour', 'red']],
     [['create', '--org', 'o1', '--name', 'x', 'extra']],
     [['list']],
@@ -106,6 +109,14 @@ describe('keys create', () => {
     [[]],
   ])('refuses %j as a usage error', async (argv) => {
     await expect(runKeysCommand(argv, { out: () => undefined, fail: () => undefined })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('refuses an --expires-at in the past with a clear message, and stores nothing', async () => {
+    const org = newOrgId();
+    await expect(keys('create', '--org', org, '--name', 'x', '--expires-at', '2026-01-01T00:00:00Z')).rejects.toThrow(
+      '--expires-at must be in the future (it is 2026-01-01T00:00:00.000Z)',
+    );
+    expect((await keys('list', '--org', org, '--json')).json).toEqual([]);
   });
 
   it('stores nothing when the scopes are invalid', async () => {
@@ -273,6 +284,24 @@ describe('keys rotate', () => {
     expect(lines.at(-1)).toBe(
       `${old.id} (svc_sk_live_…${old.key.slice(-4)}) keeps working until ${(await findKeyById(old.id))!.expires_at}.`,
     );
+  });
+
+  it('refuses to rotate a key still in its grace a second time (decision 229): its successor can be rotated', async () => {
+    const old = await made();
+    const first = await rotate(old.id, '--grace', '3600', '--json');
+    expect(first.code).toBe(0);
+    const count = (await keys('list', '--org', old.org_id, '--json')).json.length;
+    const message = `API key ${old.id} was rotated already (its successor is ${first.json.id}); rotate ${first.json.id} instead.`;
+    expect(await rotate(old.id, '--json')).toEqual({ code: 1, lines: [], errors: [message], json: undefined });
+    expect((await keys('list', '--org', old.org_id, '--json')).json).toHaveLength(count);
+    // The old key still works until the end of its first grace, and its successor rotates on.
+    expect((await call('GET', '/key', { key: old.key })).status).toBe(200);
+    const second = await rotate(first.json.id, '--grace', '60', '--json');
+    expect(second).toMatchObject({ code: 0, json: { rotated_from: first.json.id } });
+    // Two rotations of one key at once: one succeeds, the other is refused.
+    const racer = await made();
+    const both = await Promise.all([rotate(racer.id, '--json'), rotate(racer.id, '--json')]);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 1]);
   });
 
   it('exits 1 with one line for a revoked, an expired or an unknown key, and makes no key', async () => {

@@ -194,6 +194,9 @@ describe('the request schemas of the OpenAPI document', () => {
         for (const [sample, value] of samples(p.schema)) {
           const text = queryText(value);
           if (text === undefined) continue;
+          // A boolean's text in a query is `true`/`false` whatever the client typed: the string
+          // sample checks bodies, where "true" and true differ.
+          if (typeof value === 'string' && resolve(p.schema).type === 'boolean') continue;
           tried++;
           const validator = z.safeParse(route.query!, { [p.name]: text }).success;
           // A typed client sends the value the schema types, as the text the service reads.

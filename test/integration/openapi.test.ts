@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, type ErrorCode, errorStatus } from '../../contract/errors.js';
+import { apiError, ERROR_CODES, type ErrorCode, errorStatus } from '../../contract/errors.js';
 import { API_PREFIX, type Route, routeList, routes } from '../../contract/routes.js';
 import { EVENT_TYPES } from '../../contract/vocabulary.js';
 import { errorMeaning, exampleMessage } from '../../functions/docs/error-meanings.js';
@@ -159,13 +159,19 @@ describe('the OpenAPI document', () => {
   });
 
   it("documents every code it mentions with the catalogue's meaning and the message the service sends", () => {
-    const examples = new Map<ErrorCode, { summary?: string; message: string }[]>();
+    const examples = new Map<ErrorCode, { summary?: string; message: string; expected: string }[]>();
     for (const item of Object.values(doc.paths ?? {}) as Record<string, Operation>[]) {
       for (const op of Object.values(item)) {
         for (const response of Object.values(op.responses)) {
           for (const example of Object.values(response.content?.['application/json']?.examples ?? {})) {
             const { error } = example.value as { error: { code: ErrorCode; message: string } };
-            examples.set(error.code, [...(examples.get(error.code) ?? []), { summary: example.summary, message: error.message }]);
+            // A 415 names the media types the operation takes, the merge patch first for a PATCH.
+            const types = Object.keys((op.requestBody as { content?: object } | undefined)?.content ?? {});
+            const expected =
+              error.code === 'UNSUPPORTED_MEDIA_TYPE' && types.length
+                ? apiError('UNSUPPORTED_MEDIA_TYPE', { types }).message
+                : exampleMessage(error.code);
+            examples.set(error.code, [...(examples.get(error.code) ?? []), { summary: example.summary, message: error.message, expected }]);
           }
         }
       }
@@ -176,12 +182,28 @@ describe('the OpenAPI document', () => {
     for (const code of mentioned) {
       const found = examples.get(code) ?? [];
       expect({ code, examples: found.length > 0 }).toEqual({ code, examples: true });
-      for (const example of found) {
-        expect({ code, ...example }).toEqual({ code, summary: errorMeaning(code), message: exampleMessage(code) });
+      for (const { expected, ...example } of found) {
+        expect({ code, ...example }).toEqual({ code, summary: errorMeaning(code), message: expected });
       }
     }
+    // The PATCH's 415 names the merge patch.
+    const patch = (doc.paths![`${API_PREFIX}/deployments/{deployment_id}`] as Record<string, Operation>).patch!;
+    expect(JSON.stringify(patch.responses['415'])).toContain(
+      'Send the request body as a JSON merge patch with Content-Type: application/merge-patch+json (or application/json).',
+    );
     // Every example is of a code the document mentions (and so was checked above).
     expect(mentioned).toEqual(expect.arrayContaining([...examples.keys()]));
+  });
+
+  it('answers a PATCH in another media type with the 415 it documents, naming the merge patch', async () => {
+    const { key } = await createKey();
+    const res = await call('PATCH', `/deployments/${randomUUID()}`, { key, rawBody: '{}', headers: { 'Content-Type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body.error.message).toBe(
+      'Send the request body as a JSON merge patch with Content-Type: application/merge-patch+json (or application/json).',
+    );
+    const post = await call('POST', '/deployments', { key, rawBody: '{}', headers: { 'Content-Type': 'text/plain' } });
+    expect(post.body.error.message).toBe('Send the request body as JSON with Content-Type: application/json.');
   });
 
   it('describes the POST of each event type under webhooks: the Event body, the signature headers, 2xx or a retry', () => {

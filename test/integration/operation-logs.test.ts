@@ -8,6 +8,7 @@ import { runCli } from '../../client/cli/main.js';
 import { DeploymentsClient, followOperationLogs, NetworkError } from '../../client/index.js';
 import { API_PREFIX } from '../../contract/routes.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import { MIN_SEARCHED_SECRET_CHARS, platformText, redact, WITHHELD } from '../../functions/core/operation-logs.js';
 import type { HostingPlatform } from '../../functions/core/platform.js';
 import { createApiServer } from '../../local/api-server.js';
 import { createDeployment, operationReaches, readyDeployment } from '../helpers/api.js';
@@ -152,6 +153,43 @@ describe('GET /operations/{id}/logs (decision 45)', () => {
     expectDense(lines);
     expect(lines.map((l) => l.phase)).toEqual(expect.arrayContaining(['applying_config', 'restarting_services', 'updated']));
     expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
+  it('never shows a short secret, its length or where it was: every platform line is withheld alike (decision 231)', async () => {
+    const key = await keyFor('none');
+    const messagesWith = async (secret: string) => {
+      const d = await readyDeployment(key, { app_type: 'airflow' });
+      const patched = await call('PATCH', `/deployments/${d.id}`, {
+        key,
+        body: { config: { env: { TOKEN: { value: secret, secret: true } } } },
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
+      await operationReaches(key, patched.body.data.operation_id, ['succeeded']);
+      const lines = await allLines(key, patched.body.data.operation_id);
+      expectDense(lines);
+      return lines.map((l) => `${l.phase} ${l.level} ${l.message}`);
+    };
+    const [a, e, ab] = [await messagesWith('a'), await messagesWith('e'), await messagesWith('ab')];
+    // The review saw `configur[secret]tion [secret]pplied`: nothing of the kind.
+    expect(a.join('\n')).not.toContain('[secret]');
+    expect(a.filter((m) => m.endsWith(WITHHELD)).length).toBeGreaterThan(2);
+    // The log is the same whichever short secret it is, and however long.
+    expect(e).toEqual(a);
+    expect(ab).toEqual(a);
+    // The workflow's own lines stay.
+    expect(a).toEqual(expect.arrayContaining([expect.stringMatching(/^applying_config info [A-Z]/)]));
+  });
+
+  it('withholds a whole text that holds a long secret, and shows one that does not (decision 231)', () => {
+    const secret = 'hunter2-very-secret-value';
+    expect(redact('connected with hunter2-very-secret-value as the password', [secret])).toBe(WITHHELD);
+    expect(redact('configuration applied after 1.0 s', [secret])).toBe('configuration applied after 1.0 s');
+    expect(redact('no secrets here', [])).toBe('no secrets here');
+    // A secret shorter than the searched minimum withholds everything, whatever the text.
+    const short = 'x'.repeat(MIN_SEARCHED_SECRET_CHARS - 1);
+    expect(redact('nothing like it', [secret, short])).toBe(WITHHELD);
+    expect(redact('nothing like it', ['x'.repeat(MIN_SEARCHED_SECRET_CHARS)])).toBe('nothing like it');
+    expect(platformText(`${'y'.repeat(3000)}${secret}`, [secret])).toBe(WITHHELD);
   });
 
   it('unknown ids and another organization’s operation are 404 OPERATION_NOT_FOUND', async () => {

@@ -61,11 +61,19 @@ const patch: Update['requestBody']['content']['application/merge-patch+json'] = 
 const wrongPatch: Update['requestBody']['content']['application/merge-patch+json'] = { app_type: 'superset' };
 const update: { path: Update['parameters']['path']; query: Update['parameters']['query']; header: Update['parameters']['header'] } = {
   path: { deployment_id: accepted.data.deployment_id },
-  query: { dry_run: 'true' },
+  query: { dry_run: true },
   header: { 'If-Match': '"3"' },
 };
+// @ts-expect-error dry_run is a boolean, not the string a query carries
+const wrongDryRun: Update['parameters']['query'] = { dry_run: 'true' };
+// An operation's phase is one of the phases, as the wait route's is.
+const phase: 'queued' | 'provisioning_db' | 'updated' | (string & {}) = operation.data.progress.phase;
+type Wait = paths['/api/v1/operations/{operation_id}/wait']['get'];
+const samePhase: NonNullable<NonNullable<Wait['parameters']['query']>['phase']> = operation.data.progress.phase;
+// @ts-expect-error no phase is called "cooking"
+const wrongPhase: typeof operation.data.progress.phase = 'cooking';
 
-export const calls = { body, wrongApp, createKey, opPath, status, code, wrongCode, query, wrongQuery, sequences, patch, wrongPatch, update };
+export const calls = { body, wrongApp, createKey, opPath, status, code, wrongCode, query, wrongQuery, sequences, patch, wrongPatch, update, wrongDryRun, phase, samePhase, wrongPhase };
 `;
 
 describe('a client generated from the OpenAPI document (openapi-typescript)', () => {

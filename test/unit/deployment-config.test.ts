@@ -214,7 +214,7 @@ describe('sealPending', () => {
     expect(stored.env).toEqual({
       PLAIN: { value: 'q', secret: false },
       TOKEN: current().env.TOKEN,
-      NEW: { secret: true, sealed: 'v2:sealed(5)', digest: ctx.digest('NEW', 'fresh') },
+      NEW: { secret: true, sealed: 'v2:sealed(5)', digest: ctx.digest('NEW', 'fresh'), bytes: 5 },
     });
     expect(JSON.stringify(stored)).not.toContain('fresh');
     // The result is what sealPendingSync (used above for the properties) makes of it, but for the sealed text.

@@ -22,6 +22,7 @@ export function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
     expires_at: nullable(item.expires_at),
     revoked_at: nullable(item.revoked_at),
     last_used_at: nullable(item.last_used_at),
+    ...(typeof item.rotated_to === 'string' ? { rotated_to: item.rotated_to } : {}),
   };
 }
 
@@ -106,10 +107,12 @@ export async function saveRotation(
     Update: {
       TableName: tableName(),
       Key: apiKeyKey(old.hash),
-      UpdateExpression: holdsPlace ? `SET expires_at = :exp REMOVE ${MARK}` : 'SET expires_at = :exp',
-      ConditionExpression: `attribute_exists(pk) AND ${absent('revoked_at')} AND ${unchangedExpiry} AND attribute_${holdsPlace ? '' : 'not_'}exists(${MARK})`,
+      // Decision 229: the old key records its successor, and one that has one is not rotated again.
+      UpdateExpression: `SET expires_at = :exp, rotated_to = :next${holdsPlace ? ` REMOVE ${MARK}` : ''}`,
+      ConditionExpression: `attribute_exists(pk) AND ${absent('revoked_at')} AND attribute_not_exists(rotated_to) AND ${unchangedExpiry} AND attribute_${holdsPlace ? '' : 'not_'}exists(${MARK})`,
       ExpressionAttributeValues: {
         ':exp': oldExpiresAt,
+        ':next': next.id,
         ':null': 'NULL',
         ...(old.expires_at === null ? {} : { ':was': old.expires_at }),
       },

@@ -8,7 +8,10 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.js';
 
 export const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true },
+  // An env name is any name, `constructor` included (decision 227): the SDK takes an object
+  // whose own `constructor` is not Object for a class instance and refuses it unless told
+  // to write its enumerable properties as a map, which is what every item here is.
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
 });
 
 export const tableName = (): string => config().tableName;

@@ -133,4 +133,8 @@ export const ENTITY_DOCS: { readonly [N in EntityName]: EntityDoc } = {
       'failed authentications of one client address in one 10-minute window (written only when a well-formed key matched nothing)',
     attributes: { n: 'the failures', ttl: 'the window’s end + 10 minutes' },
   },
+  userRate: {
+    description: 'one dashboard user’s requests in one clock hour, counted against the limits of an API key (decision 232)',
+    attributes: { n: 'the requests of the hour', m00: 'the requests of each minute of it (m00 … m59)', ttl: 'the hour’s end + 1 hour' },
+  },
 };

@@ -21,21 +21,37 @@ export interface Page {
   pagination: Pagination;
 }
 
+/**
+ * Every item one Query names, up to its `Limit`: DynamoDB stops a Query at 1 MB read, so
+ * a page of large items (events that carry a big configuration twice) needs more than one
+ * call (decision 225). A page of small items still ends in its first call: the range is
+ * read whole, or `Limit` is reached, and DynamoDB gives no `LastEvaluatedKey` to follow.
+ */
+export async function queryAll(input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  let start = input.ExclusiveStartKey;
+  do {
+    const left = input.Limit === undefined ? {} : { Limit: input.Limit - items.length };
+    const page = await ddb.send(new QueryCommand({ ...input, ...left, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start && (input.Limit === undefined || items.length < input.Limit));
+  return items;
+}
+
 /** Page N of the dense list `index` holds for these values (its partition), of `total` members. */
 export async function byRange(index: NamedIndex, values: Values, total: number, req: PageRequest): Promise<Page> {
   const w = pageWindow(total, req);
   if (w.from > w.to) return { items: [], pagination: w.pagination };
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index.physical,
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
-      ExpressionAttributeValues: { ':pk': index.pk.build(values), ':from': seqKey(w.from), ':to': seqKey(w.to) },
-      ScanIndexForward: false,
-    }),
-  );
-  return { items: Items, pagination: w.pagination };
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: index.physical,
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
+    ExpressionAttributeValues: { ':pk': index.pk.build(values), ':from': seqKey(w.from), ':to': seqKey(w.to) },
+    ScanIndexForward: false,
+  });
+  return { items, pagination: w.pagination };
 }
 
 /** Items of one list, newest first; with `limit`, no Query reads past that many items. */

@@ -3,13 +3,13 @@
  * organization and the operation counts its lines, so page N, oldest first, is one key
  * range of the base table: a page reads exactly the lines it returns, at any depth.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pagination } from '../../../contract/schemas.js';
 import { logLineKey } from '../../../contract/table/entities.js';
 import type { LogLineRecord } from '../../core/operation-logs.js';
 import type { OperationRecord } from '../../core/operations.js';
 import type { PageRequest } from '../../core/pagination.js';
-import { ddb, tableName } from './client.js';
+import { tableName } from './client.js';
+import { queryAll } from './list-query.js';
 
 const toLine = (item: Record<string, unknown>): LogLineRecord => ({
   sequence: Number(item.sequence),
@@ -29,12 +29,10 @@ export async function listOperationLog(
   const to = Math.min(total, page * per_page);
   if (from > to) return { items: [], pagination };
   const first = logLineKey(op.org_id, op.id, from);
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': first.pk, ':from': first.sk, ':to': logLineKey(op.org_id, op.id, to).sk },
-    }),
-  );
-  return { items: Items.map(toLine), pagination };
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': first.pk, ':from': first.sk, ':to': logLineKey(op.org_id, op.id, to).sk },
+  });
+  return { items: items.map(toLine), pagination };
 }

@@ -5,7 +5,7 @@
  * revisions has no item for revision 1: it reads as the default configuration, applied
  * at creation by the create operation (its first).
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pagination } from '../../../contract/schemas.js';
 import { operation, revisionKey } from '../../../contract/table/entities.js';
 import { defaultConfig } from '../../core/deployment-config.js';
@@ -14,7 +14,7 @@ import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import type { RevisionRecord } from '../../core/revisions.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
-import { byRange } from './list-query.js';
+import { byRange, queryAll } from './list-query.js';
 
 type Item = Record<string, unknown>;
 
@@ -37,19 +37,17 @@ export async function getRevision(d: DeploymentRecord, n: number): Promise<Revis
 export async function listRevisions(d: DeploymentRecord, req: PageRequest): Promise<{ items: RevisionRecord[]; pagination: Pagination }> {
   const w = pageWindow(d.revision, req);
   if (w.from > w.to) return { items: [], pagination: w.pagination };
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': revisionKey(d.org_id, d.id, w.from).pk,
-        ':from': revisionKey(d.org_id, d.id, w.from).sk,
-        ':to': revisionKey(d.org_id, d.id, w.to).sk,
-      },
-      ScanIndexForward: false,
-    }),
-  );
-  const items = Items.map(toRevision);
+  const read = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': revisionKey(d.org_id, d.id, w.from).pk,
+      ':from': revisionKey(d.org_id, d.id, w.from).sk,
+      ':to': revisionKey(d.org_id, d.id, w.to).sk,
+    },
+    ScanIndexForward: false,
+  });
+  const items = read.map(toRevision);
   if (w.from === 1 && items.at(-1)?.revision !== 1) {
     const first = await synthesizedFirst(d);
     if (first) items.push(first);

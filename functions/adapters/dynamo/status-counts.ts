@@ -17,7 +17,7 @@ import { STATUS_BUCKET, seqKey, statusCounts, statusCountsKey } from '../../../c
 import type { Entity, NamedIndex } from '../../../contract/table/entity.js';
 import { type PageRequest, pageWindow } from '../../core/pagination.js';
 import { ddb, tableName } from './client.js';
-import type { Page } from './list-query.js';
+import { type Page, queryAll } from './list-query.js';
 import type { TransactItem } from './transact.js';
 
 type Item = Record<string, unknown>;
@@ -129,16 +129,14 @@ export async function byStatus(
     return false;
   });
   const top = ((first?.bucket ?? 0) + 1) * STATUS_BUCKET;
-  const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index.physical,
-      KeyConditionExpression: '#pk = :pk AND #sk <= :top',
-      ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
-      ExpressionAttributeValues: { ':pk': index.pk.build(values), ':top': seqKey(top) },
-      ScanIndexForward: false,
-      Limit: skip + req.per_page,
-    }),
-  );
-  return { items: Items.slice(skip), pagination: w.pagination };
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: index.physical,
+    KeyConditionExpression: '#pk = :pk AND #sk <= :top',
+    ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
+    ExpressionAttributeValues: { ':pk': index.pk.build(values), ':top': seqKey(top) },
+    ScanIndexForward: false,
+    Limit: skip + req.per_page,
+  });
+  return { items: items.slice(skip), pagination: w.pagination };
 }
