@@ -208,6 +208,8 @@ describe('the cli section', () => {
     } finally {
       log.mockRestore();
     }
-    expect(lines.join('\n')).toMatch(/^(PASS|FAIL) {2}deployctl deployments get <id> \(bin\/ on the PATH\): \d+ ms; node -e '': \d+ ms; \+-?\d+ ms$/m);
+    expect(lines.join('\n')).toMatch(
+      /^(PASS|FAIL) {2}deployctl deployments get <id> \(bin\/ on the PATH\): \d+ ms; node -e '': \d+ ms; \+-?\d+ ms$/m,
+    );
   }, 120_000);
 });
