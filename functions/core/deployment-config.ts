@@ -21,11 +21,7 @@ export const MAX_ENV_VALUE_LENGTH = 4096;
 /** The supported releases of each app type (configuration APP_VERSIONS). */
 export type AppVersions = Readonly<Record<AppType, readonly string[]>>;
 
-/** Decision 41: the releases offered when APP_VERSIONS does not say (lib/config.ts reads it). */
-export const DEFAULT_APP_VERSIONS: AppVersions = {
-  airflow: ['2.10.5', '2.11.0', '3.0.6', '3.1.3'],
-  superset: ['4.1.2', '5.0.0'],
-};
+export { DEFAULT_APP_VERSIONS } from './deployment-options.js';
 
 /** A secret as stored: sealed for `deployment-env` on its deployment, and its keyed digest. */
 export interface StoredSecret {
