@@ -16,7 +16,10 @@ import { knownHandlers, runInvoke, USAGE } from '../local/invoke.js';
 import { localStandIns, useStandIns } from '../local/stand-ins.js';
 
 const settings = localSettings();
-process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stackEndpoints(settings).dynamodb;
+const stack = stackEndpoints(settings);
+process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stack.dynamodb;
+process.env.AWS_ACCESS_KEY_ID = stack.credentials.accessKeyId;
+process.env.AWS_SECRET_ACCESS_KEY = stack.credentials.secretAccessKey;
 applyLocalEnv(settings);
 // The same sealing key as `npm start` on this DATA_DIR, so each opens what the other sealed.
 useStandIns(localStandIns(localSecretKey(settings.dataDir)));

@@ -26,7 +26,10 @@ const USAGE = `  (add --aws to use the deployed table named by TABLE_NAME instea
 const { args, onAws } = operatorArgs(USAGE, { variable: 'TABLE_NAME', output: 'TableName' });
 if (!onAws) {
   const settings = localSettings();
-  process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stackEndpoints(settings).dynamodb;
+  const stack = stackEndpoints(settings);
+  process.env.AWS_ENDPOINT_URL_DYNAMODB ??= stack.dynamodb;
+  process.env.AWS_ACCESS_KEY_ID = stack.credentials.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = stack.credentials.secretAccessKey;
   applyLocalEnv(settings);
   // Keys are signed with the local stack's secret, kept under DATA_DIR as `npm start` keeps it.
   useStandIns(localStandIns(localSecretKey(settings.dataDir)));

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     dynamodb_endpoint: stack.dynamodbEndpoint,
     user_pool_endpoint: stack.userPoolEndpoint,
     dashboard_url: dashboardUrl,
+    sfn_endpoint: stack.sfnEndpoint,
+    credentials: { access_key_id: stack.credentials.accessKeyId, secret_access_key: stack.credentials.secretAccessKey },
   });
   // A kill the handlers above do not see leaves the file; its dead pid marks it stale to readers.
   process.on('exit', () => removeStackFile(settings.dataDir));

@@ -20,13 +20,14 @@ const USAGE = `  (add --aws to use the deployed user pool named by USER_POOL_ID 
   users delete <email>`;
 
 const { args, onAws } = operatorArgs(USAGE, { variable: 'USER_POOL_ID', output: 'UserPoolId' });
-const local = stackEndpoints(localSettings()).userPool;
+const stack = stackEndpoints(localSettings());
+const local = stack.userPool;
 const client = onAws
   ? new CognitoIdentityProviderClient({})
   : new CognitoIdentityProviderClient({
       endpoint: local,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: stack.credentials,
     });
 
 exitWhenDone(

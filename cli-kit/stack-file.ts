@@ -17,6 +17,14 @@ export interface StackFile {
   dynamodb_endpoint: string;
   user_pool_endpoint: string;
   dashboard_url: string;
+  /** The Step Functions endpoint the handlers start workflows on. */
+  sfn_endpoint?: string;
+  /**
+   * This run's AWS credentials (decision 236): DynamoDB Local, the Step Functions endpoint
+   * and the user pool's admin actions accept these and no others, so only who can read
+   * this 0600 file (the user who ran `npm start`) reaches them.
+   */
+  credentials?: { access_key_id: string; secret_access_key: string };
 }
 
 /** DATA_DIR as `npm start` resolves it (local/env.ts reads it here): relative to the working directory, `.local` by default. */

@@ -47,6 +47,14 @@ export function securityHeaders(connect: readonly string[] = []): Record<string,
 /** What the app needs of the route table (dashboard/src/api.ts): each route's method and path, without its schemas. */
 const routeTargets = Object.fromEntries(Object.entries(dashboardRoutes).map(([id, r]) => [id, { method: r.method, path: r.path }]));
 
+/** The dashboard's mark: three stacked layers (deployments) on a rounded square. Also the favicon. */
+const MARK_PATHS =
+  '<rect width="32" height="32" rx="7" fill="#1f4fd1"/>' +
+  '<path d="M16 7 26 12 16 17 6 12Z" fill="#fff"/>' +
+  '<path d="M6 16.5 16 21.5 26 16.5" fill="none" stroke="#fff" stroke-width="2" stroke-linejoin="round"/>' +
+  '<path d="M6 20.5 16 25.5 26 20.5" fill="none" stroke="#c9d6ff" stroke-width="2" stroke-linejoin="round"/>';
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${MARK_PATHS}</svg>\n`;
+
 const page = (script: string, style: string) => `<!doctype html>
 <html lang="en">
 <head>
@@ -54,10 +62,12 @@ const page = (script: string, style: string) => `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>Deployments dashboard</title>
+<link rel="icon" type="image/svg+xml" href="${DASHBOARD_PATH}/favicon.svg">
 <link rel="stylesheet" href="${style}">
 <script type="module" src="${script}"></script>
 </head>
 <body>
+<svg class="sprite" width="0" height="0" aria-hidden="true"><symbol id="mark" viewBox="0 0 32 32">${MARK_PATHS}</symbol></svg>
 <div id="app"><p class="loading">Loading…</p></div>
 <noscript>The dashboard needs JavaScript.</noscript>
 </body>
@@ -95,6 +105,7 @@ export function buildDashboard(): Map<string, SiteFile> {
   const script = names.find((n) => n.endsWith('.js'));
   const style = names.find((n) => n.endsWith('.css'));
   if (!script || !style) throw new Error(`the dashboard build made ${names.join(', ')}`);
+  files.set('favicon.svg', { body: Buffer.from(FAVICON), contentType: 'image/svg+xml', immutable: false });
   files.set('index.html', {
     body: Buffer.from(page(`${DASHBOARD_PATH}/${script}`, `${DASHBOARD_PATH}/${style}`)),
     contentType: 'text/html; charset=utf-8',

@@ -27,7 +27,11 @@ export interface DashboardHost {
 
 const CONFIG: DashboardConfig = { userPoolEndpoint: `${USER_POOL_PATH}/`, clientId: LOCAL_CLIENT_ID, apiBase: DASHBOARD_API_PREFIX };
 
-export async function startDashboardHost(options: { dataDir: string | null; tokenSeconds: number }): Promise<DashboardHost> {
+export async function startDashboardHost(options: {
+  dataDir: string | null;
+  tokenSeconds: number;
+  adminAccessKeyId?: string;
+}): Promise<DashboardHost> {
   const site = buildDashboard();
   const pool = await LocalUserPool.open(options);
   site.set('config.json', { body: Buffer.from(JSON.stringify(CONFIG)), contentType: 'application/json', immutable: false });
@@ -56,6 +60,7 @@ export async function startDashboardHost(options: { dataDir: string | null; toke
           pathname.slice(USER_POOL_PATH.length),
           Array.isArray(target) ? target[0] : target,
           req.body,
+          [req.headers.authorization].flat()[0],
         );
         return { statusCode: a.status, headers: a.headers, body: a.body };
       }

@@ -57,8 +57,13 @@ function javaCommand(port: number, dbPath: string | null): { args: string[]; loo
   return { args: [native, '-jar', path.join(dist, 'DynamoDBLocal.jar'), ...engine], loopbackOnly: false };
 }
 
-/** Starts DynamoDB Local on `port`, persisting under `dataDir` (in memory when null). */
-export async function startDynamoLocal(port: number, dataDir: string | null): Promise<RunningDynamo> {
+/**
+ * Starts DynamoDB Local on `port`, persisting under `dataDir` (in memory when null). With
+ * `accessKeyId`, the loopback launcher refuses every request not signed with that access
+ * key id (decision 236); it travels in the engine's environment, which other users cannot
+ * read, not on its command line, which they can.
+ */
+export async function startDynamoLocal(port: number, dataDir: string | null, accessKeyId?: string): Promise<RunningDynamo> {
   const endpoint = `http://${LOOPBACK}:${port}`;
   const client = clientFor(endpoint);
   if (await answers(client)) {
@@ -78,7 +83,7 @@ export async function startDynamoLocal(port: number, dataDir: string | null): Pr
   }
   const child: ChildProcess = spawn('java', args, {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', ...(accessKeyId ? { DYNAMODB_LOCAL_ACCESS_KEY_ID: accessKeyId } : {}) },
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -108,17 +113,24 @@ export function clientFor(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localCredentials(),
     maxAttempts: 1,
   });
 }
+
+/** The credentials this process signs local engine requests with: the stack's (decision 236), else the old fixed pair. */
+export const localCredentials = () => ({
+  accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
+  secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+});
 
 async function answers(client: DynamoDBClient): Promise<boolean> {
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }));
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    // An engine that refuses these credentials still answers: the port is taken.
+    return (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== undefined;
   }
 }
 

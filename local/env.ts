@@ -49,12 +49,24 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
  * stack: PORT / DYNAMODB_PORT when set, else what `npm start` wrote in DATA_DIR's stack
  * file (decision 165), else the default ports.
  */
-export function stackEndpoints(settings: LocalSettings, env: NodeJS.ProcessEnv = process.env): { dynamodb: string; userPool: string } {
+export function stackEndpoints(
+  settings: LocalSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): { dynamodb: string; userPool: string; credentials: { accessKeyId: string; secretAccessKey: string } } {
   const running = readStackFile(settings.dataDir);
   const given = (name: string) => env[name] !== undefined && env[name] !== '';
+  const dynamodb = (!given('DYNAMODB_PORT') && running?.dynamodb_endpoint) || `http://127.0.0.1:${settings.dynamodbPort}`;
+  const userPool = (!given('PORT') && running?.user_pool_endpoint) || `http://127.0.0.1:${settings.port}${USER_POOL_PATH}/`;
+  // Decision 236: the running stack's engines take its credentials alone; other engines, the environment's.
+  const ours = running && (running.dynamodb_endpoint === dynamodb || running.user_pool_endpoint === userPool);
+  const own = ours ? running.credentials : undefined;
   return {
-    dynamodb: (!given('DYNAMODB_PORT') && running?.dynamodb_endpoint) || `http://127.0.0.1:${settings.dynamodbPort}`,
-    userPool: (!given('PORT') && running?.user_pool_endpoint) || `http://127.0.0.1:${settings.port}${USER_POOL_PATH}/`,
+    dynamodb,
+    userPool,
+    credentials: {
+      accessKeyId: own?.access_key_id || env.AWS_ACCESS_KEY_ID || 'local',
+      secretAccessKey: own?.secret_access_key || env.AWS_SECRET_ACCESS_KEY || 'local',
+    },
   };
 }
 

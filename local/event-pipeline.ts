@@ -20,6 +20,7 @@ import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { handler as deliver } from '../functions/events/deliver-webhooks.js';
 import { handler as dispatch } from '../functions/events/dispatch-events.js';
 import { logger } from '../functions/lib/logger.js';
+import { localCredentials } from './dynamodb-local.js';
 import { invokeAs } from './gateway.js';
 import { claimDue, deleteMessage, type QueuedMessage } from './table-queue.js';
 
@@ -37,7 +38,7 @@ interface Checkpoints {
 }
 
 export function startEventPipeline(opts: { endpoint: string; tableName: string; dataDir: string | null }): EventPipeline {
-  const local = { endpoint: opts.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const local = { endpoint: opts.endpoint, region: 'us-east-1', credentials: localCredentials() };
   const dynamo = new DynamoDBClient(local);
   const streams = new DynamoDBStreamsClient(local);
   const file = opts.dataDir && path.join(opts.dataDir, 'stream-checkpoints.json');

@@ -12,6 +12,7 @@ import type { Context } from 'aws-lambda';
 import { ExecutionTimeoutError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { logger } from '../functions/lib/logger.js';
 import { stateMachineFiles, substitute } from '../infra/state-machines.js';
+import { REFUSED, signedBy } from './engine-credentials.js';
 import { invokeAs } from './gateway.js';
 import { refusedForeignHost } from './loopback-host.js';
 
@@ -235,10 +236,19 @@ const ACTIONS = {
   StopExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.stop(body),
 } as const;
 
-/** Serves the engine over HTTP on `port` (0 picks a free one). */
-export async function startSfnEndpoint(sfn: LocalStepFunctions, port = 0): Promise<{ endpoint: string; close(): Promise<void> }> {
+/** Serves the engine over HTTP on `port` (0 picks a free one); with `accessKeyId`, to requests signed by it alone (decision 236). */
+export async function startSfnEndpoint(
+  sfn: LocalStepFunctions,
+  port = 0,
+  accessKeyId?: string,
+): Promise<{ endpoint: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     if (refusedForeignHost(req, res)) return;
+    if (accessKeyId && !signedBy(req.headers.authorization, accessKeyId)) {
+      res.writeHead(403, { 'Content-Type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(REFUSED));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -9,6 +9,7 @@ import { createApiServer } from './api-server.js';
 import { runAsFunction } from './current-function.js';
 import { type DashboardHost, startDashboardHost } from './dashboard-host.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
+import { type EngineCredentials, newEngineCredentials } from './engine-credentials.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
@@ -21,6 +22,9 @@ export interface RunningStack {
   /** DynamoDB Local's endpoint and the emulated user pool's, for the tools that talk to them (cli-kit/stack-file.ts). */
   dynamodbEndpoint: string;
   userPoolEndpoint: string;
+  /** The Step Functions endpoint, and this run's credentials for the engines (decision 236). */
+  sfnEndpoint: string;
+  credentials: EngineCredentials;
   /** What start-up did with operations whose workflows stopped with the last run. */
   reconciled: Reconciled;
   stepFunctions: LocalStepFunctions;
@@ -33,7 +37,14 @@ export interface StackOptions extends SfnEndpointOptions {
 }
 
 export async function startLocalStack(settings: LocalSettings, options: StackOptions = {}): Promise<RunningStack> {
-  const dynamo: RunningDynamo = await startDynamoLocal(settings.dynamodbPort, options.inMemory ? null : settings.dataDir);
+  // Decision 236: this run's engines answer these credentials only; the handlers sign with them (the SDK reads the variables).
+  const credentials = newEngineCredentials();
+  applyLocalEnv(settings, { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey });
+  const dynamo: RunningDynamo = await startDynamoLocal(
+    settings.dynamodbPort,
+    options.inMemory ? null : settings.dataDir,
+    credentials.accessKeyId,
+  );
   const stepFunctions = new LocalStepFunctions(options);
   let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   let servers: http.Server[] = [];
@@ -41,7 +52,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let pipeline: EventPipeline | undefined;
   const dataDir = options.inMemory ? null : settings.dataDir;
   try {
-    sfn = await startSfnEndpoint(stepFunctions);
+    sfn = await startSfnEndpoint(stepFunctions, 0, credentials.accessKeyId);
     // The SDK clients and config read these lazily, at first use: set them before anything runs.
     applyLocalEnv(settings, {
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
@@ -50,7 +61,11 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     });
     useStandIns(localStandIns(localSecretKey(dataDir)));
     const tableName = process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
-    const dashboard = await startDashboardHost({ dataDir, tokenSeconds: settings.dashboardTokenSeconds });
+    const dashboard = await startDashboardHost({
+      dataDir,
+      tokenSeconds: settings.dashboardTokenSeconds,
+      adminAccessKeyId: credentials.accessKeyId,
+    });
     await ensureTable(dynamo.endpoint, tableName);
     // The pool's issuer names the port, known once the server listens; nothing reads the configuration before that.
     servers = await listenApi(settings, dashboard);
@@ -84,6 +99,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   return {
     baseUrl: `http://localhost:${port}${API_PREFIX}`,
     dynamodbEndpoint: dynamo.endpoint,
+    sfnEndpoint: sfn!.endpoint,
+    credentials,
     userPoolEndpoint: `http://127.0.0.1:${port}${USER_POOL_PATH}/`,
     reconciled,
     stepFunctions,

@@ -16,6 +16,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import * as z from 'zod/mini';
 import { DashboardRole, ORG_ATTRIBUTE, OrgId, ROLE_ATTRIBUTE } from '../contract/dashboard-users.js';
 import { passwordProblems, REFRESH_TOKEN_DAYS } from '../infra/user-pool-settings.js';
+import { REFUSED, signedBy } from './engine-credentials.js';
 
 export const LOCAL_USER_POOL_ID = 'us-east-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'localdashboardclient';
@@ -108,6 +109,8 @@ export interface LocalUserPoolOptions {
   dataDir: string | null;
   /** The ID and access tokens' lifetime (Cognito's default is one hour; tests shorten it). */
   tokenSeconds: number;
+  /** When set, the admin actions (Admin*, ListUsers) answer only requests signed by this access key id (decision 236). */
+  adminAccessKeyId?: string;
 }
 
 export class LocalUserPool {
@@ -167,13 +170,17 @@ export class LocalUserPool {
   }
 
   /** Answers a request below USER_POOL_PATH; `subpath` is the rest of its path. */
-  async handle(method: string, subpath: string, target: string | undefined, body: Buffer): Promise<PoolAnswer> {
+  async handle(method: string, subpath: string, target: string | undefined, body: Buffer, authorization?: string): Promise<PoolAnswer> {
     if (method === 'GET' && subpath === `/${LOCAL_USER_POOL_ID}/.well-known/jwks.json`)
       return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ keys: [this.key.publicJwk] }) };
     if (method !== 'POST' || (subpath !== '/' && subpath !== ''))
       return this.error(new CognitoError('UnknownOperationException', 'Not found'), 404);
     try {
       const op = target?.replace(/^AWSCognitoIdentityProviderService\./, '') ?? '';
+      // Sign-in and token revocation are public, as on Cognito; what an administrator does needs the stack's credentials.
+      const admin = op.startsWith('Admin') || op === 'ListUsers';
+      const key = this.options.adminAccessKeyId;
+      if (admin && key && !signedBy(authorization, key)) return this.error(new CognitoError(REFUSED.__type, REFUSED.message), 403);
       const input = JSON.parse(body.toString('utf8') || '{}') as unknown;
       if (typeof input !== 'object' || input === null || Array.isArray(input))
         throw new CognitoError('SerializationException', 'The body is not a JSON object');

@@ -16,14 +16,26 @@ export function pageFooter(p: Pick<Pagination, 'page' | 'pages' | 'total'>): str
   return `page ${p.page} of ${Math.max(p.pages, 1)}, ${p.total} in total`;
 }
 
+/** Aligned `key: value` lines; a value of several lines (`\n`-joined by the caller) continues under the first, each line kept to one. */
 function fields(pairs: [string, string | undefined | null][]): string {
   const shown = pairs.filter(([, v]) => v !== undefined && v !== null) as [string, string][];
   const width = Math.max(...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${oneLine(v)}`).join('\n');
+  return shown
+    .map(([k, v]) => {
+      const [first, ...rest] = k === 'env' ? v.split('\n') : [v];
+      return [`${`${k}:`.padEnd(width + 1)} ${oneLine(first!)}`, ...rest.map((line) => `${' '.repeat(width + 2)}${oneLine(line)}`)].join(
+        '\n',
+      );
+    })
+    .join('\n');
 }
 
-export const showDeployment = (d: Deployment) =>
-  fields([
+/** One env entry as shown: a plain value, or that a secret is set (its value never leaves the API). */
+const envEntry = (entry: Deployment['config']['env'][string]) => ('value' in entry ? entry.value : '(secret, set)');
+
+export const showDeployment = (d: Deployment) => {
+  const env = Object.entries(d.config.env).sort(([a], [b]) => a.localeCompare(b));
+  return fields([
     ['id', d.id],
     ['name', d.name],
     ['app_type', d.app_type],
@@ -31,8 +43,15 @@ export const showDeployment = (d: Deployment) =>
     ['url', d.url],
     ['environment', d.environment_id],
     ['created_at', d.created_at],
+    ['revision', String(d.revision)],
+    ['updated_at', d.updated_at],
+    ['app_version', d.config.app_version],
+    ['size', d.config.size],
+    // Each entry escaped to one line first: a line break in a value must not pass for another entry.
+    ['env', env.length ? env.map(([name, entry]) => oneLine(`${name}=${envEntry(entry)}`)).join('\n') : '(none)'],
     ['operation', d.links.operation],
   ]);
+};
 
 export const showOperation = (o: Operation) =>
   fields([

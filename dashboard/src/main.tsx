@@ -36,6 +36,12 @@ function Shell() {
   return (
     <>
       <header class="top">
+        <span class="brand">
+          <svg class="mark" viewBox="0 0 32 32" aria-hidden="true">
+            <use href="#mark" />
+          </svg>
+          <span>Dashboard</span>
+        </span>
         <div class="org">
           <span class="label">Organization</span> <strong>{me.data?.org_id ?? '…'}</strong>
         </div>

@@ -41,7 +41,12 @@ export function Table(props: {
         <tbody>
           {props.empty && (
             <tr>
-              <td colSpan={columns.length}>{props.empty}</td>
+              <td colSpan={columns.length} class="empty-state">
+                <svg class="mark" viewBox="0 0 32 32" aria-hidden="true">
+                  <use href="#mark" />
+                </svg>
+                <span>{props.empty}</span>
+              </td>
             </tr>
           )}
           {props.children}

@@ -197,7 +197,8 @@ describe('the dashboard, against npm start', () => {
     await page.locator('.facts .badge', { hasText: 'succeeded' }).waitFor();
     const timeline = await page.locator('.timeline li').allInnerTexts();
     expect(timeline.map((t) => t.split(' — ')[0]!.replace(/^.*?(queued|running|succeeded)/, '$1'))).toEqual([
-      'queued queued',
+      // The phase is not said again when it is the status's own name (it read "queued queued").
+      'queued',
       'running provisioning_db',
       'running provisioning_infrastructure',
       'succeeded ready',
@@ -268,6 +269,11 @@ describe('the dashboard, against npm start', () => {
     await shot(page, 'key-rotated');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.content()).not.toContain(newKey);
+    // The old key's row says it was rotated, to which key, and that it is expiring; it offers no second rotation.
+    const oldRow = page.locator(`tr[data-key-id="${oldId}"]`);
+    await oldRow.getByText('rotated').waitFor();
+    expect(await oldRow.innerText()).toMatch(/rotated\s+→\s+\S+, expiring/);
+    expect(await oldRow.getByRole('button', { name: /^Rotate/ }).count()).toBe(0);
 
     // Both keys work; the old one until the hour's end, as its row and its usage page say.
     const [oldMe, newMe] = [
@@ -310,6 +316,11 @@ describe('the dashboard, against npm start', () => {
 
     // Edit: the form's changes are first a dry run, shown as a diff; nothing changes until Apply.
     await page.getByRole('button', { name: 'Edit configuration' }).click();
+    // The app version is chosen from the supported releases, not typed.
+    expect(await page.getByLabel('App version').evaluate((e) => e.tagName)).toBe('SELECT');
+    expect(await page.getByLabel('App version').locator('option').allInnerTexts()).toEqual(
+      expect.arrayContaining(['2.11.0', '3.0.6', '3.1.3 (current)']),
+    );
     await page.getByLabel('Size').selectOption('medium');
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByLabel('Variable name').last().fill('LOG_LEVEL');
@@ -336,6 +347,11 @@ describe('the dashboard, against npm start', () => {
     await facts.getByText(/^2, applied/).waitFor();
     await page.locator('tr[data-revision="2"]').waitFor();
     expect(await page.getByRole('cell', { name: 'secret, not shown' }).count()).toBe(1);
+    // Its events say what changed, from each event's previous values, not only their type.
+    await page.locator('.timeline li', { hasText: 'size small → medium' }).first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.timeline li', { hasText: 'env +API_TOKEN +LOG_LEVEL' }).count()).toBeGreaterThan(0);
+    // A closed dialog's name is never "revision undefined".
+    expect(await page.locator('dialog[aria-label*="undefined"]').count()).toBe(0);
     expect(await page.content()).not.toContain('tok-never-shown-123');
     expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'deployment');
@@ -463,6 +479,8 @@ describe('the dashboard, against npm start', () => {
     await page.waitForFunction(() => document.querySelectorAll('table.activity tbody a').length === 0);
     await rows.filter({ hasText: 'created (provisioning)' }).waitFor();
     const records = await page.locator('table.activity tbody tr td:nth-child(4)').allInnerTexts();
+    // An update says what it changed: never just the fields' names.
+    expect(await page.locator('table.activity tbody').innerText()).not.toContain('links changed');
     expect(records.every((r) => r === 'deployment etl')).toBe(true);
     expect(await rows.last().innerText()).toContain('ci-pipeline');
     // The revoked key still named, its id on hover.
@@ -624,5 +642,18 @@ describe('the dashboard, against npm start', () => {
       });
     expect(await status(`rebind.attacker.test:${port}`)).toBe(421);
     expect(await status(`localhost:${port}`)).toBe(200);
+  });
+
+  it('has a favicon and a mark in its header', async () => {
+    const html = await (await fetch(`${origin}/dashboard/`)).text();
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/dashboard/favicon.svg">');
+    const icon = await fetch(`${origin}/dashboard/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
+    await page.locator('header .brand svg.mark').waitFor();
+    expect(await page.locator('header .brand svg.mark').boundingBox()).toMatchObject({ width: 24, height: 24 });
+    await context.close();
   });
 });

@@ -323,6 +323,14 @@ describe('deployctl: updates, revisions and rollback through the local workflow'
     expect(applied.code).toBe(EXIT.ok);
     expect(applied.stdout).toBe(`Deployment ${d.name} (${d.id}) is at revision 2.\n`);
 
+    // The human form shows the configuration and the revision: a secret as set, never its value.
+    const shown = await deployctl(['deployments', 'get', d.id], { key });
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toMatch(/^revision:\s+2$/m);
+    expect(shown.stdout).toMatch(/^app_version:\s+3\.0\.6$/m);
+    expect(shown.stdout).toMatch(/^size:\s+large$/m);
+    expect(shown.stdout).toMatch(/^env:\s+FOO=bar\n\s+TOKEN=\(secret, set\)$/m);
+
     // The file's value with its line break dropped: the same value again is no change.
     const same = await deployctl(['deployments', 'update', d.id, '--secret', `TOKEN=@${file}`], { key });
     expect(same).toMatchObject({ code: EXIT.ok, stdout: 'No change.\n' });
@@ -355,7 +363,7 @@ describe('deployctl: updates, revisions and rollback through the local workflow'
     const listed = await deployctl(['deployments', 'revisions', d.id, '--json', '--per-page', '1'], { key });
     expect(JSON.parse(listed.stdout).items).toMatchObject([{ revision: 4, rollback_of: 2 }]);
 
-    for (const run of [dry, stale, applied, same, sameJson, revisions, backDry, back, listed])
+    for (const run of [dry, stale, applied, shown, same, sameJson, revisions, backDry, back, listed])
       expect(run.stdout + run.stderr).not.toContain(ENV_SECRET_PREFIX);
   });
 });
@@ -580,6 +588,21 @@ describe('npx deployctl (bin/deployctl.js)', () => {
     const denied = await run(['environments', 'list'], { DEPLOY_API_KEY: 'svc_sk_live_nope', DEPLOY_API_URL: local.baseUrl });
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('INVALID_API_KEY');
+  });
+
+  it('runs as plain `deployctl` with bin/ on the PATH, as docs/client.md says: no npx, nothing on stderr', async () => {
+    const { key } = await createKey();
+    const nodeDir = path.dirname(process.execPath);
+    const listed = await runProcess('deployctl', ['environments', 'list', '--json'], {
+      env: {
+        PATH: `${path.resolve(import.meta.dirname, '../../bin')}:${nodeDir}:/usr/bin:/bin`,
+        DEPLOY_API_KEY: key,
+        DEPLOY_API_URL: local.baseUrl,
+      },
+    });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).items[0].id).toBe('env_default');
   });
 
   it('on SIGINT while waiting stops, leaves the operation running, names the command to watch it again, and exits 130', async () => {

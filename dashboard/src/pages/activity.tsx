@@ -3,6 +3,7 @@ import type { ActivityEntry } from '../../../contract/dashboard-schemas.js';
 import type { Deployment, Operation } from '../../../contract/schemas.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
+import { describeChange } from '../event-summary.js';
 import { formatTime, useLoad } from '../hooks.js';
 import { Table } from '../table.js';
 
@@ -39,14 +40,7 @@ function Subject({ entry }: { entry: ActivityEntry }) {
 }
 
 /** What changed: created, or the status (and phase) it moved to, or the fields that changed. */
-function change(entry: ActivityEntry): string {
-  const o = entry.data.object as { status: string; progress?: { phase: string } };
-  const previous = entry.data.previous;
-  if (!previous) return `created (${o.status})`;
-  if ('status' in previous) return `${String(previous.status)} → ${o.status}`;
-  if ('progress' in previous && o.progress) return `phase ${o.progress.phase}`;
-  return `${Object.keys(previous).join(', ')} changed`;
-}
+const change = (entry: ActivityEntry): string => describeChange(entry.data.object, entry.data.previous);
 
 /** The organization's audit trail: its events newest first, who made each, optionally of one deployment. */
 export function ActivityPage() {

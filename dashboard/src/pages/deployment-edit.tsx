@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { DEFAULT_APP_VERSIONS } from '../../../contract/config-variables.js';
 import type { ConfigChange, Deployment } from '../../../contract/schemas.js';
 import { SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
@@ -125,7 +126,15 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
       <h2 id="edit-title">Edit configuration</h2>
       <div class="fields">
         <label for="edit-version">App version</label>
-        <input id="edit-version" value={version} required onInput={(e) => setVersion((e.currentTarget as HTMLInputElement).value)} />
+        {/* The supported releases (decision 41), newest last, and the current one even if no longer offered. */}
+        <select id="edit-version" value={version} required onChange={(e) => setVersion((e.currentTarget as HTMLSelectElement).value)}>
+          {[...new Set([...DEFAULT_APP_VERSIONS[d.app_type], d.config.app_version])].map((v) => (
+            <option key={v} value={v}>
+              {v}
+              {v === d.config.app_version ? ' (current)' : ''}
+            </option>
+          ))}
+        </select>
         <label for="edit-size">Size</label>
         <select id="edit-size" value={size} onChange={(e) => setSize((e.currentTarget as HTMLSelectElement).value)}>
           {SIZES.map((s) => (

@@ -5,6 +5,7 @@ import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { ChangeList } from '../changes.js';
 import { ConfirmDialog } from '../confirm.js';
+import { describeChange } from '../event-summary.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
 import { Table } from '../table.js';
 import { EditForm, revisionTag } from './deployment-edit.js';
@@ -80,7 +81,7 @@ function RevisionsTable(props: { revisions: Revision[]; current: number; canMana
           <th scope="row">
             {r.revision} {r.revision === props.current && <span class="badge ready">current</span>}
           </th>
-          <td>{formatTime(r.created_at)}</td>
+          <td class="when">{formatTime(r.created_at)}</td>
           <td>{r.config.app_version}</td>
           <td>{r.config.size}</td>
           <td>{Object.keys(r.config.env).length}</td>
@@ -121,7 +122,7 @@ function OperationsTable({ operations }: { operations: Operation[] }) {
             <span class={`badge ${o.status}`}>{o.status}</span> {isLive(o) && o.progress.phase}
             {o.error && <span class="note"> {o.error.message}</span>}
           </td>
-          <td>{formatTime(o.requested_at)}</td>
+          <td class="when">{formatTime(o.requested_at)}</td>
           <td>{formatDuration(operationMs(o))}</td>
         </tr>
       ))}
@@ -248,8 +249,8 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
       <ol class="timeline">
         {page.data?.events.map((e) => (
           <li key={e.id}>
-            <time dateTime={e.created_at}>{formatTime(e.created_at)}</time> <strong>{e.type}</strong>
-            {'status' in e.data.object && <span class={`badge ${e.data.object.status}`}>{e.data.object.status}</span>}
+            <time dateTime={e.created_at}>{formatTime(e.created_at)}</time> <strong>{e.type}</strong>{' '}
+            <span class="change">{describeChange(e.data.object, e.data.previous)}</span>
           </li>
         ))}
       </ol>
@@ -271,7 +272,7 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
       </ConfirmDialog>
       <ConfirmDialog
         open={rollback !== null}
-        title={`Roll back to revision ${rollback?.revision}?`}
+        title={rollback ? `Roll back to revision ${rollback.revision}?` : 'Roll back'}
         confirmLabel="Roll back"
         onClose={() => setRollback(null)}
         onConfirm={async () => {

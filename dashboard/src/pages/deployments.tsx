@@ -130,7 +130,7 @@ export function DeploymentsPage({ canManage }: { canManage: boolean }) {
               )}
             </td>
             <td class="url">{d.url ? <a href={d.url}>{d.url}</a> : '—'}</td>
-            <td>{formatTime(d.created_at)}</td>
+            <td class="when">{formatTime(d.created_at)}</td>
           </tr>
         ))}
       </Table>

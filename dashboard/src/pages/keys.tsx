@@ -12,6 +12,18 @@ function keyState(k: KeySummary): 'revoked' | 'expired' | 'active' {
   return 'active';
 }
 
+/**
+ * The key that replaced a key in its rotation grace: a rotation gives the new key the old
+ * one's name and the old one an expiry after the new one's creation. The summary names no
+ * successor, so this is read from the list; the earliest such key is the successor.
+ */
+function successorOf(k: KeySummary, all: readonly KeySummary[]): KeySummary | undefined {
+  if (keyState(k) !== 'active' || !k.expires_at) return undefined;
+  return all
+    .filter((s) => s.id !== k.id && s.name === k.name && s.created_at > k.created_at && s.created_at <= k.expires_at!)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
+}
+
 function CreateKeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
   const [error, setError] = useState('');
   const submit = async (e: Event) => {
@@ -219,15 +231,24 @@ export function KeysPage({ canManage }: { canManage: boolean }) {
                 ))}
               </ul>
             </td>
-            <td>{formatTime(k.created_at)}</td>
-            <td>{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
-            <td>{formatTime(k.last_used_at)}</td>
+            <td class="when">{formatTime(k.created_at)}</td>
+            <td class="when">{k.expires_at ? formatTime(k.expires_at) : 'never'}</td>
+            <td class="when">{formatTime(k.last_used_at)}</td>
             <td>
-              <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
+              {successorOf(k, keys.data!.items) ? (
+                <>
+                  <span class="badge rotating">rotated</span>{' '}
+                  <span class="note">
+                    → <code class="hint">…{successorOf(k, keys.data!.items)!.hint.split('…').pop()}</code>, expiring
+                  </span>
+                </>
+              ) : (
+                <span class={`badge ${keyState(k)}`}>{keyState(k)}</span>
+              )}
             </td>
             {canManage && (
               <td class="row-actions">
-                {keyState(k) === 'active' && (
+                {keyState(k) === 'active' && !successorOf(k, keys.data!.items) && (
                   <button type="button" class="secondary small" onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
                     Rotate
                   </button>

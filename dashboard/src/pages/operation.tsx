@@ -138,7 +138,8 @@ export function OperationPage({ operationId, canManage }: { operationId: string;
           return (
             <li key={e.id}>
               <time dateTime={e.created_at}>{formatTime(e.created_at)}</time> <span class={`badge ${rec.status}`}>{rec.status}</span>{' '}
-              <strong>{rec.progress.phase}</strong> — {rec.progress.message}
+              {/* A phase named like the status (queued, succeeded) would only say it twice. */}
+              {rec.progress.phase !== rec.status && <strong>{rec.progress.phase}</strong>} — {rec.progress.message}
             </li>
           );
         })}

@@ -51,7 +51,7 @@ export function UsagePage({ keyId }: { keyId: string }) {
       >
         {page.data?.items.map((u) => (
           <tr key={u.request_id + u.at}>
-            <td>{formatTime(u.at)}</td>
+            <td class="when">{formatTime(u.at)}</td>
             <td class="request" title={`Route: ${u.method} ${u.route}`}>
               {u.method} <code>{u.path}</code>
               {u.deprecated && (
