@@ -315,6 +315,14 @@ export class DeploymentsClient {
   updateDeployment(deploymentId: string, patch: BodyOf<'updateDeployment'>, opts: UpdateOptions = {}): Promise<UpdateResult> {
     return this.update('updateDeployment', deploymentId, patch, opts);
   }
+  /** Decision 48: the deployment's rolled-up health, when it was last checked, and its components. */
+  getDeploymentHealth(deploymentId: string, opts?: RequestOptions) {
+    return this.data('getDeploymentHealth', { ...opts, params: { deployment_id: deploymentId } });
+  }
+  /** Decision 49: metrics over [start, end) in periods (defaults: the last hour, all five metrics). */
+  getDeploymentMetrics(deploymentId: string, query?: QueryOf<'getDeploymentMetrics'>, opts?: RequestOptions) {
+    return this.data('getDeploymentMetrics', { ...opts, params: { deployment_id: deploymentId }, query });
+  }
   /** Decision 43: the deployment's configuration revisions, newest first. */
   listRevisions(deploymentId: string, query?: QueryOf<'listRevisions'>, opts?: RequestOptions) {
     return this.data('listRevisions', { ...opts, params: { deployment_id: deploymentId }, query });

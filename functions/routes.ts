@@ -11,6 +11,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './core/errors.js';
+import * as m from './core/monitoring-schemas.js';
 import * as s from './core/schemas.js';
 
 export { API_PREFIX } from './core/paths.js';
@@ -195,6 +196,31 @@ export const updateDeployment = {
   bodyMediaTypes: ['application/merge-patch+json', 'application/json'],
   success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
   errors: UPDATE_ERRORS,
+} as const satisfies Route;
+
+export const getDeploymentHealth = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/health',
+  handler: 'get-deployment-health',
+  access: ['deployments:read'],
+  summary: "Get a deployment's health and its components' (decision 48)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  success: { status: 200, data: m.HealthReport },
+  errors: ['DEPLOYMENT_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getDeploymentMetrics = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/metrics',
+  handler: 'get-deployment-metrics',
+  access: ['deployments:read'],
+  summary: "Get a deployment's metrics over a time range (decision 49)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  query: m.MetricsQuery,
+  success: { status: 200, data: m.Metrics },
+  errors: ['INVALID_REQUEST', 'DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
 export const listRevisions = {
@@ -441,6 +467,8 @@ export const routes = {
   getDeployment,
   updateDeployment,
   deleteDeployment,
+  getDeploymentHealth,
+  getDeploymentMetrics,
   listRevisions,
   getRevision,
   rollbackDeployment,

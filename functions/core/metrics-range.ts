@@ -116,6 +116,24 @@ export function metricsWindow(query: MetricsQuery, nowMs: number): WindowResult 
   return { ok: true, window: { metrics, start: floorTo(start, chosen), end: ceilTo(end, chosen), period: chosen } };
 }
 
+/** When the deployment ran (ready and awake): Unix seconds, `to` null while it still runs. */
+export interface RunInterval {
+  from: number;
+  to: number | null;
+}
+
+export interface MetricPoint {
+  /** The start of its period, Unix seconds. */
+  time: number;
+  value: number;
+}
+
+export interface MetricSeries {
+  metric: MetricName;
+  unit: (typeof METRIC_UNITS)[MetricName];
+  points: MetricPoint[];
+}
+
 /** The start of every period of the window, oldest first. */
 export function periodStarts({ start, end, period }: Pick<MetricsWindow, 'start' | 'end' | 'period'>): number[] {
   const out: number[] = [];

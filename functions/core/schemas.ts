@@ -29,6 +29,7 @@ export function schema<S>(build: () => S): S {
 
 import { ENV_NAME, MAX_ENV_VALUE_LENGTH, SIZES } from './deployment-config.js';
 import { APP_TYPES } from './deployment-options.js';
+import { HEALTH_STATUSES } from './health.js';
 import { SCOPES } from './scopes.js';
 
 export { SCOPES };
@@ -337,6 +338,14 @@ export const ConfigChange = schema(() =>
   }),
 );
 
+/** Decision 48: the rolled-up health every deployment record carries. */
+export const DeploymentHealth = schema(() =>
+  z.object({
+    status: z.enum(HEALTH_STATUSES),
+    since: Timestamp.check(z.describe('When the status last changed (at creation, created_at).')),
+  }),
+);
+
 export const Deployment = schema(() =>
   z.object({
     id: z.uuid(),
@@ -344,6 +353,7 @@ export const Deployment = schema(() =>
     app_type: AppType,
     status: DeploymentStatus,
     url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
+    health: DeploymentHealth,
     environment_id: z.string(),
     created_at: Timestamp,
     config: Config,

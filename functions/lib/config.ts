@@ -29,6 +29,7 @@ export const CONFIG_DEFAULTS = {
   /** 6 hours. */
   PHASE_TIMEOUT_SECONDS: 6 * 3600,
   PHASE_CHECK_SECONDS: 60,
+  HEALTH_CHECK_SECONDS: 60,
   WEBHOOK_ALLOW_INSECURE: 'false',
   WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000',
   APP_VERSIONS: JSON.stringify(DEFAULT_APP_VERSIONS),
@@ -76,6 +77,8 @@ const schema = z.object({
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(d.PHASE_CHECK_SECONDS),
+  /** Decision 48: how often every ready, awake deployment's health is checked. */
+  HEALTH_CHECK_SECONDS: intFrom(d.HEALTH_CHECK_SECONDS),
   /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
   APP_VERSIONS: appVersions,
   /** Decision 38: `true` only where receivers may be on this machine or network (the local stack). */
@@ -115,6 +118,7 @@ export type Config = Readonly<{
   apiKeys: Readonly<{ secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
+  healthCheckSeconds: number;
   appVersions: AppVersions;
   webhooks: Readonly<{
     allowInsecure: boolean;
@@ -149,6 +153,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys: Object.freeze({ secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
+    healthCheckSeconds: e.HEALTH_CHECK_SECONDS,
     appVersions: e.APP_VERSIONS,
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',

@@ -19,7 +19,15 @@
  */
 import { KEY_COUNT_ATTRIBUTES } from '../../functions/adapters/dynamo/api-key-store.js';
 import { AUTH_FAILURE_ATTRIBUTES } from '../../functions/adapters/dynamo/auth-failure-counter.js';
-import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../functions/adapters/dynamo/entities.js';
+import {
+  apiKey,
+  deploymentHealth,
+  INDEX,
+  type IndexName,
+  operation,
+  PARTITIONS,
+  type Partition,
+} from '../../functions/adapters/dynamo/entities.js';
 import { ADMISSION_ATTRIBUTES } from '../../functions/adapters/dynamo/key-admission.js';
 import type { PhysicalIndex } from '../../functions/adapters/dynamo/table.js';
 import { USAGE_SETTLE_ATTRIBUTES } from '../../functions/adapters/dynamo/usage-store.js';
@@ -37,11 +45,12 @@ export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDA
  * partition of operation.activeOperations, or the organizations' key lists
  * (apiKey.keysByOrg, key management only).
  */
-export type Reach = Partition | 'activeOperations' | 'orgKeyLists';
+export type Reach = Partition | 'activeOperations' | 'healthChecks' | 'orgKeyLists';
 
 /** The partitions of those two indexes, as their declarations (entities.ts) build them. */
 const INDEX_REACH = {
   activeOperations: operation.indexes.activeOperations.pk.pattern,
+  healthChecks: deploymentHealth.indexes.healthChecks.pk.pattern,
   orgKeyLists: apiKey.indexes.keysByOrg.pk.pattern,
 } as const;
 
@@ -297,6 +306,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Revision items of the deployment: a page is a key range of the base table.
   'list-revisions': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'get-revision': KEYED,
+  // Decision 48: the deployment and its health item, one key range of the organization's partition (health-store.ts).
+  'get-deployment-health': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
+  // Decision 49: the deployment (when it ran); the simulated metrics are computed, not read.
+  'get-deployment-metrics': KEYED,
   'create-dag-sync': writer(['StartExecution']),
   'create-app-user': writer(['StartExecution']),
   'cancel-operation': writer(['StopExecution']),

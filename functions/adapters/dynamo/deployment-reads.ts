@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
+import type { DeploymentHealth } from '../../core/health.js';
 import type { PageRequest } from '../../core/pagination.js';
 import { type DeploymentStatus, OPERATION_TYPES, type Pagination } from '../../core/schemas.js';
 import { config } from '../../lib/config.js';
@@ -37,6 +38,9 @@ export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
       OPERATION_TYPES.flatMap((t) => (item[opCountAttr(t)] === undefined ? [] : [[t, Number(item[opCountAttr(t)])]])),
     ),
     seq: Number(item.seq),
+    ...(item.health ? { health: item.health as DeploymentHealth } : {}),
+    ...(typeof item.ready_at === 'string' ? { ready_at: item.ready_at } : {}),
+    ...(typeof item.destroyed_at === 'string' ? { destroyed_at: item.destroyed_at } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * the operation, an operation in flight it supersedes (canceled), their status counts and
  * their events.
  */
-import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import { type DeploymentRecord, healthOf, inFlightEntry } from '../../core/deployments.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import type { DeploymentStatus } from '../../core/schemas.js';
 import { tableName } from './client.js';
@@ -55,11 +55,14 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   const entry = inFlightEntry(operation);
   // A destroy supersedes what was in flight; another operation joins it.
   const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
+  // Decision 48: a deployment that is not ready has unknown health (the checker drops its health item's components).
+  const health = req.deploymentStatus && healthOf(d).status !== 'unknown' ? { health: { status: 'unknown' as const, since: snap.at } } : {};
   if (req.deploymentStatus)
     Object.assign(depSet, {
       status: req.deploymentStatus,
       ...deployment.statusIndexKeys({ ...d }, req.deploymentStatus),
       in_flight: new Set(inFlight),
+      ...health,
     });
   const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
   const moved: DeploymentRecord = {
@@ -70,6 +73,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     updated_at: snap.at,
     status: req.deploymentStatus ?? d.status,
     in_flight: inFlight,
+    ...health,
   };
   const events = eventWrites(d.org_id, snap, [
     req.cancel && canceled && req.events.operation(req.cancel.operation, { ...req.cancel.operation, ...canceled }),

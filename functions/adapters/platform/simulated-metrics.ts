@@ -7,24 +7,16 @@
  * period) have a point.
  */
 import { createHash } from 'node:crypto';
-import { METRIC_UNITS, type MetricName, type MetricsWindow, periodStarts } from '../../core/metrics-range.js';
+import {
+  METRIC_UNITS,
+  type MetricName,
+  type MetricSeries,
+  type MetricsWindow,
+  periodStarts,
+  type RunInterval,
+} from '../../core/metrics-range.js';
 
-/** When the deployment ran: Unix seconds, `to` null while it still runs. */
-export interface RunInterval {
-  from: number;
-  to: number | null;
-}
-
-export interface MetricPoint {
-  time: number;
-  value: number;
-}
-
-export interface MetricSeries {
-  metric: MetricName;
-  unit: (typeof METRIC_UNITS)[MetricName];
-  points: MetricPoint[];
-}
+export type { MetricSeries, RunInterval };
 
 /** How much of each resource a size's baseline uses: larger deployments are busier but have more headroom. */
 const SIZE_LOAD: Record<string, { cpu: number; memory: number; rps: number }> = {

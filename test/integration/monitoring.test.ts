@@ -1,0 +1,185 @@
+/**
+ * Decisions 48 and 49 over HTTP on DynamoDB Local: a deployment's health (its record's
+ * part, the health endpoint, what a check writes and the event a change makes) and its
+ * metrics (validation per parameter, alignment, the same answer twice, 404s, scopes).
+ */
+import { checkAll, checkDeployment } from '../../functions/app/deployment-health.js';
+import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
+import { dynamoCallsOf } from '../helpers/dynamo-calls.js';
+import { type CallResult, call, createKey } from '../helpers/fixtures.js';
+
+const env = (value: string) => ({ config: { env: { SIMULATE_UNHEALTHY: { value } } } });
+
+async function events(key: string, resourceId: string): Promise<any[]> {
+  const res = await call('GET', `/events?per_page=100&resource_id=${resourceId}`, { key });
+  return res.body.data.items;
+}
+
+const health = async (key: string, id: string): Promise<CallResult> => call('GET', `/deployments/${id}/health`, { key });
+
+describe('GET /deployments/{id}/health', () => {
+  it('is unknown, unchecked and without components while the deployment is provisioning', async () => {
+    const { key } = await createKey();
+    const created = await createDeployment(key, { app_type: 'superset' });
+    const id = created.body.data.deployment_id;
+    const d = await deployment(key, id);
+    expect(d.health).toEqual({ status: 'unknown', since: d.created_at });
+    const res = await health(key, id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ status: 'unknown', since: d.created_at, checked_at: null, components: [] });
+  });
+
+  it('is healthy from the moment a create succeeds, with every component of the app type, in order', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow' });
+    const op = await operation(key, d.links.operation.split('/').at(-1));
+    expect(d.health).toEqual({ status: 'healthy', since: op.ended_at });
+    const res = await health(key, d.id);
+    expect(res.body.data).toEqual({
+      status: 'healthy',
+      since: op.ended_at,
+      checked_at: op.ended_at,
+      components: ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((name) => ({
+        name,
+        status: 'healthy',
+        since: op.ended_at,
+        message: null,
+      })),
+    });
+    // The create's move to ready carried the health: no event of its own.
+    const updates = (await events(key, d.id)).filter((e) => e.type === 'deployment.updated');
+    expect(updates).toHaveLength(1);
+    expect(updates[0].data.previous).toEqual({ status: 'provisioning', url: null, health: { status: 'unknown', since: d.created_at } });
+  });
+
+  it.each([
+    ['airflow', 'scheduler', 'unhealthy'],
+    ['airflow', 'triggerer, dag_processor', 'degraded'],
+    ['superset', 'webserver', 'unhealthy'],
+    ['superset', 'scheduler (which superset has not)', 'healthy'],
+  ])('%s with SIMULATE_UNHEALTHY=%s is %s, naming the components down', async (app_type, names, status) => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type, ...env(names) });
+    expect(d.health.status).toBe(status);
+    const { components } = (await health(key, d.id)).body.data;
+    const down = components.filter((c: any) => c.status === 'unhealthy');
+    expect(down.map((c: any) => c.name).sort()).toEqual(
+      names
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => components.some((c: any) => c.name === n))
+        .sort(),
+    );
+    for (const c of down) expect(c.message).toEqual(expect.stringContaining(c.name));
+  });
+
+  it('answers 404 for an unknown, malformed or other organization’s id, and needs deployments:read', async () => {
+    const { key } = await createKey();
+    const other = await createKey();
+    const d = await readyDeployment(other.key);
+    for (const id of [d.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      const res = await health(key, id);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    }
+    const narrow = await createKey({ orgId: other.record.org_id, scopes: ['operations:read'] });
+    expect((await health(narrow.key, d.id)).status).toBe(403);
+  });
+
+  it('reads the deployment and its health in one DynamoDB call beside the key’s', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const { calls } = await dynamoCallsOf(() => health(key, d.id));
+    // The key's admission, its usage entry (in parallel with the work) and the one Query.
+    expect(calls.map((c) => c.command).sort()).toEqual(['PutItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+  });
+});
+
+describe('the health checker', () => {
+  it('moves only checked_at when nothing changed: no event, no change of the record', async () => {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key);
+    const before = (await health(key, d.id)).body.data;
+    const eventsBefore = await events(key, d.id);
+    const at = new Date(Date.parse(before.checked_at) + 60_000);
+    const { result, calls } = await dynamoCallsOf(() => checkDeployment(record.org_id, d.id, at));
+    expect(result).toBe('unchanged');
+    // One read (the deployment's key range), one small write (checked_at).
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'UpdateItemCommand']);
+    expect(Object.values(calls[1]!.input.ExpressionAttributeNames ?? {})).toEqual(['checked_at']);
+    const after = (await health(key, d.id)).body.data;
+    expect(after).toEqual({ ...before, checked_at: at.toISOString() });
+    expect(await deployment(key, d.id)).toEqual(d);
+    expect(await events(key, d.id)).toEqual(eventsBefore);
+  });
+
+  it('writes one deployment.updated event with previous.health and actor system when the rolled-up status changes', async () => {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow', ...env('triggerer') });
+    expect(d.health.status).toBe('degraded');
+    const patched = await call('PATCH', `/deployments/${d.id}`, {
+      key,
+      body: { config: { env: { SIMULATE_UNHEALTHY: { value: 'scheduler' } } } },
+    });
+    expect(patched.status).toBe(202);
+    await operationReaches(key, patched.body.data.operation_id, ['succeeded']);
+    const updated = await deployment(key, d.id);
+    const eventsBefore = await events(key, d.id);
+    const at = new Date();
+    expect(await checkDeployment(record.org_id, d.id, at)).toBe('status');
+    const after = await deployment(key, d.id);
+    expect(after.health).toEqual({ status: 'unhealthy', since: at.toISOString() });
+    const added = (await events(key, d.id)).slice(0, -eventsBefore.length || undefined);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({
+      type: 'deployment.updated',
+      actor: { type: 'system' },
+      data: { object: after, previous: { health: updated.health } },
+    });
+    expect(Object.keys(added[0].data.previous)).toEqual(['health']);
+    const report = (await health(key, d.id)).body.data;
+    expect(report.components.find((c: any) => c.name === 'scheduler')).toMatchObject({ status: 'unhealthy', since: at.toISOString() });
+    // The triggerer came back: its since moved too; the others' did not.
+    expect(report.components.find((c: any) => c.name === 'triggerer')).toMatchObject({ status: 'healthy', since: at.toISOString() });
+    expect(report.components.find((c: any) => c.name === 'webserver').since).toBe(d.health.since);
+  });
+
+  it('changes only the component when the rolled-up status stays: no event', async () => {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'airflow', ...env('triggerer') });
+    const patched = await call('PATCH', `/deployments/${d.id}`, {
+      key,
+      body: { config: { env: { SIMULATE_UNHEALTHY: { value: 'dag_processor' } } } },
+    });
+    await operationReaches(key, patched.body.data.operation_id, ['succeeded']);
+    const stored = await deployment(key, d.id);
+    const eventsBefore = await events(key, d.id);
+    const at = new Date();
+    expect(await checkDeployment(record.org_id, d.id, at)).toBe('components');
+    expect(await deployment(key, d.id)).toEqual(stored);
+    expect(await events(key, d.id)).toEqual(eventsBefore);
+    const report = (await health(key, d.id)).body.data;
+    expect(report).toMatchObject({ status: 'degraded', since: d.health.since, checked_at: at.toISOString() });
+    expect(report.components.find((c: any) => c.name === 'dag_processor')).toMatchObject({ status: 'unhealthy', since: at.toISOString() });
+  });
+
+  it('leaves a deployment that is no longer ready, whose health reads unknown from the destroy on', async () => {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key);
+    const del = await call('DELETE', `/deployments/${d.id}`, { key });
+    expect(del.status).toBe(202);
+    const destroying = await deployment(key, d.id);
+    expect(destroying.health.status).toBe('unknown');
+    expect(await checkDeployment(record.org_id, d.id)).toBe('unwatched');
+    expect((await health(key, d.id)).body.data).toMatchObject({ status: 'unknown', components: [] });
+  });
+
+  it('visits every ready deployment in a round', async () => {
+    const { key } = await createKey();
+    const a = await readyDeployment(key);
+    const b = await readyDeployment(key, { app_type: 'superset' });
+    const round = await checkAll();
+    expect(round.checked).toBeGreaterThanOrEqual(2);
+    for (const d of [a, b]) expect(Date.parse((await health(key, d.id)).body.data.checked_at)).toBeGreaterThan(Date.parse(d.health.since));
+  });
+});
