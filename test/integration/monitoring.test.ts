@@ -3,7 +3,11 @@
  * part, the health endpoint, what a check writes and the event a change makes) and its
  * metrics (validation per parameter, alignment, the same answer twice, 404s, scopes).
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../functions/adapters/dynamo/client.js';
+import { deploymentKey } from '../../functions/adapters/dynamo/entities.js';
 import { checkAll, checkDeployment } from '../../functions/app/deployment-health.js';
+import { config } from '../../functions/lib/config.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { dynamoCallsOf } from '../helpers/dynamo-calls.js';
 import { type CallResult, call, createKey } from '../helpers/fixtures.js';
@@ -181,5 +185,117 @@ describe('the health checker', () => {
     const round = await checkAll();
     expect(round.checked).toBeGreaterThanOrEqual(2);
     for (const d of [a, b]) expect(Date.parse((await health(key, d.id)).body.data.checked_at)).toBeGreaterThan(Date.parse(d.health.since));
+  });
+});
+
+describe('GET /deployments/{id}/metrics', () => {
+  const metrics = (key: string, id: string, query = '') => call('GET', `/deployments/${id}/metrics${query}`, { key });
+
+  it.each([
+    ['?metrics=cpu_utilization,bogus', 'metrics'],
+    ['?metrics=', 'metrics'],
+    ['?period=120', 'period'],
+    ['?period=abc', 'period'],
+    ['?start=yesterday', 'start'],
+    ['?end=2026-02-30T00:00:00Z', 'end'],
+    ['?start=2020-01-01T00:00:00Z', 'start'],
+    ['?start=2030-01-01T00:00:00.000Z&end=2030-01-01T01:00:00.000Z', 'start'],
+    [`?start=${new Date(Date.now() - 3_600_000).toISOString()}&end=${new Date(Date.now() - 7_200_000).toISOString()}`, 'start'],
+    [`?start=${new Date(Date.now() - 2 * 86_400_000).toISOString()}&period=60`, 'period'],
+  ])('%s is 400 INVALID_REQUEST naming %s', async (query, field) => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const res = await metrics(key, d.id, query);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+    expect(res.body.error.details.map((i: { field: string }) => i.field)).toEqual([field]);
+  });
+
+  it('aligns start down and end up to the period, lists the metrics asked in order, once each, with their units', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const end = new Date(Date.now() - 90_000);
+    const start = new Date(end.getTime() - 2 * 3600_000 - 123_000);
+    const res = await metrics(key, d.id, `?metrics=http_errors,cpu_utilization,http_errors&start=${start.toISOString()}&end=${end.toISOString()}&period=300`);
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.period).toBe(300);
+    expect(Date.parse(data.start) / 1000).toBe(Math.floor(start.getTime() / 300_000) * 300);
+    expect(Date.parse(data.end) / 1000).toBe(Math.ceil(end.getTime() / 300_000) * 300);
+    expect(data.series.map((s: any) => [s.metric, s.unit])).toEqual([
+      ['http_errors', 'count'],
+      ['cpu_utilization', 'percent'],
+    ]);
+  });
+
+  it('defaults to the last hour of all five metrics in periods of 60 seconds', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const data = (await metrics(key, d.id)).body.data;
+    expect(data.period).toBe(60);
+    expect((Date.parse(data.end) - Date.parse(data.start)) / 1000).toBeGreaterThanOrEqual(3600);
+    expect((Date.parse(data.end) - Date.parse(data.start)) / 1000).toBeLessThanOrEqual(3660);
+    expect(data.series.map((s: any) => s.metric)).toEqual([
+      'cpu_utilization',
+      'memory_utilization',
+      'http_requests',
+      'http_errors',
+      'response_time_p95',
+    ]);
+  });
+
+  it('has points only for ended periods after the deployment became ready, the same at every request, within bounds', async () => {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key);
+    // As if it became ready 30 minutes ago (and 7 seconds): the simulated platform has run it since.
+    const readyAt = Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000 - 7_000;
+    await ddb.send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: deploymentKey(record.org_id, d.id),
+        UpdateExpression: 'SET ready_at = :at',
+        ExpressionAttributeValues: { ':at': new Date(readyAt).toISOString() },
+      }),
+    );
+    const query = `?start=${new Date(readyAt - 3600_000).toISOString()}&end=${new Date().toISOString()}&period=60`;
+    const first = (await metrics(key, d.id, query)).body.data;
+    const second = (await metrics(key, d.id, query)).body.data;
+    expect(second).toEqual(first);
+    const requests = first.series.find((s: any) => s.metric === 'http_requests').points;
+    const errors = first.series.find((s: any) => s.metric === 'http_errors').points;
+    for (const p of requests) {
+      const t = Date.parse(p.time);
+      expect(t % 60_000).toBe(0);
+      expect(t + 60_000).toBeGreaterThan(readyAt);
+      expect(t + 60_000).toBeLessThanOrEqual(Date.now());
+      expect(Number.isInteger(p.value) && p.value >= 0).toBe(true);
+    }
+    errors.forEach((p: any, i: number) => expect(p.value).toBeLessThanOrEqual(requests[i].value));
+    for (const s of first.series.filter((x: any) => x.unit === 'percent'))
+      for (const p of s.points) expect(p.value >= 0 && p.value <= 100).toBe(true);
+    // Every ended minute since it was ready, and nothing before.
+    expect(requests[0].time).toBe(new Date(readyAt - (readyAt % 60_000)).toISOString());
+    expect(requests.length).toBeGreaterThanOrEqual(30);
+    expect(first.series.every((s: any) => s.points.length === requests.length)).toBe(true);
+  });
+
+  it('answers 404 for an unknown or other organization’s deployment, and needs deployments:read', async () => {
+    const { key } = await createKey();
+    const other = await createKey();
+    const d = await readyDeployment(other.key);
+    for (const id of [d.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      const res = await metrics(key, id);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    }
+    const narrow = await createKey({ orgId: other.record.org_id, scopes: ['operations:read'] });
+    expect((await metrics(narrow.key, d.id)).status).toBe(403);
+  });
+
+  it('reads one item beside the key’s calls', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key);
+    const { calls } = await dynamoCallsOf(() => metrics(key, d.id));
+    expect(calls.map((c) => c.command).sort()).toEqual(['GetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
   });
 });
