@@ -47,7 +47,7 @@ export interface MetricsWindow {
 export type WindowResult = { ok: true; window: MetricsWindow } | { ok: false; issues: FieldIssue[] };
 
 /** ISO 8601 in UTC, with or without milliseconds (decision 4's form, and the same to the second). */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 function timestamp(value: string): number | undefined {
   if (!TIMESTAMP.test(value)) return undefined;

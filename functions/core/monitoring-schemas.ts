@@ -6,8 +6,10 @@
  */
 import * as z from 'zod/mini';
 import { COMPONENT_STATUSES, HEALTH_STATUSES } from './health.js';
-import { METRIC_NAMES, METRIC_PERIODS, type METRIC_UNITS } from './metrics-range.js';
+import { METRIC_NAMES, METRIC_PERIODS, type METRIC_UNITS, TIMESTAMP } from './metrics-range.js';
 import { schema } from './schemas.js';
+
+const TIMESTAMP_RULE = 'must be a timestamp such as 2026-11-28T06:40:00.000Z (milliseconds optional)';
 
 const Timestamp = /* @__PURE__ */ schema(() =>
   z.string().check(z.describe('ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T06:40:00.000Z')),
@@ -37,18 +39,23 @@ export const HealthReport = /* @__PURE__ */ schema(() =>
 );
 export type HealthReport = z.infer<typeof HealthReport>;
 
-/** The query of GET /deployments/{id}/metrics, as strings: core/metrics-range.ts validates them together (decision 49). */
+/**
+ * The query of GET /deployments/{id}/metrics: each parameter's form is checked here (so the
+ * document shows it); core/metrics-range.ts checks what they mean together (decision 49).
+ */
 export const MetricsQuery = /* @__PURE__ */ schema(() =>
   z.object({
     metrics: z
-      .optional(z.string())
+      .optional(z.string().check(z.maxLength(256), z.regex(/^([A-Za-z_][A-Za-z0-9_, ]*)?$/, 'must be metric names, comma-separated')))
       .check(z.describe(`Comma-separated, of: ${METRIC_NAMES.join(', ')}. Default all five, in that order; a name twice counts once.`)),
     start: z
-      .optional(z.string())
+      .optional(z.string().check(z.regex(TIMESTAMP, TIMESTAMP_RULE)))
       .check(z.describe('A timestamp within the last 15 days, before end (milliseconds optional). Default one hour before end.')),
-    end: z.optional(z.string()).check(z.describe('A timestamp (milliseconds optional). Default now.')),
+    end: z
+      .optional(z.string().check(z.regex(TIMESTAMP, TIMESTAMP_RULE)))
+      .check(z.describe('A timestamp (milliseconds optional). Default now.')),
     period: z
-      .optional(z.string())
+      .optional(z.enum(METRIC_PERIODS.map(String) as [string, ...string[]]))
       .check(
         z.describe(
           `Seconds: ${METRIC_PERIODS.join(', ')}. Default the smallest that gives at most 360 periods; at most 1,440 periods in all.`,

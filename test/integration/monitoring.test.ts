@@ -216,7 +216,11 @@ describe('GET /deployments/{id}/metrics', () => {
     const d = await readyDeployment(key);
     const end = new Date(Date.now() - 90_000);
     const start = new Date(end.getTime() - 2 * 3600_000 - 123_000);
-    const res = await metrics(key, d.id, `?metrics=http_errors,cpu_utilization,http_errors&start=${start.toISOString()}&end=${end.toISOString()}&period=300`);
+    const res = await metrics(
+      key,
+      d.id,
+      `?metrics=http_errors,cpu_utilization,http_errors&start=${start.toISOString()}&end=${end.toISOString()}&period=300`,
+    );
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(data.period).toBe(300);
