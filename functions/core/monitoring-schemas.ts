@@ -49,10 +49,10 @@ export const MetricsQuery = /* @__PURE__ */ schema(() =>
       .optional(z.string().check(z.maxLength(256), z.regex(/^([A-Za-z_][A-Za-z0-9_, ]*)?$/, 'must be metric names, comma-separated')))
       .check(z.describe(`Comma-separated, of: ${METRIC_NAMES.join(', ')}. Default all five, in that order; a name twice counts once.`)),
     start: z
-      .optional(z.string().check(z.regex(TIMESTAMP, TIMESTAMP_RULE)))
+      .optional(z.string().check(z.maxLength(24), z.regex(TIMESTAMP, TIMESTAMP_RULE)))
       .check(z.describe('A timestamp within the last 15 days, before end (milliseconds optional). Default one hour before end.')),
     end: z
-      .optional(z.string().check(z.regex(TIMESTAMP, TIMESTAMP_RULE)))
+      .optional(z.string().check(z.maxLength(24), z.regex(TIMESTAMP, TIMESTAMP_RULE)))
       .check(z.describe('A timestamp (milliseconds optional). Default now.')),
     period: z
       .optional(z.enum(METRIC_PERIODS.map(String) as [string, ...string[]]))
