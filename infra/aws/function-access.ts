@@ -114,7 +114,13 @@ export type HttpHandlerName =
   | (typeof dashboardRoutes)[keyof typeof dashboardRoutes]['handler']
   | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
-export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
+export type WorkflowFunctionName =
+  | 'start-phase'
+  | 'check-phase'
+  | 'complete-operation'
+  | 'fail-operation'
+  | 'reconcile-operations'
+  | 'check-health';
 /**
  * Every module in functions/events/: invoked by an event source mapping (the table's
  * stream, the delivery queue), not by API Gateway or the state machine.
@@ -331,6 +337,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...STEP,
     query: { table: false, indexes: ['activeOperations'], reach: ['activeOperations'] },
     states: ['DescribeExecution', 'StopExecution'],
+  },
+  // Decisions 48, 246: walks the ready deployments (deploymentHealth.healthChecks), reads each one's key range
+  // (the record and its health item), and writes the health item, or the record, the org and an event together.
+  'check-health': {
+    ...STEP,
+    query: { table: true, indexes: ['healthChecks'], reach: ['org', 'healthChecks'] },
   },
   // Decision 38. The stream's event items → the organization's webhooks → one
   // message each on the delivery queue. Reading the stream is the event source's grant.

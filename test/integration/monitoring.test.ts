@@ -274,7 +274,9 @@ describe('GET /deployments/{id}/metrics', () => {
       expect(t + 60_000).toBeLessThanOrEqual(Date.now());
       expect(Number.isInteger(p.value) && p.value >= 0).toBe(true);
     }
-    errors.forEach((p: any, i: number) => expect(p.value).toBeLessThanOrEqual(requests[i].value));
+    errors.forEach((p: any, i: number) => {
+      expect(p.value).toBeLessThanOrEqual(requests[i].value);
+    });
     for (const s of first.series.filter((x: any) => x.unit === 'percent'))
       for (const p of s.points) expect(p.value >= 0 && p.value <= 100).toBe(true);
     // Every ended minute since it was ready, and nothing before.
