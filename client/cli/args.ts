@@ -34,6 +34,7 @@ const OPTIONS = {
   'if-match': { type: 'string' },
   'dry-run': { type: 'boolean' },
   revision: { type: 'string' },
+  metric: { type: 'string' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;
 type ValueOf<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
