@@ -133,6 +133,8 @@ export const EVENTS_FUNCTIONS: readonly EventsFunctionName[] = ['dispatch-events
 
 /** The step that runs on a schedule rather than from the state machine. */
 export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
+/** The health checker's round, scheduled every minute (decisions 48, 246). */
+export const HEALTH_CHECK_FUNCTION: WorkflowFunctionName = 'check-health';
 
 const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [], users: [] };
 

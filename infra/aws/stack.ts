@@ -15,7 +15,7 @@ import { dashboardHandlerNames } from '../../functions/dashboard-routes.js';
 import { handlerNames } from '../../functions/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
 import { DashboardSite, DashboardUsers } from './dashboard.js';
-import { EVENTS_FUNCTIONS, type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
+import { EVENTS_FUNCTIONS, type FunctionName, HEALTH_CHECK_FUNCTION, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import type { Settings } from './settings.js';
@@ -101,7 +101,7 @@ export class DeploymentApiStack extends Stack {
     });
 
     // Decisions 48, 246: a round of health checks every minute; a round that is late is dropped, not queued.
-    const checker = this.functions.create('workflow', 'check-health');
+    const checker = this.functions.create('workflow', HEALTH_CHECK_FUNCTION);
     new events.Rule(this, 'HealthCheckSchedule', {
       description: `Checks the health of every ready deployment (${settings.stage})`,
       schedule: events.Schedule.rate(HEALTH_CHECK_EVERY),

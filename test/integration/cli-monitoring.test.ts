@@ -14,7 +14,13 @@ const local = localApi();
 
 async function deployctl(argv: string[], key: string): Promise<{ code: number; stdout: string }> {
   let stdout = '';
-  const stream = { isTTY: false, write: (s: string) => ((stdout += s), true) };
+  const stream = {
+    isTTY: false,
+    write: (s: string) => {
+      stdout += s;
+      return true;
+    },
+  };
   const ctx: CliContext = {
     stdout: stream,
     stderr: { isTTY: false, write: () => true },
