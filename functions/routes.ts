@@ -201,7 +201,7 @@ export const updateDeployment = {
 export const getDeploymentHealth = {
   method: 'GET',
   path: '/deployments/{deployment_id}/health',
-  handler: 'get-deployment-health',
+  handler: 'get-deployment-monitoring',
   access: ['deployments:read'],
   summary: "Get a deployment's health and its components' (decision 48)",
   tag: 'Deployments',
@@ -213,7 +213,7 @@ export const getDeploymentHealth = {
 export const getDeploymentMetrics = {
   method: 'GET',
   path: '/deployments/{deployment_id}/metrics',
-  handler: 'get-deployment-metrics',
+  handler: 'get-deployment-monitoring',
   access: ['deployments:read'],
   summary: "Get a deployment's metrics over a time range (decision 49)",
   tag: 'Deployments',

@@ -314,10 +314,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Revision items of the deployment: a page is a key range of the base table.
   'list-revisions': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'get-revision': KEYED,
-  // Decision 48: the deployment and its health item, one key range of the organization's partition (health-store.ts).
-  'get-deployment-health': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
-  // Decision 49: the deployment (when it ran); the simulated metrics are computed, not read.
-  'get-deployment-metrics': KEYED,
+  // Decisions 48-49, one function for both routes: the health reads the deployment and its health item, one key
+  // range of the organization's partition (health-store.ts); the metrics read the deployment (when it ran).
+  'get-deployment-monitoring': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'create-dag-sync': writer(['StartExecution']),
   'create-app-user': writer(['StartExecution']),
   'cancel-operation': writer(['StopExecution']),

@@ -77,19 +77,6 @@ describe('GET /deployments/{id}/health', () => {
     for (const c of down) expect(c.message).toEqual(expect.stringContaining(c.name));
   });
 
-  it('answers 404 for an unknown, malformed or other organization’s id, and needs deployments:read', async () => {
-    const { key } = await createKey();
-    const other = await createKey();
-    const d = await readyDeployment(other.key);
-    for (const id of [d.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
-      const res = await health(key, id);
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
-    }
-    const narrow = await createKey({ orgId: other.record.org_id, scopes: ['operations:read'] });
-    expect((await health(narrow.key, d.id)).status).toBe(403);
-  });
-
   it('reads the deployment and its health in one DynamoDB call beside the key’s', async () => {
     const { key } = await createKey();
     const d = await readyDeployment(key);
@@ -285,23 +272,26 @@ describe('GET /deployments/{id}/metrics', () => {
     expect(first.series.every((s: any) => s.points.length === requests.length)).toBe(true);
   });
 
-  it('answers 404 for an unknown or other organization’s deployment, and needs deployments:read', async () => {
-    const { key } = await createKey();
-    const other = await createKey();
-    const d = await readyDeployment(other.key);
-    for (const id of [d.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
-      const res = await metrics(key, id);
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
-    }
-    const narrow = await createKey({ orgId: other.record.org_id, scopes: ['operations:read'] });
-    expect((await metrics(narrow.key, d.id)).status).toBe(403);
-  });
-
   it('reads one item beside the key’s calls', async () => {
     const { key } = await createKey();
     const d = await readyDeployment(key);
     const { calls } = await dynamoCallsOf(() => metrics(key, d.id));
     expect(calls.map((c) => c.command).sort()).toEqual(['GetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
+  });
+});
+
+describe.each(['health', 'metrics'])('GET /deployments/{id}/%s', (what) => {
+  it('answers 404 for an unknown, malformed or other organization’s id, and needs deployments:read', async () => {
+    const { key } = await createKey();
+    const other = await createKey();
+    const d = await readyDeployment(other.key);
+    for (const id of [d.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      const res = await call('GET', `/deployments/${id}/${what}`, { key });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('DEPLOYMENT_NOT_FOUND');
+    }
+    const narrow = await createKey({ orgId: other.record.org_id, scopes: ['operations:read'] });
+    const refused = await call('GET', `/deployments/${d.id}/${what}`, { key: narrow.key });
+    expect(refused.status).toBe(403);
   });
 });
