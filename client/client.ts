@@ -316,6 +316,14 @@ export class DeploymentsClient {
   updateDeployment(deploymentId: string, patch: BodyOf<'updateDeployment'>, opts: UpdateOptions = {}): Promise<UpdateResult> {
     return this.update('updateDeployment', deploymentId, patch, opts);
   }
+  /** The deployment's rolled-up health, when it was last checked, and its components (decision 48). */
+  getDeploymentHealth(deploymentId: string, opts?: RequestOptions) {
+    return this.data('getDeploymentHealth', { ...opts, params: { deployment_id: deploymentId } });
+  }
+  /** Metrics over [start, end) in periods (defaults: the last hour, all five metrics; decision 49). */
+  getDeploymentMetrics(deploymentId: string, query?: QueryOf<'getDeploymentMetrics'>, opts?: RequestOptions) {
+    return this.data('getDeploymentMetrics', { ...opts, params: { deployment_id: deploymentId }, query });
+  }
   /** The deployment's configuration revisions, newest first (decision 43). */
   listRevisions(deploymentId: string, query?: QueryOf<'listRevisions'>, opts?: RequestOptions) {
     return this.data('listRevisions', { ...opts, params: { deployment_id: deploymentId }, query });

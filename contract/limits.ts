@@ -64,3 +64,11 @@ export const AUTH_FAILURE_WINDOW_SECONDS = 600;
 
 /** A phase may last 3 days at most: the workflow's own limit (8 days) covers every phase of an operation. */
 export const PHASE_TIMEOUT_MAX_SECONDS = 3 * 24 * 3600;
+
+/** A timestamp a query may give (decision 49's start and end): ISO 8601 in UTC, milliseconds optional. */
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/** A metrics window: a default period gives at most DEFAULT_MAX_PERIODS, an asked one at most MAX_PERIODS, from at most 15 days back (decision 49). */
+export const METRICS_DEFAULT_MAX_PERIODS = 360;
+export const METRICS_MAX_PERIODS = 1440;
+export const METRICS_RETENTION_SECONDS = 15 * 24 * 3600;

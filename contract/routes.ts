@@ -11,6 +11,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.js';
+import * as m from './monitoring-schemas.js';
 import * as s from './schemas.js';
 
 export { API_PREFIX } from './paths.js';
@@ -197,6 +198,31 @@ export const updateDeployment = {
   bodyMediaTypes: ['application/merge-patch+json', 'application/json'],
   success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
   errors: UPDATE_ERRORS,
+} as const satisfies Route;
+
+export const getDeploymentHealth = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/health',
+  handler: 'get-deployment-monitoring',
+  access: ['deployments:read'],
+  summary: "Get a deployment's health and its components' (decision 48)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  success: { status: 200, data: m.HealthReport },
+  errors: ['DEPLOYMENT_NOT_FOUND'],
+} as const satisfies Route;
+
+export const getDeploymentMetrics = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/metrics',
+  handler: 'get-deployment-monitoring',
+  access: ['deployments:read'],
+  summary: "Get a deployment's metrics over a time range (decision 49)",
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  query: m.MetricsQuery,
+  success: { status: 200, data: m.Metrics },
+  errors: ['INVALID_REQUEST', 'DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
 export const listRevisions = {
@@ -445,6 +471,8 @@ export const routes = {
   getDeployment,
   updateDeployment,
   deleteDeployment,
+  getDeploymentHealth,
+  getDeploymentMetrics,
   listRevisions,
   getRevision,
   rollbackDeployment,

@@ -41,6 +41,7 @@ import {
   APP_TYPES,
   DEPLOYMENT_STATUSES,
   EVENT_TYPES,
+  HEALTH_STATUSES,
   LOG_LEVELS,
   OPERATION_STATUSES,
   OPERATION_TYPES,
@@ -334,6 +335,14 @@ export const ConfigChange = schema(() =>
 );
 export type ConfigChange = z.infer<typeof ConfigChange>;
 
+/** Decision 48: the rolled-up health every deployment record carries. */
+export const DeploymentHealth = schema(() =>
+  z.object({
+    status: z.enum(HEALTH_STATUSES),
+    since: Timestamp.check(z.describe('When the status last changed (at creation, created_at).')),
+  }),
+);
+
 export const Deployment = schema(() =>
   z.object({
     id: z.uuid(),
@@ -341,6 +350,7 @@ export const Deployment = schema(() =>
     app_type: AppType,
     status: DeploymentStatus,
     url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
+    health: DeploymentHealth,
     environment_id: z.string(),
     created_at: Timestamp,
     config: Config,

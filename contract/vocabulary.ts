@@ -79,3 +79,31 @@ export const USER_ROLES = ['admin', 'editor', 'viewer'] as const;
 /** Every limit a 429 names (ApiErrorOptions.limit, the Throttled metric's reason): the key's windows, creations, failed authentications, waits. */
 export const LIMIT_REASONS = ['hourly', 'burst', 'creations', 'auth_failures', 'waits'] as const;
 export type LimitReason = (typeof LIMIT_REASONS)[number];
+
+/** A deployment's rolled-up health, and each component's (decision 48). */
+export const HEALTH_STATUSES = ['healthy', 'degraded', 'unhealthy', 'unknown', 'hibernated'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+export const COMPONENT_STATUSES = ['healthy', 'unhealthy', 'unknown'] as const;
+export type ComponentStatus = (typeof COMPONENT_STATUSES)[number];
+
+/** Each app type's components, in the order the health endpoint lists them (decision 48). */
+export const HEALTH_COMPONENTS = {
+  airflow: ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'],
+  superset: ['webserver', 'metadata_db'],
+} as const satisfies Record<AppType, readonly string[]>;
+export type ComponentName = (typeof HEALTH_COMPONENTS)[AppType][number];
+
+/** The metrics, in the order an answer lists them when none are asked for, with their units (decision 49). */
+export const METRIC_UNITS = {
+  cpu_utilization: 'percent',
+  memory_utilization: 'percent',
+  http_requests: 'count',
+  http_errors: 'count',
+  response_time_p95: 'milliseconds',
+} as const;
+export type MetricName = keyof typeof METRIC_UNITS;
+export const METRIC_NAMES = /* @__PURE__ */ Object.keys(METRIC_UNITS) as MetricName[];
+
+/** The periods a metrics request may ask for, smallest first (decision 49). */
+export const METRIC_PERIODS = [60, 300, 3600] as const;
+export type MetricPeriod = (typeof METRIC_PERIODS)[number];

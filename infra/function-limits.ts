@@ -31,6 +31,9 @@ export const LIMIT_OVERRIDES = {
   'wait-operation': { timeoutSeconds: 25 },
   // The reconciler walks every unfinished operation, asking Step Functions about each: most of its 5 minutes.
   'reconcile-operations': { timeoutSeconds: 240 },
+  // A round must end inside its minute (decision 246); about 2 ms of CPU a visit (bench/health-checker.ts)
+  // is 20 s for 10,000 deployments on one vCPU, which 1,769 MB buys.
+  'check-health': { timeoutSeconds: 55, memoryMb: 1769 },
 } as const satisfies Readonly<Record<string, Partial<FunctionLimits>>>;
 
 const OVERRIDES: Readonly<Partial<Record<string, Partial<FunctionLimits>>>> = LIMIT_OVERRIDES;

@@ -12,6 +12,7 @@ import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-lo
 import { type EngineCredentials, newEngineCredentials } from './engine-credentials.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
+import { type HealthChecker, startHealthChecker } from './health-checker.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 import { localStandIns, useStandIns } from './stand-ins.js';
 import { releaseClaims } from './table-queue.js';
@@ -50,6 +51,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let servers: http.Server[] = [];
   let reconciled: Reconciled = { ended: [], resumed: [] };
   let pipeline: EventPipeline | undefined;
+  let checker: HealthChecker | undefined;
   const dataDir = options.inMemory ? null : settings.dataDir;
   try {
     sfn = await startSfnEndpoint(stepFunctions, 0, credentials.accessKeyId);
@@ -88,7 +90,9 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     // Deliveries the last run had claimed but not finished (it was killed) are due again now.
     await releaseClaims();
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
+    checker = startHealthChecker(config().healthCheckSeconds);
   } catch (e) {
+    await checker?.stop();
     await pipeline?.stop();
     await Promise.all(servers.map(close));
     await sfn?.close();
@@ -105,6 +109,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     reconciled,
     stepFunctions,
     async stop() {
+      await checker!.stop();
       await pipeline!.stop();
       await Promise.all(servers.map(close));
       await sfn!.close();

@@ -38,6 +38,7 @@ const OPTIONS = {
   email: { type: 'string' },
   role: { type: 'string' },
   'password-file': { type: 'string' },
+  metric: { type: 'string' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;
 type ValueOf<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;

@@ -15,6 +15,7 @@ import { appUserCommands } from './commands/app-users.js';
 import { deploymentCommands } from './commands/deployments.js';
 import { environmentCommands } from './commands/environments.js';
 import { eventCommands } from './commands/events.js';
+import { monitoringCommands } from './commands/monitoring.js';
 import { operationCommands } from './commands/operations.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { type CliContext, EXIT, err, out } from './context.js';
@@ -25,6 +26,7 @@ export { type CliContext, EXIT, type Stream } from './context.js';
 export const COMMANDS: Record<string, Command> = {
   ...deploymentCommands,
   ...appUserCommands,
+  ...monitoringCommands,
   ...operationCommands,
   ...environmentCommands,
   ...eventCommands,
@@ -45,6 +47,8 @@ const SYNOPSES: Record<string, string> = {
     '<deployment-id> --revision <n> [--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
   'deployments users create':
     '<deployment-id> --username <name> --email <address> --role <admin|editor|viewer>\n[--password-file <path>] [--idempotency-key <key>] [--wait [--timeout <seconds>]]',
+  'deployments health': '<deployment-id>   (exit 0 healthy, 1 otherwise)',
+  'deployments metrics': '<deployment-id> [--metric <name>] [--since <1h|1d|7d>]',
   'operations list': '[--status <s>] [--type <t>] [--resource-id <id>] [--page <n>] [--per-page <n>]',
   'operations get': '<operation-id>',
   'operations logs': '<operation-id> [--follow] [--since <sequence>]',

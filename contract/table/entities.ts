@@ -57,6 +57,21 @@ export const deployment = /* @__PURE__ */ entity('deployment', {
     deploymentsByStatus: { physical: 'gsi4', pk: `${ORG}#DEPS#{status}`, sk: '{seq}' },
   },
 });
+/**
+ * Decision 48: a deployment's health as the checker last found it, its components with
+ * theirs. An item of its own beside the deployment (decision 245): a check that changes
+ * nothing writes only this small item's `checked_at`, and one Query of the deployment's
+ * key range reads both. While the deployment is ready it is in healthChecks, so the
+ * checker walks the ready deployments without a Scan.
+ */
+export const deploymentHealth = /* @__PURE__ */ entity('deploymentHealth', {
+  pk: ORG,
+  sk: 'DEP#{deployment_id}#HEALTH',
+  indexes: {
+    healthChecks: { physical: 'gsi5', pk: 'HEALTH_CHECKS', sk: '{org_id}#{deployment_id}', when: (v) => v.watched === true },
+  },
+});
+
 /** A deployment's count of operations of one type: the dense sequence of (deployment, type). */
 export const opCountAttr = (type: string) => `op_count_${type}`;
 
@@ -177,6 +192,7 @@ export const userRate = /* @__PURE__ */ entity('userRate', {
 export const ENTITIES = [
   organization,
   deployment,
+  deploymentHealth,
   operation,
   statusCounts,
   nameReservation,
@@ -201,6 +217,7 @@ export const ENTITIES = [
  */
 export const INDEX = /* @__PURE__ */ (() => ({
   ...deployment.indexes,
+  ...deploymentHealth.indexes,
   ...operation.indexes,
   ...event.indexes,
   ...webhook.indexes,
@@ -211,6 +228,7 @@ export type IndexName = keyof typeof INDEX;
 // Keys as the code addresses them.
 export const orgKey = (orgId: string) => organization.key({ org_id: orgId });
 export const deploymentKey = (orgId: string, id: string) => deployment.key({ org_id: orgId, id });
+export const deploymentHealthKey = (orgId: string, id: string) => deploymentHealth.key({ org_id: orgId, deployment_id: id });
 export const operationKey = (orgId: string, id: string) => operation.key({ org_id: orgId, id });
 export const nameKey = (orgId: string, name: string) => nameReservation.key({ org_id: orgId, name });
 export const waitSlotKey = (orgId: string, slot: number) => waitSlot.key({ org_id: orgId, slot });

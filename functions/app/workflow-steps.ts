@@ -18,6 +18,7 @@ import { type HostingPlatform, isPlatformErrorName } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
 import { emit } from '../lib/metrics.js';
 import { systemChanges } from './change-events.js';
+import { firstCheck } from './deployment-health.js';
 
 export interface StepInput {
   org_id: string;
@@ -73,11 +74,15 @@ export async function completeOperation(input: StepInput, appDomain: string, now
       ...(op.type === 'deployment.create' ? { result: { url: deploymentUrl(deployment, appDomain) } } : {}),
       ...(applied ? { result: { revision: applied.revision.revision } } : {}),
     };
+    const move = deploymentMoveAfter('succeeded', op.type, deployment);
+    // Decision 48: "ready" carries the result of a first check, made now.
+    const health = move?.to === 'ready' ? await firstCheck(deployment, at) : undefined;
     if (
       !(await applyTransition({
         operation: op,
         change,
-        deployment: deploymentMoveAfter('succeeded', op.type, deployment),
+        deployment: move,
+        ...(health ? { health } : {}),
         ...(applied ? { applied } : {}),
         at,
         retries: STEP_RETRIES,

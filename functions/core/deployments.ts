@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { deploymentPath, operationPath } from '../../contract/paths.js';
 import type { AppType, Deployment, DeploymentStatus, OperationType } from '../../contract/schemas.js';
 import { configView, DEFAULT_APP_VERSIONS, defaultConfig, type StoredConfig } from './deployment-config.js';
+import type { DeploymentHealth } from './health.js';
 import { type OperationRecord, queuedOperation } from './operations.js';
 
 export interface DeploymentRecord {
@@ -28,6 +29,11 @@ export interface DeploymentRecord {
   op_counts?: Partial<Record<OperationType, number>>;
   /** Its position in the organization's deployments (set by the store; never shown). */
   seq?: number;
+  /** When the create succeeded, and when the destroy did: when it ran (decision 49); absent on records stored before. */
+  ready_at?: string;
+  destroyed_at?: string;
+  /** Decision 48: the rolled-up health; absent on records stored before it, read as unknown since creation. */
+  health?: DeploymentHealth;
 }
 
 /** What a new deployment is created with (its configuration: the default unless given); the rest follows from its creation. */
@@ -46,6 +52,7 @@ export function newDeploymentRecord(
     status: 'provisioning',
     created_at: at,
     updated_at: at,
+    health: { status: 'unknown', since: at },
     config: config ?? defaultConfig(fields.app_type, DEFAULT_APP_VERSIONS),
     revision: 1,
     applied_at: at,
@@ -83,6 +90,10 @@ export const autoName = (appType: AppType): string => `${appType}-${randomBytes(
 export const deploymentUrl = (d: Pick<DeploymentRecord, 'app_type' | 'id'>, appDomain: string): string =>
   `https://${d.app_type}.${d.id}.${appDomain}`;
 
+/** Decision 48: the record's health; a record stored before it has been unknown since its creation. */
+export const healthOf = (d: Pick<DeploymentRecord, 'health' | 'created_at'>): DeploymentHealth =>
+  d.health ?? { status: 'unknown', since: d.created_at };
+
 export function deploymentView(d: DeploymentRecord, appDomain: string): Deployment {
   return {
     id: d.id,
@@ -90,6 +101,7 @@ export function deploymentView(d: DeploymentRecord, appDomain: string): Deployme
     app_type: d.app_type,
     status: d.status,
     ...(d.status === 'ready' ? { url: deploymentUrl(d, appDomain) } : {}),
+    health: healthOf(d),
     environment_id: d.environment_id,
     created_at: d.created_at,
     config: configView(d.config),

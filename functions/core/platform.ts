@@ -5,8 +5,12 @@
  * for as long as the driver says (no Lambda holds a phase). This service ships the
  * simulated driver (adapters/platform/simulated-platform.ts).
  */
-import type { AppType } from '../../contract/schemas.js';
+
+import type { AppType, Phase } from '../../contract/schemas.js';
 import { isWorkPhase, WORK_PHASES, type WorkPhase } from '../../contract/vocabulary.js';
+import type { ConfigView } from './deployment-config.js';
+import type { ComponentObservation } from './health.js';
+import type { MetricSeries, MetricsWindow, RunInterval } from './metrics-range.js';
 
 // The phases that do work on the platform (decision 17), one job each: derived from the
 // phase map (contract/vocabulary.ts, decision 211), so a new work phase is never left out.
@@ -95,6 +99,20 @@ export interface HostingPlatform {
    * not waited on; idempotent. A driver without it leaves the platform as the update left it.
    */
   restore?(job: RestoreJob): Promise<void>;
+  /**
+   * Decision 48: what the platform observes of the deployment's components now (any order;
+   * one it does not report reads as unknown). Asked of a ready, awake deployment only;
+   * `config` is what it runs, secret values left out (none is needed to ask). A driver
+   * without it leaves every deployment's health unknown.
+   */
+  health?(target: DeploymentTarget, config: ConfigView): Promise<ComponentObservation[]>;
+  /**
+   * Decision 49: the window's series, in the window's order of metrics, with points only
+   * for periods in which the deployment ran (`runs`) that have ended or have data. The
+   * same ended period answers the same values at every later call. A driver without it
+   * answers no points.
+   */
+  metrics?(target: DeploymentTarget & { size: string }, window: MetricsWindow, runs: readonly RunInterval[]): Promise<MetricSeries[]>;
 }
 
 /** The update whose configuration is to be undone. */

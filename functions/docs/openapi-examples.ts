@@ -23,12 +23,17 @@ const WEBHOOK = {
 /** The request id of the example error bodies. */
 export const EXAMPLE_REQUEST_ID = 'req_5d0f1c2b3a4e4f6a8b9c0d1e2f3a4b5c';
 
+/** When the example create succeeded: its first health check was made then (decision 48). */
+const READY_AT = '2026-11-22T06:40:04.530Z';
+const UNKNOWN_HEALTH = { status: 'unknown' as const, since: AT };
+
 const DEPLOYMENT_EXAMPLE = {
   id: DEP_ID,
   name: 'airflow-3fa9c2',
   app_type: 'airflow',
   status: 'ready',
   url: `https://airflow.${DEP_ID}.apps.example.com`,
+  health: { status: 'healthy', since: READY_AT },
   environment_id: s.DEFAULT_ENVIRONMENT_ID,
   created_at: AT,
   config: {
@@ -52,7 +57,7 @@ const OPERATION_EXAMPLE = {
   links: { self: operationPath(OP_ID), resource: deploymentPath(DEP_ID) },
 } satisfies s.Operation;
 
-const { url: _url, ...PROVISIONING_DEPLOYMENT } = { ...DEPLOYMENT_EXAMPLE, status: 'provisioning' as const };
+const { url: _url, ...PROVISIONING_DEPLOYMENT } = { ...DEPLOYMENT_EXAMPLE, status: 'provisioning' as const, health: UNKNOWN_HEALTH };
 const { started_at: _startedAt, ...QUEUED_OPERATION } = {
   ...OPERATION_EXAMPLE,
   status: 'queued' as const,
@@ -92,9 +97,9 @@ const EVENT_EXAMPLES: Record<s.EventType, s.Event> = {
     id: 'evt_c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
     type: 'deployment.updated',
     sequence: 6,
-    created_at: '2026-11-22T06:40:04.530Z',
+    created_at: READY_AT,
     actor: { type: 'system' },
-    data: { object: DEPLOYMENT_EXAMPLE, previous: { status: 'provisioning', url: null } },
+    data: { object: DEPLOYMENT_EXAMPLE, previous: { status: 'provisioning', url: null, health: UNKNOWN_HEALTH } },
   },
 };
 

@@ -54,6 +54,8 @@ const schema = z.object({
   PHASE_TIMEOUT_SECONDS: z.pipe(intFrom(d.PHASE_TIMEOUT_SECONDS), z.number().check(z.lte(PHASE_TIMEOUT_MAX_SECONDS))),
   /** When a driver does not say when to ask again about a running job. */
   PHASE_CHECK_SECONDS: intFrom(d.PHASE_CHECK_SECONDS),
+  /** Decision 48: how often every ready, awake deployment's health is checked. */
+  HEALTH_CHECK_SECONDS: intFrom(d.HEALTH_CHECK_SECONDS),
   /** JSON: the supported releases of each app type, e.g. {"airflow": ["2.10.5"], "superset": ["5.0.0"]}. */
   APP_VERSIONS: appVersions,
   /** `true` only where receivers may be on this machine or network (the local stack; decision 38). */
@@ -91,6 +93,7 @@ export type Config = Readonly<{
   apiKeys: Readonly<{ secretArn: string | undefined }>;
   phaseTimeoutSeconds: number;
   phaseCheckSeconds: number;
+  healthCheckSeconds: number;
   appVersions: AppVersions;
   webhooks: Readonly<{
     allowInsecure: boolean;
@@ -125,6 +128,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys: Object.freeze({ secretArn: e.API_KEY_SECRET_ARN }),
     phaseTimeoutSeconds: e.PHASE_TIMEOUT_SECONDS,
     phaseCheckSeconds: e.PHASE_CHECK_SECONDS,
+    healthCheckSeconds: e.HEALTH_CHECK_SECONDS,
     appVersions: e.APP_VERSIONS,
     webhooks: Object.freeze({
       allowInsecure: e.WEBHOOK_ALLOW_INSECURE === 'true',

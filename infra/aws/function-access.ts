@@ -17,6 +17,7 @@
  * count and stamp a key item, but only key management (the keys CLI, the dashboard)
  * may create, revoke or list keys.
  */
+
 import type { dashboardRoutes } from '../../contract/dashboard-routes.js';
 import type { routes } from '../../contract/routes.js';
 import type { SealPurpose } from '../../contract/sealing.js';
@@ -28,7 +29,7 @@ import {
   USER_RATE_ATTRIBUTES,
   WAIT_SLOT_ATTRIBUTES,
 } from '../../contract/table/attributes.js';
-import { apiKey, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
+import { apiKey, deploymentHealth, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
 import type { PhysicalIndex } from '../../contract/table/table.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
@@ -40,11 +41,12 @@ export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDA
  * partition of operation.activeOperations, or the organizations' key lists
  * (apiKey.keysByOrg, key management only).
  */
-export type Reach = Partition | 'activeOperations' | 'orgKeyLists';
+export type Reach = Partition | 'activeOperations' | 'healthChecks' | 'orgKeyLists';
 
 /** The partitions of those two indexes, as their declarations (entities.ts) build them. */
 const INDEX_REACH = {
   activeOperations: operation.indexes.activeOperations.pk.pattern,
+  healthChecks: deploymentHealth.indexes.healthChecks.pk.pattern,
   orgKeyLists: apiKey.indexes.keysByOrg.pk.pattern,
 } as const;
 
@@ -108,7 +110,13 @@ export type HttpHandlerName =
   | (typeof dashboardRoutes)[keyof typeof dashboardRoutes]['handler']
   | 'route-not-found';
 /** Every module in functions/workflow/: the ASL's task functions plus the scheduled reconciler. */
-export type WorkflowFunctionName = 'start-phase' | 'check-phase' | 'complete-operation' | 'fail-operation' | 'reconcile-operations';
+export type WorkflowFunctionName =
+  | 'start-phase'
+  | 'check-phase'
+  | 'complete-operation'
+  | 'fail-operation'
+  | 'reconcile-operations'
+  | 'check-health';
 /**
  * Every module in functions/events/: invoked by an event source mapping (the table's
  * stream, the delivery queue), not by API Gateway or the state machine.
@@ -121,6 +129,8 @@ export const EVENTS_FUNCTIONS: readonly EventsFunctionName[] = ['dispatch-events
 
 /** The step that runs on a schedule rather than from the state machine. */
 export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
+/** The health checker's round, scheduled every minute (decisions 48, 246). */
+export const HEALTH_CHECK_FUNCTION: WorkflowFunctionName = 'check-health';
 
 const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [], users: [] };
 
@@ -310,6 +320,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Revision items of the deployment: a page is a key range of the base table.
   'list-revisions': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'get-revision': KEYED,
+  // Decisions 48-49, one function for both routes: the health reads the deployment and its health item, one key
+  // range of the organization's partition (health-store.ts); the metrics read the deployment (when it ran).
+  'get-deployment-monitoring': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
   'create-dag-sync': writer(['StartExecution']),
   // The user's password is sealed for its operation, and the answer kept for replays (decision 51).
   'create-app-user': { ...writer(['StartExecution']), kms: ['Encrypt', 'Decrypt:replay'] },
@@ -333,6 +346,12 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...STEP,
     query: { table: false, indexes: ['activeOperations'], reach: ['activeOperations'] },
     states: ['DescribeExecution', 'StopExecution'],
+  },
+  // Decisions 48, 246: walks the ready deployments (deploymentHealth.healthChecks), reads each one's key range
+  // (the record and its health item), and writes the health item, or the record, the org and an event together.
+  'check-health': {
+    ...STEP,
+    query: { table: true, indexes: ['healthChecks'], reach: ['org', 'healthChecks'] },
   },
   // Decision 38. The stream's event items → the organization's webhooks → one
   // message each on the delivery queue. Reading the stream is the event source's grant.

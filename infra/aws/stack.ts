@@ -15,7 +15,7 @@ import { dashboardHandlerNames } from '../../contract/dashboard-routes.js';
 import { handlerNames } from '../../contract/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
 import { DashboardSite, DashboardUsers } from './dashboard.js';
-import { EVENTS_FUNCTIONS, type FunctionName, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
+import { EVENTS_FUNCTIONS, type FunctionName, HEALTH_CHECK_FUNCTION, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import type { Settings } from './settings.js';
@@ -25,6 +25,8 @@ import { WebhookDelivery } from './webhooks.js';
 
 /** How often the reconciler looks for operations whose workflow died. */
 export const RECONCILE_EVERY = Duration.minutes(5);
+/** Decision 48: HEALTH_CHECK_SECONDS's default, and EventBridge's shortest rate. */
+export const HEALTH_CHECK_EVERY = Duration.minutes(1);
 
 export interface DeploymentApiStackProps extends StackProps {
   readonly settings: Settings;
@@ -96,6 +98,14 @@ export class DeploymentApiStack extends Stack {
       description: `Settles operations whose workflow stopped without recording it (${settings.stage})`,
       schedule: events.Schedule.rate(RECONCILE_EVERY),
       targets: [new targets.LambdaFunction(reconciler.fn, { retryAttempts: 2, maxEventAge: RECONCILE_EVERY })],
+    });
+
+    // Decisions 48, 246: a round of health checks every minute; a round that is late is dropped, not queued.
+    const checker = this.functions.create('workflow', HEALTH_CHECK_FUNCTION);
+    new events.Rule(this, 'HealthCheckSchedule', {
+      description: `Checks the health of every ready deployment (${settings.stage})`,
+      schedule: events.Schedule.rate(HEALTH_CHECK_EVERY),
+      targets: [new targets.LambdaFunction(checker.fn, { retryAttempts: 0, maxEventAge: HEALTH_CHECK_EVERY })],
     });
 
     for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])

@@ -108,8 +108,8 @@ describe('dashboard', () => {
 
   it('deploys the built app and its config with the stack, and outputs its URL and the user pool id', () => {
     const deploy = one('Custom::CDKBucketDeployment');
-    // The script, the stylesheet, the page and config.json (whose client id is filled in at deploy time).
-    expect(deploy.SourceObjectKeys).toHaveLength(4);
+    // The script, the stylesheet, the page, the favicon and config.json (whose client id is filled in at deploy time).
+    expect(deploy.SourceObjectKeys).toHaveLength(5);
     expect(flatten(deploy.SourceMarkers)).toContain(logicalId(s.stack.dashboardUsers.client));
     expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['DashboardUrl', 'UserPoolId']));
   });

@@ -11,7 +11,13 @@ import { handlerNames } from '../../contract/routes.js';
 import { PHASES } from '../../functions/core/operations.js';
 import { PHASE_TIMEOUT_MAX_SECONDS } from '../../functions/lib/config.js';
 import { NOT_FOUND_HANDLER, requireCertificateInRegion } from '../../infra/aws/api.js';
-import { EVENTS_FUNCTIONS, FUNCTION_ACCESS, physicalIndexes, SCHEDULED_FUNCTION } from '../../infra/aws/function-access.js';
+import {
+  EVENTS_FUNCTIONS,
+  FUNCTION_ACCESS,
+  HEALTH_CHECK_FUNCTION,
+  physicalIndexes,
+  SCHEDULED_FUNCTION,
+} from '../../infra/aws/function-access.js';
 import { type FunctionEnvName, functionEnv, POWERTOOLS_ENV } from '../../infra/aws/function-env.js';
 import { entryOf } from '../../infra/aws/functions.js';
 import { type ContextKey, readSettings } from '../../infra/aws/settings.js';
@@ -31,13 +37,21 @@ describe('FUNCTION_ACCESS', () => {
   it('covers every handler of both route tables, the fallback, and every workflow step, and nothing else', () => {
     const steps = aslSteps(asl).map((st) => st.name);
     const expected = [
-      ...new Set([...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER, ...steps, SCHEDULED_FUNCTION, ...EVENTS_FUNCTIONS]),
+      ...new Set([
+        ...handlerNames,
+        ...dashboardHandlerNames,
+        NOT_FOUND_HANDLER,
+        ...steps,
+        SCHEDULED_FUNCTION,
+        HEALTH_CHECK_FUNCTION,
+        ...EVENTS_FUNCTIONS,
+      ]),
     ].sort();
     expect(Object.keys(FUNCTION_ACCESS).sort()).toEqual(expected);
   });
 
   it('names a module that exists for every entry (and every workflow module is deployed)', () => {
-    expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION].sort());
+    expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION, HEALTH_CHECK_FUNCTION].sort());
     for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])
       expect(fs.existsSync(entryOf('http', name))).toBe(true);
     expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());

@@ -71,13 +71,18 @@ describe('GET /events', () => {
     expect(ready.data.object).toEqual(
       expect.objectContaining({ id: depId, status: 'ready', url: `https://airflow.${depId}.apps.test.example` }),
     );
-    expect(ready.data.previous).toEqual({ status: 'provisioning', url: null });
+    // Decision 48: the move to ready carries the first health check; a destroy makes it unknown again.
+    const createdAt = events[0]!.data.object.created_at;
+    expect(ready.data.previous).toEqual({ status: 'provisioning', url: null, health: { status: 'unknown', since: createdAt } });
+    expect(ready.data.object.health).toEqual({ status: 'healthy', since: ready.created_at });
     const destroying = events[7]!;
     expect(destroying.data.previous).toEqual({
       status: 'ready',
       url: ready.data.object.url,
       links: ready.data.object.links,
+      health: ready.data.object.health,
     });
+    expect(destroying.data.object.health).toEqual({ status: 'unknown', since: destroying.created_at });
     expect(destroying.data.object.links.operation).toBe(`/api/v1/operations/${destroy.body.data.operation_id}`);
     const final = (await call('GET', `/deployments/${depId}`, { key })).body.data;
     expect(events.at(-1)!.data.object).toEqual(final);

@@ -6,6 +6,7 @@ import { api } from '../api.js';
 import { ChangeList } from '../changes.js';
 import { ConfirmDialog } from '../confirm.js';
 import { describeChange } from '../event-summary.js';
+import { HealthBadge } from '../health.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
 import { Table } from '../table.js';
 import { EditForm, revisionTag } from './deployment-edit.js';
@@ -180,6 +181,10 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
                 {running.type}: {running.progress.phase}
               </a>
             )}
+          </dd>
+          <dt>Health</dt>
+          <dd>
+            <HealthBadge health={d.health} /> since {formatTime(d.health.since)}
           </dd>
           <dt>URL</dt>
           <dd>{d.url ? <a href={d.url}>{d.url}</a> : '—'}</dd>

@@ -3,6 +3,7 @@ import type { Deployment, Operation } from '../../../contract/schemas.js';
 import { APP_TYPES, SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
+import { HealthBadge } from '../health.js';
 import { formatTime, messageOf, useLoad } from '../hooks.js';
 import { Table } from '../table.js';
 
@@ -122,7 +123,7 @@ export function DeploymentsPage({ canManage }: { canManage: boolean }) {
               {d.app_type} {d.config.app_version}
             </td>
             <td>
-              <span class={`badge ${d.status}`}>{d.status}</span>{' '}
+              <span class={`badge ${d.status}`}>{d.status}</span> {d.status === 'ready' && <HealthBadge health={d.health} />}{' '}
               {op && (
                 <a href={`#/operations/${op.id}`} class="phase">
                   {op.progress.phase}

@@ -7,11 +7,13 @@
 import type { DeploymentStatus } from '../../../contract/schemas.js';
 import { deployment, deploymentKey, nameKey } from '../../../contract/table/entities.js';
 import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import type { HealthDetail } from '../../core/health.js';
 import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
 import type { RevisionRecord } from '../../core/revisions.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { healthItem } from './health-store.js';
 import { deploymentCountedIn, operationCountedIn, revisionItem } from './items.js';
 import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
@@ -36,6 +38,11 @@ export interface Transition {
   lines?: readonly NewLogLine[];
   /** The deployment's move, if any: it holds only if the deployment is still in `from`. */
   deployment?: { record: DeploymentRecord; to: DeploymentStatus };
+  /**
+   * Decision 48: the first health check of a deployment this transition makes ready, stored
+   * with the move (the record's `health`, and its health item, which the checker then visits).
+   */
+  health?: HealthDetail;
   /** A configuration update's success: the deployment takes it as its next revision (decision 42). */
   applied?: { record: DeploymentRecord; revision: RevisionRecord };
   at: string;
@@ -58,11 +65,13 @@ function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem;
   let change: [DeploymentRecord, DeploymentRecord] | undefined;
   if (t.deployment) {
     const { record: d, to } = t.deployment;
-    set = { status: to, ...deployment.statusIndexKeys({ ...d }, to), updated_at: t.at };
+    // When it ran (decision 49's metrics), and its health while ready (decision 48).
+    const lifecycle = lifecycleFields(to, t);
+    set = { status: to, ...deployment.statusIndexKeys({ ...d }, to), updated_at: t.at, ...lifecycle };
     condition = '#st = :from';
     names = { '#st': 'status' };
     values = { ':from': d.status };
-    change = [d, { ...d, status: to, updated_at: t.at }];
+    change = [d, { ...d, status: to, updated_at: t.at, ...lifecycle }];
   }
   if (t.applied) {
     const { record: d, revision: r } = t.applied;
@@ -82,6 +91,13 @@ function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem;
   return { item, change };
 }
 
+/** What a status move sets besides the status: when the deployment became ready or was destroyed, and its health. */
+function lifecycleFields(to: DeploymentStatus, t: Transition): Partial<DeploymentRecord> {
+  if (to === 'ready') return { ready_at: t.at, ...(t.health ? { health: { status: t.health.status, since: t.health.since } } : {}) };
+  if (to === 'destroyed') return { destroyed_at: t.at };
+  return {};
+}
+
 /**
  * Applies a transition if the operation (and deployment) are still as read.
  * Returns false when they were not: someone else moved them first.
@@ -97,6 +113,10 @@ export async function applyTransition(t: Transition): Promise<boolean> {
   if (depWrite.item) items.deployment = depWrite.item;
   if (depWrite.change) changes.push(t.events.deployment(...depWrite.change));
   if (t.applied) items.revision = putNew(revisionItem(t.applied.revision));
+  if (t.health && t.deployment?.to === 'ready') {
+    const d = t.deployment.record;
+    items.health = { Put: { TableName: tableName(), Item: healthItem(d.org_id, d.id, t.health, true) } };
+  }
   if (t.deployment) {
     const { record: d, to } = t.deployment;
     counts.moveIn(deploymentCountedIn(d), d.status, to);

@@ -5,6 +5,7 @@ import { deployment, deploymentKey, opCountAttr } from '../../../contract/table/
 import { OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
+import type { DeploymentHealth } from '../../core/health.js';
 import type { PageRequest } from '../../core/pagination.js';
 import { config } from '../../lib/config.js';
 import { ddb, tableName } from './client.js';
@@ -38,6 +39,9 @@ export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
       OPERATION_TYPES.flatMap((t) => (item[opCountAttr(t)] === undefined ? [] : [[t, Number(item[opCountAttr(t)])]])),
     ),
     seq: Number(item.seq),
+    ...(item.health ? { health: item.health as DeploymentHealth } : {}),
+    ...(typeof item.ready_at === 'string' ? { ready_at: item.ready_at } : {}),
+    ...(typeof item.destroyed_at === 'string' ? { destroyed_at: item.destroyed_at } : {}),
   };
 }
 

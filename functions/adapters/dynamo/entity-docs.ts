@@ -101,6 +101,14 @@ export const ENTITY_DOCS: { readonly [N in EntityName]: EntityDoc } = {
     description: 'a deployment’s revision n (decision 43): its revisions are one key range, so a page reads what it returns',
     attributes: { 'deployment_id, revision, config, created_at, operation_id, rollback_of': 'the revision (secrets sealed)' },
   },
+  deploymentHealth: {
+    description:
+      'a deployment’s health as last checked (decision 48), beside its deployment so one Query of `DEP#<id>` reads both; healthChecks holds it while the deployment is ready (decision 245)',
+    attributes: {
+      'org_id, deployment_id, status, since, checked_at, components': 'the health: components with their status, since and message',
+      watched: 'true while the checker is to check it (the index holds it)',
+    },
+  },
   operationLogLine: {
     description:
       'line n of an operation’s log (decision 45), written in the transaction that counts it on the operation; an operation’s lines are one key range, so a page reads what it returns',

@@ -7,7 +7,7 @@
 
 import type { DeploymentStatus } from '../../../contract/schemas.js';
 import { deployment, deploymentKey, opCountAttr, typeSeqAttr } from '../../../contract/table/entities.js';
-import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import { type DeploymentRecord, healthOf, inFlightEntry } from '../../core/deployments.js';
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
@@ -57,11 +57,14 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
   const entry = inFlightEntry(operation);
   // A destroy supersedes what was in flight; another operation joins it.
   const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
+  // Decision 48: a deployment that is not ready has unknown health (the checker drops its health item's components).
+  const health = req.deploymentStatus && healthOf(d).status !== 'unknown' ? { health: { status: 'unknown' as const, since: snap.at } } : {};
   if (req.deploymentStatus)
     Object.assign(depSet, {
       status: req.deploymentStatus,
       ...deployment.statusIndexKeys({ ...d }, req.deploymentStatus),
       in_flight: new Set(inFlight),
+      ...health,
     });
   const canceled = req.cancel && { status: 'canceled' as const, message: req.cancel.message, ended_at: snap.at };
   const moved: DeploymentRecord = {
@@ -72,6 +75,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     updated_at: snap.at,
     status: req.deploymentStatus ?? d.status,
     in_flight: inFlight,
+    ...health,
   };
   const events = eventWrites(d.org_id, snap, [
     req.cancel && canceled && req.events.operation(req.cancel.operation, { ...req.cancel.operation, ...canceled }),

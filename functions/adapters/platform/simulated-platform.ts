@@ -24,6 +24,7 @@ import type {
   RestoreJob,
 } from '../../core/platform.js';
 import { ddb, tableName } from '../dynamo/client.js';
+import { simulatedMonitoring } from './simulated-monitoring.js';
 
 export interface SimulationSettings {
   phaseDelayMs: number;
@@ -48,6 +49,7 @@ const JOB_TTL_SECONDS = 7 * 24 * 3600;
 export function simulatedPlatform({ phaseDelayMs, simulatedFailure }: SimulationSettings, now = () => Date.now()): HostingPlatform {
   const [failPhase, kind] = simulatedFailure.split(':');
   return {
+    ...simulatedMonitoring(now),
     async start(job: PhaseJob) {
       const handle = handleOf({ orgId: job.target.orgId, operationId: job.operationId, phase: job.phase });
       const started = now();
