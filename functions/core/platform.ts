@@ -6,7 +6,7 @@
  * simulated driver (adapters/platform/simulated-platform.ts).
  */
 
-import type { AppType, Phase } from '../../contract/schemas.js';
+import type { AppType } from '../../contract/schemas.js';
 import { isWorkPhase, WORK_PHASES, type WorkPhase } from '../../contract/vocabulary.js';
 import type { ConfigView } from './deployment-config.js';
 import type { ComponentObservation } from './health.js';
