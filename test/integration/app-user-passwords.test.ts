@@ -10,6 +10,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { operationKey } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import { WITHHELD } from '../../functions/core/operation-logs.js';
 import type { JobStatus, PhaseJob } from '../../functions/core/platform.js';
 import { inject } from '../../functions/lib/injectable.js';
 import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.js';
@@ -198,7 +199,7 @@ describe('the sealed copy ends with the operation, however it ends', () => {
     deploymentId = (await readyDeployment(k.key)).id;
   });
 
-  it('failed: the driver quoting the password in its log and its failure shows [secret]', async () => {
+  it('failed: the driver quoting the password in its log and its failure has both withheld whole (decision 231)', async () => {
     answer = (job) => ({
       state: 'failed',
       transient: false,
@@ -210,12 +211,13 @@ describe('the sealed copy ends with the operation, however it ends', () => {
     const op = await ended(k.key, res);
     expect(op).toMatchObject({
       status: 'failed',
-      error: { message: 'The identity provider refused the password [secret].' },
+      error: { message: WITHHELD },
     });
     const logs = (await call('GET', `/operations/${op.id}/logs`, { key: k.key })).body.data.items.map(
       (l: { message: string }) => l.message,
     );
-    expect(logs).toContain('setting password [secret] for ada');
+    expect(logs).toContain(WITHHELD);
+    expect(logs.join('\n')).not.toContain('setting password');
     await expectShownOnceOnly(k, deploymentId, res, password);
   });
 

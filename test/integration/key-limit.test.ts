@@ -93,18 +93,19 @@ describe('the keys CLI', () => {
     expect(await holdings(org)).toEqual({ count: CAP, keys: CAP + 2, revoked: 2 });
   });
 
-  it('refuses rotating a key rotated already when no place is left: its new key would be one more', async () => {
+  it('refuses rotating a key rotated already (decision 229), and rotates its successor in its place at the limit', async () => {
     const org = newOrgId();
     const ids: string[] = [];
     for (let i = 0; i < CAP; i++) ids.push(await cliCreate(org));
     expect((await keys('rotate', ids[0]!, '--grace', '600')).code).toBe(0);
     const again = await keys('rotate', ids[0]!, '--grace', '600');
-    expect(again).toEqual({ code: 1, lines: [], errors: [REFUSAL] });
+    expect(again).toMatchObject({ code: 1, lines: [] });
+    const successor = /its successor is (key_\w+)/.exec(again.errors[0] ?? '')?.[1];
+    expect(successor).toBeDefined();
     expect(await holdings(org)).toEqual({ count: CAP, keys: CAP + 1, revoked: 0 });
-    // With a place free, it rotates again, and the new key takes that place.
-    expect((await keys('revoke', ids[1]!)).code).toBe(0);
-    expect((await keys('rotate', ids[0]!, '--grace', '600')).code).toBe(0);
-    expect(await holdings(org)).toEqual({ count: CAP, keys: CAP + 2, revoked: 1 });
+    // The successor takes its predecessor's place, and its own successor takes it in turn: never one more.
+    expect((await keys('rotate', successor!, '--grace', '600')).code).toBe(0);
+    expect(await holdings(org)).toEqual({ count: CAP, keys: CAP + 2, revoked: 0 });
   });
 });
 
@@ -163,8 +164,9 @@ describe('the dashboard API', () => {
     const rotated = await session.send('POST', `/keys/${ids[0]}/rotate`, admin, { grace_seconds: 60 });
     expect(rotated.status).toBe(201);
     expect(await keyCount(org)).toBe(CAP);
+    // A key rotated already is not rotated again (decision 229): its successor is.
     const again = await session.send('POST', `/keys/${ids[0]}/rotate`, admin, { grace_seconds: 60 });
-    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'KEY_LIMIT_REACHED' });
+    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'API_KEY_NOT_ROTATABLE' });
 
     // The rotated-away key's revocation frees nothing; the new key's frees its place.
     expect((await session.send('DELETE', `/keys/${ids[0]}`, admin)).status).toBe(200);
