@@ -65,6 +65,7 @@ describe('a known query parameter given twice (decision 24)', () => {
         per_page: ['1', '2'],
         dry_run: ['true', 'false'],
         timeout: ['1', '1'],
+        period: ['60', '300'],
       });
       expect(names.length).toBeGreaterThan(0);
     }
