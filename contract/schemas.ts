@@ -196,20 +196,13 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 /**
  * The forms of the ids a `resource_id` filter takes (decision 5), each as a pattern
  * without flags (case-insensitive by its classes), so the OpenAPI document can show it
- * as it is: the document's `oneOf` lists the forms a filter accepts, tried on `example`.
+ * as it is. What each form is, and its example, are the document's
+ * (docs/openapi-parameters.ts): every function bundles this table.
  */
 export const ID_FORMS = {
-  deployment: { pattern: `^${UUID}$`, description: 'A deployment id (a UUID).', example: '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10' },
-  depPrefixed: {
-    pattern: `^[dD][eE][pP]_${UUID}$`,
-    description: 'A deployment id as `dep_<uuid>`, read as `<uuid>`.',
-    example: 'dep_3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10',
-  },
-  operation: {
-    pattern: `^[oO][pP]_${UUID}$`,
-    description: 'An operation id (`op_<uuid>`).',
-    example: 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-  },
+  deployment: { pattern: `^${UUID}$` },
+  depPrefixed: { pattern: `^[dD][eE][pP]_${UUID}$` },
+  operation: { pattern: `^[oO][pP]_${UUID}$` },
 } as const;
 type IdForm = (typeof ID_FORMS)[keyof typeof ID_FORMS];
 

@@ -83,12 +83,22 @@ function describeFlag(field: z.ZodType): Record<string, unknown> | undefined {
   return { type: 'boolean', ...(fallback.success ? { default: fallback.data } : {}) };
 }
 
+/** What each id form is, and an id of it: the document's words, kept out of the functions' bundles. */
+const ID_FORM_DOCS: { readonly [F in keyof typeof s.ID_FORMS]: { readonly description: string; readonly example: string } } = {
+  deployment: { description: 'A deployment id (a UUID).', example: '3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10' },
+  depPrefixed: { description: 'A deployment id as `dep_<uuid>`, read as `<uuid>`.', example: 'dep_3f2b8c1e-6d4a-4e7b-9a51-0c8d2e7f4a10' },
+  operation: { description: 'An operation id (`op_<uuid>`).', example: 'op_8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d' },
+};
+
 /**
  * An id parameter's forms (contract/schemas.ts ID_FORMS), as the `oneOf` of those its schema
- * accepts; a form a deprecation names is `deprecated: true` there (decision 44).
+ * accepts, tried on each form's example; a form a deprecation names is `deprecated: true`
+ * there (decision 44).
  */
 function idForms(route: Route, name: string, field: z.ZodType): Record<string, unknown> | undefined {
-  const forms = Object.entries(s.ID_FORMS).filter(([, f]) => field.safeParse(f.example).success);
+  const forms = (Object.keys(s.ID_FORMS) as (keyof typeof s.ID_FORMS)[])
+    .map((form) => [form, { ...s.ID_FORMS[form], ...ID_FORM_DOCS[form] }] as const)
+    .filter(([, f]) => field.safeParse(f.example).success);
   if (forms.length === 0) return undefined;
   const deprecated = (form: string) =>
     DEPRECATIONS.some((d) => d.use.query === name && d.use.form === form && d.use.routes.includes(`${route.method} ${route.path}`));
