@@ -12,6 +12,7 @@
 import * as z from 'zod/mini';
 import * as d from './dashboard-schemas.js';
 import type { DashboardRole } from './dashboard-users.js';
+import * as m from './monitoring-schemas.js';
 import * as s from './schemas.js';
 
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
@@ -121,12 +122,33 @@ export const getDeployment = {
 export const listRevisions = {
   method: 'GET',
   path: '/deployments/{deployment_id}/revisions',
-  handler: 'dashboard-list-revisions',
+  handler: 'dashboard-get-deployment',
   role: 'viewer',
   summary: "A deployment's configuration revisions, newest first",
   params: s.DeploymentIdParams,
   query: s.ListQuery,
   success: { status: 200, data: /* @__PURE__ */ listPage(s.Revision) },
+} as const satisfies DashboardRoute;
+
+export const getDeploymentHealth = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/health',
+  handler: 'dashboard-get-deployment',
+  role: 'viewer',
+  summary: "A deployment's health and its components', as GET /api/v1/deployments/{deployment_id}/health answers (decision 48)",
+  params: s.DeploymentIdParams,
+  success: { status: 200, data: m.HealthReport },
+} as const satisfies DashboardRoute;
+
+export const getDeploymentMetrics = {
+  method: 'GET',
+  path: '/deployments/{deployment_id}/metrics',
+  handler: 'dashboard-get-deployment',
+  role: 'viewer',
+  summary: "A deployment's metrics over a time range, as GET /api/v1/deployments/{deployment_id}/metrics answers (decision 49)",
+  params: s.DeploymentIdParams,
+  query: m.MetricsQuery,
+  success: { status: 200, data: m.Metrics },
 } as const satisfies DashboardRoute;
 
 export const createDeployment = {
@@ -196,7 +218,7 @@ export const getOperation = {
 export const listOperationLogs = {
   method: 'GET',
   path: '/operations/{operation_id}/logs',
-  handler: 'dashboard-list-operation-logs',
+  handler: 'dashboard-get-operation',
   role: 'viewer',
   summary: "One operation's log lines, oldest first, as GET /api/v1/operations/{id}/logs lists them (decision 45)",
   params: s.OperationIdParams,
@@ -245,6 +267,8 @@ export const dashboardRoutes = {
   listDeployments,
   getDeployment,
   listRevisions,
+  getDeploymentHealth,
+  getDeploymentMetrics,
   createDeployment,
   destroyDeployment,
   updateDeployment,
@@ -260,5 +284,9 @@ export const dashboardRoutes = {
 export type DashboardRouteId = keyof typeof dashboardRoutes;
 export const dashboardRouteList: readonly DashboardRoute[] = /* @__PURE__ */ Object.values(dashboardRoutes);
 
-/** The dashboard API's handler modules, one Lambda function each. */
-export const dashboardHandlerNames: readonly string[] = /* @__PURE__ */ dashboardRouteList.map((r) => r.handler);
+/**
+ * The dashboard API's handler modules, one Lambda function each. A few routes share one: a
+ * deployment's reads (record, revisions, health, metrics) and an operation's (record, logs),
+ * which keeps the prod stack inside its resource headroom (decision 290).
+ */
+export const dashboardHandlerNames: readonly string[] = /* @__PURE__ */ [...new Set(dashboardRouteList.map((r) => r.handler))];

@@ -265,15 +265,17 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...DASHBOARD_LISTS,
     query: { table: true, indexes: [...LIST_INDEXES, 'keysByOrg'], reach: ['org', 'orgKeyLists'] },
   },
-  'dashboard-get-operation': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
-  'dashboard-get-deployment': { ...USER, items: [{ actions: ['GetItem'], reach: ['org'] }] },
-  'dashboard-list-revisions': {
+  // An operation's reads, one function (decision 290): the operation, then (decision 45) its log lines,
+  // one key range of the organization's partition.
+  'dashboard-get-operation': {
     ...USER,
     items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },
   },
-  // Decision 45: the operation, then its log lines, one key range of the organization's partition.
-  'dashboard-list-operation-logs': {
+  // A deployment's reads, one function (decision 290): the deployment; its revisions, a key range of the base
+  // table; its health (decision 48), the deployment and its health item in one key range (health-store.ts);
+  // its metrics (decision 49), the deployment (when it ran).
+  'dashboard-get-deployment': {
     ...USER,
     items: [{ actions: ['GetItem'], reach: ['org'] }],
     query: { table: true, indexes: [], reach: ['org'] },

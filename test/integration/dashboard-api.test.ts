@@ -411,6 +411,55 @@ describe('managing deployments from the dashboard', () => {
     expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'OPERATION_NOT_CANCELABLE' });
   });
 
+  it("shows a viewer a deployment's health and metrics as the public API answers them, and another organization neither", async () => {
+    const created = await dash('POST', '/deployments', as('admin'), {
+      app_type: 'airflow',
+      name: 'dash-monitored',
+      config: { env: { SIMULATE_UNHEALTHY: { value: 'triggerer' } } },
+    });
+    const id = created.body.data.deployment_id as string;
+    expect((await ended(created.body.data.operation_id)).status).toBe('succeeded');
+    const { key } = await createApiKey({ orgId: org, name: 'monitor', now: new Date() });
+
+    const health = await dash('GET', `/deployments/${id}/health`, as('viewer'));
+    expect(health.status).toBe(200);
+    expect(health.body.data.status).toBe('degraded');
+    expect(health.body.data.components.map((c: { name: string; status: string }) => `${c.name}:${c.status}`)).toEqual([
+      'webserver:healthy',
+      'scheduler:healthy',
+      'dag_processor:healthy',
+      'triggerer:unhealthy',
+      'metadata_db:healthy',
+    ]);
+    expect(health.body.data).toEqual((await call('GET', `/deployments/${id}/health`, { key })).body.data);
+
+    // A closed range answers the same at every request (decision 49), so both APIs' answers are equal.
+    const end = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const start = new Date(Date.parse(end) - 3_600_000).toISOString();
+    const range = `start=${start}&end=${end}&metrics=http_requests,cpu_utilization`;
+    const metrics = await dash('GET', `/deployments/${id}/metrics?${range}`, as('viewer'));
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.data).toMatchObject({ start, end, period: 60 });
+    expect(metrics.body.data.series.map((x: { metric: string; unit: string }) => [x.metric, x.unit])).toEqual([
+      ['http_requests', 'count'],
+      ['cpu_utilization', 'percent'],
+    ]);
+    expect(metrics.body.data).toEqual((await call('GET', `/deployments/${id}/metrics?${range}`, { key })).body.data);
+    // The default is the last hour by the minute; a bad parameter is a 400 naming it, as on the public API.
+    const latest = await dash('GET', `/deployments/${id}/metrics`, as('viewer'));
+    expect({ period: latest.body.data.period, metrics: latest.body.data.series.length }).toEqual({ period: 60, metrics: 5 });
+    const bad = await dash('GET', `/deployments/${id}/metrics?period=7&metrics=disk`, as('viewer'));
+    expect({ status: bad.status, code: bad.body.error.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain('period');
+
+    for (const p of [`/deployments/${id}/health`, `/deployments/${id}/metrics`]) {
+      const other = await dash('GET', p, as('other'));
+      expect({ p, status: other.status, code: other.body.error.code }).toEqual({ p, status: 404, code: 'DEPLOYMENT_NOT_FOUND' });
+      expect({ p, status: (await dash('GET', p, {})).status }).toEqual({ p, status: 401 });
+      expect({ p, status: (await dash('POST', p, as('admin'))).status }).toEqual({ p, status: 405 });
+    }
+  });
+
   it('refuses a viewer every change with 403, before looking at anything, and shows another organization none of it', async () => {
     const created = await dash('POST', '/deployments', as('admin'), { app_type: 'airflow' });
     const { deployment_id: id, operation_id: opId } = created.body.data;
