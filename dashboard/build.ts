@@ -1,6 +1,7 @@
 /**
  * Builds the web app with esbuild (the bundler the Lambda functions already use): one
- * minified ES module and one stylesheet, content-hashed, and the page that loads them.
+ * minified ES module (and the modules it loads lazily) and one stylesheet, content-hashed,
+ * and the page that loads them.
  * `npm start` builds it in memory at start-up (about 50 ms); the CDK stack builds it
  * while it synthesizes and uploads it to S3. Nothing else serves or builds it.
  */
@@ -55,7 +56,7 @@ const MARK_PATHS =
   '<path d="M6 20.5 16 25.5 26 20.5" fill="none" stroke="#c9d6ff" stroke-width="2" stroke-linejoin="round"/>';
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${MARK_PATHS}</svg>\n`;
 
-const page = (script: string, style: string) => `<!doctype html>
+const page = (script: string, style: string, chunks: readonly string[]) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -65,7 +66,7 @@ const page = (script: string, style: string) => `<!doctype html>
 <link rel="icon" type="image/svg+xml" href="${DASHBOARD_PATH}/favicon.svg">
 <link rel="stylesheet" href="${style}">
 <script type="module" src="${script}"></script>
-</head>
+${chunks.map((c) => `<link rel="modulepreload" href="${c}">\n`).join('')}</head>
 <body>
 <svg class="sprite" width="0" height="0" aria-hidden="true"><symbol id="mark" viewBox="0 0 32 32">${MARK_PATHS}</symbol></svg>
 <div id="app"><p class="loading">Loading…</p></div>
@@ -85,7 +86,11 @@ export function buildDashboard(): Map<string, SiteFile> {
     target: 'es2022',
     jsx: 'automatic',
     jsxImportSource: 'preact',
+    // Code splitting: a module the app imports lazily (the charts, decision 293) is a file of its own,
+    // loaded by the pages that need it; what both share is a chunk.
+    splitting: true,
     entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
     outdir: '/out',
     write: false,
     legalComments: 'none',
@@ -102,12 +107,19 @@ export function buildDashboard(): Map<string, SiteFile> {
     });
   }
   const names = [...files.keys()];
-  const script = names.find((n) => n.endsWith('.js'));
+  const script = names.find((n) => n.startsWith('main-') && n.endsWith('.js'));
   const style = names.find((n) => n.endsWith('.css'));
   if (!script || !style) throw new Error(`the dashboard build made ${names.join(', ')}`);
   files.set('favicon.svg', { body: Buffer.from(FAVICON), contentType: 'image/svg+xml', immutable: false });
   files.set('index.html', {
-    body: Buffer.from(page(`${DASHBOARD_PATH}/${script}`, `${DASHBOARD_PATH}/${style}`)),
+    body: Buffer.from(
+      page(
+        `${DASHBOARD_PATH}/${script}`,
+        `${DASHBOARD_PATH}/${style}`,
+        // What the app shares with its lazy modules (esbuild names such a chunk `chunk`) is fetched with it, not after it.
+        names.filter((n) => n.startsWith('chunk-')).map((n) => `${DASHBOARD_PATH}/${n}`),
+      ),
+    ),
     contentType: 'text/html; charset=utf-8',
     immutable: false,
   });

@@ -37,6 +37,8 @@ export function describeChange(object: unknown, previous: unknown): string {
     if (before !== after) parts.push(`phase ${str(before)} → ${str(after)}`);
   }
   if ('config' in p) parts.push(...configChanges(asObj(p.config), asObj(o.config)));
+  // Decision 48: a health change is a deployment.updated event of its own, said as the move it was.
+  if ('health' in p) parts.push(`health: ${str(asObj(p.health).status)} → ${str(asObj(o.health).status)}`);
   if ('revision' in p) parts.push(`revision ${str(p.revision)} → ${str(o.revision)}`);
   if ('links' in p) {
     const op = asObj(o.links).operation;
@@ -49,6 +51,7 @@ export function describeChange(object: unknown, previous: unknown): string {
     'status',
     'progress',
     'config',
+    'health',
     'revision',
     'links',
     'url',

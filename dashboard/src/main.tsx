@@ -11,6 +11,8 @@ import { KeysPage } from './pages/keys.js';
 import { OperationPage } from './pages/operation.js';
 import { SignInPage } from './pages/sign-in.js';
 import { UsagePage } from './pages/usage.js';
+// uPlot's own rules first, so that the app's stylesheet may override them; one stylesheet in all.
+import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 
 function Shell() {

@@ -7,7 +7,9 @@ import { ChangeList } from '../changes.js';
 import { ConfirmDialog } from '../confirm.js';
 import { describeChange } from '../event-summary.js';
 import { HealthBadge } from '../health.js';
+import { HealthPanel } from '../health-panel.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
+import { MetricsPanel } from '../metrics-charts.js';
 import { Table } from '../table.js';
 import { EditForm, revisionTag } from './deployment-edit.js';
 
@@ -233,6 +235,8 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
           }}
         />
       )}
+      {d && <HealthPanel deploymentId={deploymentId} health={d.health} />}
+      {d && <MetricsPanel deploymentId={deploymentId} />}
       {d && (
         <>
           <h2>Environment</h2>
