@@ -289,4 +289,4 @@ export const dashboardRouteList: readonly DashboardRoute[] = /* @__PURE__ */ Obj
  * deployment's reads (record, revisions, health, metrics) and an operation's (record, logs),
  * which keeps the prod stack inside its resource headroom (decision 290).
  */
-export const dashboardHandlerNames: readonly string[] = /* @__PURE__ */ [...new Set(dashboardRouteList.map((r) => r.handler))];
+export const dashboardHandlerNames: readonly string[] = /* @__PURE__ */ (() => [...new Set(dashboardRouteList.map((r) => r.handler))])();

@@ -20,8 +20,8 @@ export interface ChartSpec {
   times: number[];
   series: ChartSeries[];
   unit: Unit;
-  /** A value with its unit, for the axis (formatValue; passed in so the lazy chart module shares no code with the app). */
-  format: (v: number) => string;
+  /** A value with its unit, for the axis (formatValue, compact; passed in so the lazy chart module shares no code with the app). */
+  tick: (v: number) => string;
   /** The x axis spans the whole range, data or not: [start, end) in Unix seconds. */
   start: number;
   end: number;
@@ -68,14 +68,14 @@ export function chartSpec(def: ChartDef, m: Metrics): ChartSpec {
     return { label, color, values };
   });
   const u = unit as Unit;
-  return { times, series, unit: u, format: (v) => formatValue(v, u), start, end };
+  return { times, series, unit: u, tick: (v) => formatValue(v, u, true), start, end };
 }
 
-/** A value with its unit, as the axis and the summary write it. */
-export function formatValue(v: number, unit: Unit): string {
-  if (unit === 'percent') return `${v.toFixed(v < 10 ? 1 : 0)} %`;
+/** A value with its unit, as the summary writes it, or (`compact`) as the axis does: `18k` for 18,250. */
+export function formatValue(v: number, unit: Unit, compact = false): string {
+  if (unit === 'percent') return `${Number.isInteger(v) || v >= 10 ? Math.round(v) : v.toFixed(1)} %`;
   if (unit === 'milliseconds') return v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`;
-  return v >= 10_000 ? `${(v / 1000).toFixed(0)}k` : String(Math.round(v));
+  return compact && v >= 10_000 ? `${(v / 1000).toFixed(0)}k` : Math.round(v).toLocaleString('en-US');
 }
 
 /** "per minute", "per 5 minutes", "per hour": what one count point covers. */
@@ -91,7 +91,7 @@ export function describeSeries(spec: ChartSpec, over: string): string {
     const known = s.values.filter((v): v is number => v !== null);
     if (known.length === 0) return `${s.label}: no data ${over}`;
     const latest = known[known.length - 1]!;
-    const f = spec.format;
+    const f = (v: number) => formatValue(v, spec.unit);
     return `${s.label}: latest ${f(latest)}, lowest ${f(Math.min(...known))}, highest ${f(Math.max(...known))} ${over}`;
   });
   return `${parts.join('. ')}.`;

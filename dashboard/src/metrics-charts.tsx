@@ -25,7 +25,16 @@ const METRICS_POLL_MS = 60_000;
 /** The chart code (uPlot, about 50 KB) loads once, when a chart is first shown (decision 293). */
 let chartModule: Promise<typeof import('./uplot-chart.js')> | undefined;
 const loadChartModule = () => {
-  chartModule ??= import('./uplot-chart.js');
+  chartModule ??= Promise.resolve().then(() => {
+    // uPlot makes an Intl.NumberFormat of navigator.language when it loads; Chromium on Linux
+    // under LANG=C reports `en-US@posix`, which Intl refuses, and the module would not load.
+    try {
+      new Intl.NumberFormat(navigator.language);
+    } catch {
+      Object.defineProperty(navigator, 'language', { value: 'en-US', configurable: true });
+    }
+    return import('./uplot-chart.js');
+  });
   return chartModule;
 };
 

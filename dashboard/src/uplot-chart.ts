@@ -7,6 +7,8 @@ import uPlot from 'uplot';
 import type { ChartSpec } from './chart-spec.js';
 
 const HEIGHT = 170;
+/** Counts and milliseconds are whole numbers: the y axis steps by 1, 2, 5, 10, 20, 25, 50, … only. */
+const WHOLE_STEPS = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000].flatMap((p) => [p, 2 * p, 2.5 * p, 5 * p]).filter(Number.isInteger);
 const AXIS = { stroke: '#4a5360', grid: { stroke: '#e6e9ed', width: 1 }, ticks: { stroke: '#d5dae0', width: 1 } };
 
 export interface ChartHandle {
@@ -27,12 +29,17 @@ export function drawChart(host: HTMLElement, first: ChartSpec): ChartHandle {
     scales: {
       x: { time: true, range: () => [spec.start, spec.end] },
       y: {
-        range: (_u, _min, max) => (spec.unit === 'percent' ? [0, 100] : [0, max > 0 ? Math.ceil(max * 1.15) : 1]),
+        range: (_u, _min, max) => (spec.unit === 'percent' ? [0, 100] : [0, max > 0 ? Math.ceil(max * 1.15) : 10]),
       },
     },
     axes: [
       { ...AXIS, space: 60 },
-      { ...AXIS, size: 56, values: (_u, splits) => splits.map(spec.format) },
+      {
+        ...AXIS,
+        size: 64,
+        values: (_u, splits) => splits.map(spec.tick),
+        ...(first.unit === 'percent' ? {} : { incrs: WHOLE_STEPS }),
+      },
     ],
     series: [
       {},

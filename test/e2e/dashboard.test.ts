@@ -10,11 +10,15 @@
  * UPDATE_SCREENSHOTS=1 it also writes the screenshots in docs/screenshots.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { deploymentKey } from '../../contract/table/entities.js';
+import { LOCAL_TABLE_NAME } from '../../local/env.js';
 import { LOCAL_CLIENT_ID } from '../../local/user-pool.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { freePort, type LocalProcess, npmScript, startNpm } from '../helpers/local-process.js';
@@ -87,6 +91,38 @@ async function overflowingTables(page: Page): Promise<string[]> {
 async function fitsPhone(page: Page): Promise<{ pageScrolls: boolean; tables: string[] }> {
   const pageScrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   return { pageScrolls, tables: await overflowingTables(page) };
+}
+
+/**
+ * Makes a deployment look as if it had run for `days` (its ready_at moved back, in the stack's
+ * DynamoDB Local with the stack's own credentials): the simulated metrics then fill the
+ * charts' ranges, as they would for a deployment that has been up for a while.
+ */
+async function backdateReady(orgId: string, deploymentId: string, days: number): Promise<void> {
+  const file = JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8'));
+  const client = new DynamoDBClient({
+    endpoint: file.dynamodb_endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: file.credentials.access_key_id, secretAccessKey: file.credentials.secret_access_key },
+  });
+  await DynamoDBDocumentClient.from(client).send(
+    new UpdateCommand({
+      TableName: LOCAL_TABLE_NAME,
+      Key: deploymentKey(orgId, deploymentId),
+      UpdateExpression: 'SET ready_at = :at',
+      ExpressionAttributeValues: { ':at': new Date(Date.now() - days * 86_400_000).toISOString() },
+    }),
+  );
+  client.destroy();
+}
+
+/** Picks a range of the metrics charts; the metrics request it makes, and its answer's period. */
+async function pickRange(page: Page, label: string): Promise<{ start: number; period: number }> {
+  const answer = page.waitForResponse((r) => r.url().includes('/dashboard/api/deployments/') && r.url().includes('/metrics'));
+  await page.getByRole('group', { name: 'Time range' }).getByLabel(label).check();
+  const res = await answer;
+  const start = Date.parse(new URL(res.url()).searchParams.get('start') ?? '');
+  return { start, period: ((await res.json()) as any).data.period };
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -353,14 +389,51 @@ describe('the dashboard, against npm start', () => {
     // A closed dialog's name is never "revision undefined".
     expect(await page.locator('dialog[aria-label*="undefined"]').count()).toBe(0);
     expect(await page.content()).not.toContain('tok-never-shown-123');
+
+    // Its health, component by component (decision 48), in the app type's order.
+    const components = page.getByRole('table', { name: 'Health of each component' });
+    await components.locator('tr[data-component]').first().waitFor();
+    expect(await components.locator('tbody tr').allInnerTexts()).toEqual(
+      ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((n) =>
+        expect.stringMatching(new RegExp(`^${n}\\s+healthy\\s+.*UTC\\s+—$`)),
+      ),
+    );
+    // Its metrics (decision 49) as four charts of the five metrics, each a figure whose caption says
+    // what it shows in words; the chart code is a module of its own, loaded with the first chart.
+    await backdateReady('acme', made.deploymentId, 8);
+    const figures = page.locator('figure.metric');
+    expect(await pickRange(page, 'Last week')).toEqual({ start: expect.closeTo(Date.now() - 7 * 86_400_000, -5), period: 3600 });
+    await page.locator('figure.metric canvas').nth(3).waitFor();
+    expect(await figures.locator('figcaption strong').allInnerTexts()).toEqual([
+      'CPU utilization',
+      'Memory utilization',
+      'HTTP requests and 5xx errors per hour',
+      'Response time, 95th percentile',
+    ]);
+    for (const summary of await figures.locator('.summary').allInnerTexts())
+      expect(summary).toMatch(/^\w.*: latest [\d.,]+( %| ms| s)?, lowest .*, highest .* over the last week\.$/);
+    expect(await page.locator('figure.metric .chart[aria-hidden="true"]').count()).toBe(4);
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/uplot-chart-\w+\.js$/.test(e.name)))).toBe(
+      true,
+    );
     expect(await overflowingTables(page)).toEqual([]);
     await shot(page, 'deployment');
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
     // Each cell is labelled with its column on the card its row becomes.
     expect(await page.locator('tr[data-revision="2"] td').first().getAttribute('data-label')).toBe('Applied');
+    // The charts follow the phone's width: redrawn one a row, each inside the screen.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('figure.metric canvas')].every((c) => c.getBoundingClientRect().right <= window.innerWidth - 8),
+    );
     await shot(page, 'deployment-phone');
     await page.setViewportSize({ width: 1280, height: 900 });
+    // The range switch asks for the day by 5 minutes, and the hour by the minute (decision 49's defaults).
+    expect(await pickRange(page, 'Last day')).toEqual({ start: expect.closeTo(Date.now() - 86_400_000, -5), period: 300 });
+    await page.locator('figure.metric .summary', { hasText: 'over the last day' }).first().waitFor();
+    expect(await pickRange(page, 'Last hour')).toEqual({ start: expect.closeTo(Date.now() - 3_600_000, -5), period: 60 });
+    await page.locator('figure.metric .summary', { hasText: 'over the last hour' }).first().waitFor();
+    expect(await page.locator('figure.metric canvas').count()).toBe(4);
 
     // The update's operation links back to its deployment.
     const update = page.locator('tr[data-operation-id]', { hasText: 'deployment.update' });
