@@ -434,6 +434,21 @@ describe('the dashboard, against npm start', () => {
     expect(await pickRange(page, 'Last hour')).toEqual({ start: expect.closeTo(Date.now() - 3_600_000, -5), period: 60 });
     await page.locator('figure.metric .summary', { hasText: 'over the last hour' }).first().waitFor();
     expect(await page.locator('figure.metric canvas').count()).toBe(4);
+    // Hidden, the tab's health and charts wait; shown again, both ask at once, well before their
+    // intervals (10 s and 60 s) would have them ask (decision 292).
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    const resumed = Promise.all(
+      ['/health', '/metrics?'].map((part) =>
+        page.waitForRequest((r) => r.url().includes('/dashboard/api/deployments/') && r.url().includes(part), { timeout: 5000 }),
+      ),
+    );
+    await setHidden(false);
+    await resumed;
 
     // The update's operation links back to its deployment.
     const update = page.locator('tr[data-operation-id]', { hasText: 'deployment.update' });
