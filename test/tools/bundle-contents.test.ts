@@ -34,7 +34,7 @@ it("holds a read's own route only, and none of the body's steps or the documents
   const { text, holds } = await bundle('get-deployment');
   expect(text).toContain('"get-deployment"');
   for (const other of otherHandlers('get-deployment')) expect({ other, held: text.includes(`"${other}"`) }).toEqual({ other, held: false });
-  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', 'middleware/json-body.ts'])
     expect({ part, held: holds(part) }).toEqual({ part, held: false });
   for (const part of ['functions/docs/', 'adapters/dynamo/entity-docs.ts', 'adapters/platform/'])
     expect({ part, held: holds(part) }).toEqual({ part, held: false });
@@ -53,7 +53,7 @@ it('holds no response schema: only the documents and the client read them (decis
 
 it("holds a write's body steps and Idempotency-Key claim", async () => {
   const { holds } = await bundle('create-deployment');
-  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', 'middleware/json-body.ts'])
     expect({ part, held: holds(part) }).toEqual({ part, held: true });
 });
 
