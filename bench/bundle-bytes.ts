@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { FUNCTION_ACCESS, type FunctionName } from '../infra/aws/function-access.js';
-import { BUNDLE_OPTIONS, entryOf, REPO_ROOT } from '../infra/aws/functions.js';
+import { entryOf, REPO_ROOT } from '../infra/aws/functions.js';
 import type { FunctionKind } from '../infra/function-limits.js';
-import { buildFloor, COLD_START_LIMITS, declaredClients } from './cold-start.js';
+import { buildFloor, COLD_START_LIMITS, commandsIn, declaredClients, ESBUILD_OPTIONS } from './cold-start.js';
 
 const KINDS: FunctionKind[] = ['http', 'workflow', 'events'];
 const kindOf = (name: string): FunctionKind => {
@@ -24,39 +24,20 @@ const kindOf = (name: string): FunctionKind => {
   return kind;
 };
 
-/** The commands of the declared clients the bundle holds (what the floor holds too), from its inputs. */
-const commandsOf = (inputs: string[], clients: string[]): [string, string][] => {
-  const found = new Map<string, [string, string]>();
-  for (const s of inputs) {
-    const m = /node_modules\/(@aws-sdk\/(?:client-[a-z0-9-]+|lib-dynamodb))\/dist-es\/commands\/(\w+Command)\.js$/.exec(s);
-    if (m && clients.includes(m[1]!)) found.set(`${m[1]} ${m[2]}`, [m[1]!, m[2]!]);
-  }
-  return [...found.values()].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y));
-};
-
 async function measure(name: FunctionName, outDir: string, top: number) {
   const outfile = path.join(outDir, name, 'index.mjs');
   const result = await build({
+    ...ESBUILD_OPTIONS,
     entryPoints: [entryOf(kindOf(name), name)],
     outfile,
-    bundle: true,
-    platform: 'node',
-    minify: BUNDLE_OPTIONS.minify,
-    sourcemap: BUNDLE_OPTIONS.sourceMap,
-    sourcesContent: BUNDLE_OPTIONS.sourcesContent,
-    target: BUNDLE_OPTIONS.target,
-    format: 'esm',
-    mainFields: BUNDLE_OPTIONS.mainFields,
-    banner: { js: BUNDLE_OPTIONS.banner },
     external: ['swagger-ui-dist'],
     metafile: true,
-    logLevel: 'warning',
   });
   const clients = declaredClients(FUNCTION_ACCESS[name]);
   const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
   // What the bundle holds: the inputs esbuild read but shook out entirely have no bytes in it.
   const inputs = Object.entries(output?.inputs ?? {}).flatMap(([file, { bytesInOutput }]) => (bytesInOutput > 0 ? [file] : []));
-  const floor = clients.length ? await buildFloor(clients, path.join(outDir, `${name}-floor`), commandsOf(inputs, clients)) : undefined;
+  const floor = clients.length ? await buildFloor(clients, path.join(outDir, `${name}-floor`), commandsIn(inputs, clients)) : undefined;
   const bytes = fs.statSync(outfile).size;
   const floorBytes = floor ? fs.statSync(floor).size : Number.NaN;
   const largest = Object.entries(output?.inputs ?? {})
