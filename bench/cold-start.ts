@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { buildApp } from '../infra/aws/app.js';
 import { type FunctionAccess, usesTable } from '../infra/aws/function-access.js';
 import { BUNDLE_OPTIONS, REPO_ROOT } from '../infra/aws/functions.js';
@@ -68,6 +68,11 @@ export function bundledClients(mapFile: string): string[] {
  */
 export function bundledCommands(mapFile: string, clients: string[]): [string, string][] {
   const { sources } = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[] };
+  return commandsIn(sources, clients);
+}
+
+/** The commands of the declared clients among a bundle's source files (its map's sources, or its metafile's inputs). */
+export function commandsIn(sources: readonly string[], clients: string[]): [string, string][] {
   const found = new Map<string, [string, string]>();
   for (const s of sources) {
     const m = /node_modules\/(@aws-sdk\/(?:client-[a-z0-9-]+|lib-dynamodb))\/dist-es\/commands\/(\w+Command)\.js$/.exec(s);
@@ -100,27 +105,28 @@ function floorSource(clients: string[], commands: [string, string][] = []): stri
   ].join('\n');
 }
 
+/** The stack's esbuild options (BUNDLE_OPTIONS) as esbuild's own API takes them: the floors and bench/bundle-bytes.ts build with these. */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  minify: BUNDLE_OPTIONS.minify,
+  sourcemap: BUNDLE_OPTIONS.sourceMap,
+  sourcesContent: BUNDLE_OPTIONS.sourcesContent,
+  target: BUNDLE_OPTIONS.target,
+  format: 'esm',
+  mainFields: BUNDLE_OPTIONS.mainFields,
+  banner: { js: BUNDLE_OPTIONS.banner },
+  nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
 /** Bundles the floor for a set of clients (and the commands sent on them) with the functions' own esbuild options. */
 export async function buildFloor(clients: string[], outDir: string, commands: [string, string][] = []): Promise<string> {
   fs.mkdirSync(outDir, { recursive: true });
   const entry = path.join(outDir, 'floor.ts');
   fs.writeFileSync(entry, floorSource(clients, commands));
   const outfile = path.join(outDir, 'index.mjs');
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    minify: BUNDLE_OPTIONS.minify,
-    sourcemap: BUNDLE_OPTIONS.sourceMap,
-    sourcesContent: BUNDLE_OPTIONS.sourcesContent,
-    target: BUNDLE_OPTIONS.target,
-    format: 'esm',
-    mainFields: BUNDLE_OPTIONS.mainFields,
-    banner: { js: BUNDLE_OPTIONS.banner },
-    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
-    logLevel: 'warning',
-  });
+  await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile });
   return outfile;
 }
 

@@ -4,6 +4,7 @@
  * drift; one method per route, named like the route. Uses the global fetch.
  */
 
+import { type JsonRouteId, responseOf, type responses } from '../contract/responses.js';
 import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../contract/route-io.js';
 import { API_PREFIX, type Route, type RouteId, routes } from '../contract/routes.js';
 import type * as s from '../contract/schemas.js';
@@ -14,8 +15,8 @@ export const DEFAULT_BASE_URL = `http://localhost:3000${API_PREFIX}`;
 
 type Routes = typeof routes;
 
-/** `data` of a route's success response. */
-export type DataOf<K extends RouteId> = RouteData<Routes[K]>;
+/** `data` of a route's success response (unknown for the routes that answer no JSON envelope). */
+export type DataOf<K extends RouteId> = RouteData<K extends JsonRouteId ? (typeof responses)[K] : undefined>;
 /** A route's path parameters. */
 export type ParamsOf<K extends RouteId> = RouteParams<Routes[K]>;
 /** A route's query parameters (numbers or strings; the API parses them). */
@@ -211,7 +212,8 @@ export class DeploymentsClient {
       }
     }
     if (!res.ok) throw this.errorFrom(res, json, text, requestId);
-    if (route.success.data === undefined) {
+    const schemas = responseOf(id);
+    if (schemas === undefined) {
       // Not enveloped: the OpenAPI document (JSON) or the docs page and assets (text).
       return { status: res.status, data: (isJson ? json : text) as DataOf<K>, requestId, headers: res.headers };
     }
@@ -226,8 +228,7 @@ export class DeploymentsClient {
     }
     let data = envelope.data;
     if (this.validateResponses) {
-      const other = route.success.or;
-      const schema = other && res.status === other.status ? other.data : route.success.data;
+      const schema = schemas.or && res.status === route.success.or?.status ? schemas.or.data : schemas.data;
       const parsed = schema.safeParse(data);
       if (!parsed.success) {
         throw new ErrorResponse({

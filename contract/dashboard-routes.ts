@@ -7,9 +7,10 @@
  *
  * Each route is a constant of its own, marked free of side effects where it calls zod,
  * as routes.ts's are: a handler imports this module as a namespace and its bundle keeps
- * its own route and schemas, not the whole table's.
+ * its own route and schemas, not the whole table's. What a route answers on success is
+ * in dashboard-responses.ts, which only the web app's types read (decision 295).
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import * as d from './dashboard-schemas.js';
 import type { DashboardRole } from './dashboard-users.js';
 import * as m from './monitoring-schemas.js';
@@ -28,16 +29,15 @@ export interface DashboardRoute {
   readonly params?: z.ZodMiniObject;
   readonly query?: z.ZodMiniType;
   readonly body?: z.ZodMiniType;
-  /** `or`: the other success it may answer instead (an update that changes nothing, or a dry run). */
+  /**
+   * `or`: the other success it may answer instead (an update that changes nothing, or a
+   * dry run). The schemas of both are the route's entry in dashboard-responses.ts.
+   */
   readonly success: {
     readonly status: 200 | 201 | 202;
-    readonly data: z.ZodMiniType;
-    readonly or?: { readonly status: 200; readonly data: z.ZodMiniType };
+    readonly or?: { readonly status: 200 };
   };
 }
-
-// @__NO_SIDE_EFFECTS__
-const listPage = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item), pagination: s.Pagination });
 
 export const getMe = {
   method: 'GET',
@@ -45,7 +45,7 @@ export const getMe = {
   handler: 'dashboard-get-me',
   role: 'viewer',
   summary: 'The signed-in user: email, organization and role',
-  success: { status: 200, data: d.Me },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listKeys = {
@@ -54,7 +54,7 @@ export const listKeys = {
   handler: 'dashboard-list-keys',
   role: 'viewer',
   summary: "The organization's API keys, newest first (revoked ones included)",
-  success: { status: 200, data: /* @__PURE__ */ z.object({ items: /* @__PURE__ */ z.array(d.KeySummary) }) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const createKey = {
@@ -64,7 +64,7 @@ export const createKey = {
   role: 'admin',
   summary: 'Create an API key; the key is in this answer and nowhere else',
   body: d.CreateKeyBody,
-  success: { status: 201, data: d.CreatedKey },
+  success: { status: 201 },
 } as const satisfies DashboardRoute;
 
 export const revokeKey = {
@@ -74,7 +74,7 @@ export const revokeKey = {
   role: 'admin',
   summary: 'Revoke an API key (permanent)',
   params: d.KeyIdParams,
-  success: { status: 200, data: d.KeySummary },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const rotateKey = {
@@ -85,7 +85,7 @@ export const rotateKey = {
   summary: 'Rotate an API key: a new key in its place (shown once), the old one working until the grace ends',
   params: d.KeyIdParams,
   body: d.RotateKeyBody,
-  success: { status: 201, data: d.RotatedKey },
+  success: { status: 201 },
 } as const satisfies DashboardRoute;
 
 export const listKeyUsage = {
@@ -96,7 +96,7 @@ export const listKeyUsage = {
   summary: "A key's usage log, newest first, optionally of one status code",
   params: d.KeyIdParams,
   query: d.KeyUsageQuery,
-  success: { status: 200, data: d.UsagePage },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listDeployments = {
@@ -106,7 +106,7 @@ export const listDeployments = {
   role: 'viewer',
   summary: "The organization's deployments, as GET /api/v1/deployments lists them",
   query: s.ListDeploymentsQuery,
-  success: { status: 200, data: /* @__PURE__ */ listPage(s.Deployment) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const getDeployment = {
@@ -116,7 +116,7 @@ export const getDeployment = {
   role: 'viewer',
   summary: 'One deployment, with its configuration (secret values never shown)',
   params: s.DeploymentIdParams,
-  success: { status: 200, data: s.Deployment },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listRevisions = {
@@ -127,7 +127,7 @@ export const listRevisions = {
   summary: "A deployment's configuration revisions, newest first",
   params: s.DeploymentIdParams,
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ listPage(s.Revision) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const getDeploymentHealth = {
@@ -137,7 +137,7 @@ export const getDeploymentHealth = {
   role: 'viewer',
   summary: "A deployment's health and its components', as GET /api/v1/deployments/{deployment_id}/health answers (decision 48)",
   params: s.DeploymentIdParams,
-  success: { status: 200, data: m.HealthReport },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const getDeploymentMetrics = {
@@ -148,7 +148,7 @@ export const getDeploymentMetrics = {
   summary: "A deployment's metrics over a time range, as GET /api/v1/deployments/{deployment_id}/metrics answers (decision 49)",
   params: s.DeploymentIdParams,
   query: m.MetricsQuery,
-  success: { status: 200, data: m.Metrics },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const createDeployment = {
@@ -158,7 +158,7 @@ export const createDeployment = {
   role: 'admin',
   summary: 'Create a deployment in the organization, as POST /api/v1/deployments does',
   body: s.CreateDeploymentBody,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202 },
 } as const satisfies DashboardRoute;
 
 export const destroyDeployment = {
@@ -168,7 +168,7 @@ export const destroyDeployment = {
   role: 'admin',
   summary: 'Destroy a deployment, as DELETE /api/v1/deployments/{deployment_id} does',
   params: s.DeploymentIdParams,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202 },
 } as const satisfies DashboardRoute;
 
 export const updateDeployment = {
@@ -180,7 +180,7 @@ export const updateDeployment = {
   params: s.DeploymentIdParams,
   query: s.DryRunQuery,
   body: s.PatchDeploymentBody,
-  success: { status: 202, data: s.Accepted, or: { status: 200, data: /* @__PURE__ */ s.dryRunOrDeployment() } },
+  success: { status: 202, or: { status: 200 } },
 } as const satisfies DashboardRoute;
 
 export const rollbackDeployment = {
@@ -192,7 +192,7 @@ export const rollbackDeployment = {
   params: s.DeploymentIdParams,
   query: s.DryRunQuery,
   body: s.RollbackBody,
-  success: { status: 202, data: s.Accepted, or: { status: 200, data: /* @__PURE__ */ s.dryRunOrDeployment() } },
+  success: { status: 202, or: { status: 200 } },
 } as const satisfies DashboardRoute;
 
 export const listOperations = {
@@ -202,7 +202,7 @@ export const listOperations = {
   role: 'viewer',
   summary: "The organization's operations, as GET /api/v1/operations lists them",
   query: s.ListOperationsQuery,
-  success: { status: 200, data: /* @__PURE__ */ listPage(s.Operation) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const getOperation = {
@@ -212,7 +212,7 @@ export const getOperation = {
   role: 'viewer',
   summary: 'One operation',
   params: s.OperationIdParams,
-  success: { status: 200, data: s.Operation },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listOperationLogs = {
@@ -223,7 +223,7 @@ export const listOperationLogs = {
   summary: "One operation's log lines, oldest first, as GET /api/v1/operations/{id}/logs lists them (decision 45)",
   params: s.OperationIdParams,
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ listPage(s.OperationLogLine) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const cancelOperation = {
@@ -233,7 +233,7 @@ export const cancelOperation = {
   role: 'admin',
   summary: 'Cancel a queued or running operation, as POST /api/v1/operations/{operation_id}/cancel does',
   params: s.OperationIdParams,
-  success: { status: 200, data: s.Operation },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listEvents = {
@@ -243,7 +243,7 @@ export const listEvents = {
   role: 'viewer',
   summary: "The organization's events (an operation's timeline with resource_id), as GET /api/v1/events lists them",
   query: s.ListEventsQuery,
-  success: { status: 200, data: /* @__PURE__ */ listPage(s.Event) },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 export const listActivity = {
@@ -253,7 +253,7 @@ export const listActivity = {
   role: 'viewer',
   summary: "The organization's audit trail: its events newest first, each actor named (a key's name), filterable by deployment",
   query: s.ListEventsQuery,
-  success: { status: 200, data: d.ActivityPage },
+  success: { status: 200 },
 } as const satisfies DashboardRoute;
 
 /** Every dashboard route by id. */

@@ -1,6 +1,6 @@
 /**
  * What a caller sends and receives on a route of either route table, derived from the
- * route's zod schemas (types only), and the URL it calls. The typed client and the web
+ * route's zod schemas and its success schemas (types only), and the URL it calls. The typed client and the web
  * app both read it, so neither writes a route's types or its URL by hand.
  * No zod at run time: the web app bundles `routeTarget`.
  */
@@ -8,9 +8,12 @@ import type * as z from 'zod/mini';
 
 type Schema<R, F extends string> = R extends { readonly [P in F]: infer S extends z.ZodMiniType } ? S : never;
 
-/** `data` of a route's success answer, or of the other success it may answer instead (`success.or`). */
-export type RouteData<R> = R extends { readonly success: { readonly data: infer D extends z.ZodMiniType } }
-  ? z.output<D> | (R extends { readonly success: { readonly or: { readonly data: infer O extends z.ZodMiniType } } } ? z.output<O> : never)
+/**
+ * `data` of a route's success answer, or of the other success it may answer instead, from
+ * the route's entry in responses.ts or dashboard-responses.ts (unknown for none).
+ */
+export type RouteData<E> = E extends { readonly data: infer D extends z.ZodMiniType }
+  ? z.output<D> | (E extends { readonly or: { readonly data: infer O extends z.ZodMiniType } } ? z.output<O> : never)
   : unknown;
 /** A route's path parameters. */
 export type RouteParams<R> = [Schema<R, 'params'>] extends [never] ? undefined : z.input<Schema<R, 'params'>>;

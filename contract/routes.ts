@@ -8,6 +8,8 @@
  * own route and schemas, not the whole table's (README, Performance). esbuild drops what
  * a bundle does not use only when it knows building it has no side effects: hence the
  * `@__PURE__` marks on the calls below (contract/schemas.ts says the same of its own).
+ * The schemas of what a route answers on success are in responses.ts, keyed by the
+ * route's id: only the documents and the client read them (decision 295).
  */
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.js';
@@ -39,13 +41,15 @@ export interface Route {
   readonly body?: z.ZodMiniType;
   /** The media types the body may be sent as, when not only application/json (decision 8). */
   readonly bodyMediaTypes?: readonly [string, ...string[]];
-  /** The success response: status and the schema of `data` (absent for non-JSON responses). */
+  /**
+   * The success response: its status, and its media type when it is not JSON in the
+   * `{"data": …}` envelope. The schema of `data` is the route's entry in responses.ts.
+   */
   readonly success: {
     readonly status: 200 | 201 | 202;
-    readonly data?: z.ZodMiniType;
     readonly contentType?: string;
-    /** Another success the route may answer instead (a PATCH that changes nothing, a dry run): `data` is one of these. */
-    readonly or?: { readonly status: 200; readonly data: z.ZodMiniType; readonly description: string };
+    /** Another success the route may answer instead (a PATCH that changes nothing, a dry run); its schema is in responses.ts too. */
+    readonly or?: { readonly status: 200 };
     /** The answer carries `ETag: "<revision>"` (decision 42). */
     readonly etag?: true;
   };
@@ -90,7 +94,7 @@ export const listEnvironments = {
   summary: 'List environments',
   tag: 'Organization',
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Environment) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST'],
 } as const satisfies Route;
 
@@ -102,7 +106,7 @@ export const getEnvironment = {
   summary: 'Get an environment',
   tag: 'Organization',
   params: s.EnvironmentIdParams,
-  success: { status: 200, data: s.Environment },
+  success: { status: 200 },
   errors: ['ENVIRONMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -113,7 +117,7 @@ export const getKey = {
   access: 'key',
   summary: 'Describe the calling API key',
   tag: 'Organization',
-  success: { status: 200, data: s.ApiKeyInfo },
+  success: { status: 200 },
 } as const satisfies Route;
 
 export const createDeployment = {
@@ -124,7 +128,7 @@ export const createDeployment = {
   summary: 'Create a deployment',
   tag: 'Deployments',
   body: s.CreateDeploymentBody,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202 },
   errors: /* @__PURE__ */ codes(['DEPLOYMENT_NAME_TAKEN'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
@@ -136,7 +140,7 @@ export const listDeployments = {
   summary: 'List deployments',
   tag: 'Deployments',
   query: s.ListDeploymentsQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Deployment) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST'],
 } as const satisfies Route;
 
@@ -148,7 +152,7 @@ export const getDeployment = {
   summary: 'Get a deployment',
   tag: 'Deployments',
   params: s.DeploymentIdParams,
-  success: { status: 200, data: s.Deployment, etag: true },
+  success: { status: 200, etag: true },
   errors: ['DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -160,7 +164,7 @@ export const deleteDeployment = {
   summary: 'Destroy a deployment',
   tag: 'Deployments',
   params: s.DeploymentIdParams,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202 },
   errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
 } as const satisfies Route;
 
@@ -178,12 +182,8 @@ const UPDATE_ERRORS = [
   'ORGANIZATION_BUSY',
 ] as const;
 
-/** The 200 of an update: the deployment when nothing changes, what would change on a dry run. */
-const UPDATE_OR = {
-  status: 200,
-  data: /* @__PURE__ */ s.dryRunOrDeployment(),
-  description: 'Nothing to change: the deployment as it is. With dry_run=true: `{deployment, changes}`, nothing written.',
-} as const;
+/** The 200 of an update: the deployment when nothing changes, what would change on a dry run (responses.ts). */
+const UPDATE_OR = { status: 200 } as const;
 
 export const updateDeployment = {
   method: 'PATCH',
@@ -196,7 +196,7 @@ export const updateDeployment = {
   query: s.DryRunQuery,
   body: s.PatchDeploymentBody,
   bodyMediaTypes: ['application/merge-patch+json', 'application/json'],
-  success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
+  success: { status: 202, or: UPDATE_OR, etag: true },
   errors: UPDATE_ERRORS,
 } as const satisfies Route;
 
@@ -208,7 +208,7 @@ export const getDeploymentHealth = {
   summary: "Get a deployment's health and its components' (decision 48)",
   tag: 'Deployments',
   params: s.DeploymentIdParams,
-  success: { status: 200, data: m.HealthReport },
+  success: { status: 200 },
   errors: ['DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -221,7 +221,7 @@ export const getDeploymentMetrics = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   query: m.MetricsQuery,
-  success: { status: 200, data: m.Metrics },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST', 'DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -234,7 +234,7 @@ export const listRevisions = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Revision) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST', 'DEPLOYMENT_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -246,7 +246,7 @@ export const getRevision = {
   summary: 'Get one configuration revision',
   tag: 'Deployments',
   params: s.RevisionParams,
-  success: { status: 200, data: s.Revision },
+  success: { status: 200 },
   errors: ['DEPLOYMENT_NOT_FOUND', 'REVISION_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -260,7 +260,7 @@ export const rollbackDeployment = {
   params: s.DeploymentIdParams,
   query: s.DryRunQuery,
   body: s.RollbackBody,
-  success: { status: 202, data: s.Accepted, or: UPDATE_OR, etag: true },
+  success: { status: 202, or: UPDATE_OR, etag: true },
   errors: /* @__PURE__ */ codes(UPDATE_ERRORS, ['REVISION_NOT_FOUND']),
 } as const satisfies Route;
 
@@ -273,7 +273,7 @@ export const createDagSync = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
-  success: { status: 202, data: s.Accepted },
+  success: { status: 202 },
   errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
@@ -286,7 +286,7 @@ export const createAppUser = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   body: s.CreateAppUserBody,
-  success: { status: 202, data: s.AppUserAccepted },
+  success: { status: 202 },
   secretInAnswer: true,
   secretFields: ['password'],
   errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
@@ -300,7 +300,7 @@ export const listOperations = {
   summary: 'List operations',
   tag: 'Operations',
   query: s.ListOperationsQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Operation) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST'],
 } as const satisfies Route;
 
@@ -313,7 +313,7 @@ export const waitOperation = {
   tag: 'Operations',
   params: s.OperationIdParams,
   query: s.WaitOperationQuery,
-  success: { status: 200, data: s.Operation },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -326,7 +326,7 @@ export const listOperationLogs = {
   tag: 'Operations',
   params: s.OperationIdParams,
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.OperationLogLine) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST', 'OPERATION_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -338,7 +338,7 @@ export const getOperation = {
   summary: 'Get an operation',
   tag: 'Operations',
   params: s.OperationIdParams,
-  success: { status: 200, data: s.Operation },
+  success: { status: 200 },
   errors: ['OPERATION_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -351,7 +351,7 @@ export const cancelOperation = {
   tag: 'Operations',
   params: s.OperationIdParams,
   body: s.EmptyBody,
-  success: { status: 200, data: s.Operation },
+  success: { status: 200 },
   errors: /* @__PURE__ */ codes(['OPERATION_NOT_FOUND', 'OPERATION_NOT_CANCELABLE'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
 
@@ -363,7 +363,7 @@ export const listEvents = {
   summary: 'List events (every change to deployments and operations)',
   tag: 'Operations',
   query: s.ListEventsQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Event) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST'],
 } as const satisfies Route;
 
@@ -375,7 +375,7 @@ export const createWebhook = {
   summary: 'Create a webhook (its signing secret is shown once)',
   tag: 'Webhooks',
   body: s.CreateWebhookBody,
-  success: { status: 201, data: s.CreatedWebhook },
+  success: { status: 201 },
   secretInAnswer: true,
   errors: /* @__PURE__ */ codes(['WEBHOOK_LIMIT_REACHED'], IDEMPOTENT_POST_ERRORS),
 } as const satisfies Route;
@@ -388,7 +388,7 @@ export const listWebhooks = {
   summary: 'List webhooks',
   tag: 'Webhooks',
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.Webhook) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST'],
 } as const satisfies Route;
 
@@ -400,7 +400,7 @@ export const getWebhook = {
   summary: 'Get a webhook',
   tag: 'Webhooks',
   params: s.WebhookIdParams,
-  success: { status: 200, data: s.Webhook },
+  success: { status: 200 },
   errors: ['WEBHOOK_NOT_FOUND'],
 } as const satisfies Route;
 
@@ -412,7 +412,7 @@ export const deleteWebhook = {
   summary: 'Delete a webhook',
   tag: 'Webhooks',
   params: s.WebhookIdParams,
-  success: { status: 200, data: s.DeletedWebhook },
+  success: { status: 200 },
   errors: ['WEBHOOK_NOT_FOUND', 'ORGANIZATION_BUSY'],
 } as const satisfies Route;
 
@@ -425,7 +425,7 @@ export const listWebhookDeliveries = {
   tag: 'Webhooks',
   params: s.WebhookIdParams,
   query: s.ListQuery,
-  success: { status: 200, data: /* @__PURE__ */ s.listOf(s.WebhookDelivery) },
+  success: { status: 200 },
   errors: ['INVALID_REQUEST', 'WEBHOOK_NOT_FOUND'],
 } as const satisfies Route;
 

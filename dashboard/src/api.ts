@@ -5,6 +5,7 @@
  * and one retry after a refresh when the token turned out to be expired.
  */
 
+import type { dashboardResponses } from '../../contract/dashboard-responses.js';
 import type { DashboardRoute, DashboardRouteId, dashboardRoutes } from '../../contract/dashboard-routes.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { type RouteBody, type RouteData, type RouteParams, type RouteQuery, routeTarget } from '../../contract/route-io.js';
@@ -18,6 +19,8 @@ import type { DashboardConfig } from './config.js';
 declare const DASHBOARD_ROUTES: { readonly [K in DashboardRouteId]: Pick<DashboardRoute, 'method' | 'path'> };
 
 type Route<K extends DashboardRouteId> = (typeof dashboardRoutes)[K];
+/** What a route answers in `data`, typed by its success schemas. */
+type DataOf<K extends DashboardRouteId> = RouteData<(typeof dashboardResponses)[K]>;
 
 /** A call's input: the path parameters and body a route declares are required, and then so is the input. */
 export type CallInput<K extends DashboardRouteId> = {
@@ -57,7 +60,7 @@ async function send(method: string, target: string, token: string, body?: unknow
 export async function api<K extends DashboardRouteId>(
   id: K,
   ...[input]: Partial<CallInput<K>> extends CallInput<K> ? [CallInput<K>?] : [CallInput<K>]
-): Promise<RouteData<Route<K>>> {
+): Promise<DataOf<K>> {
   const { method, path } = DASHBOARD_ROUTES[id];
   const target = routeTarget(id, path, input?.params, input?.query);
   let res = await send(method, target, await currentToken(), input?.body, input?.ifMatch);
@@ -66,7 +69,7 @@ export async function api<K extends DashboardRouteId>(
     data?: unknown;
     error?: { code: ErrorCode; message: string; details?: { field: string; issue: string }[] };
   } | null;
-  if (res.ok && parsed && 'data' in parsed) return parsed.data as RouteData<Route<K>>;
+  if (res.ok && parsed && 'data' in parsed) return parsed.data as DataOf<K>;
   // The fields a 400 names, so that a form can say which of its entries is wrong.
   const details = parsed?.error?.details?.map((d) => `${d.field} ${d.issue}`).join('; ');
   throw new ApiFailure(

@@ -4,6 +4,7 @@ import type { RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-opena
 import * as z from 'zod';
 import { ZodMiniObject } from 'zod/mini';
 import type * as core from 'zod/v4/core';
+import { responseOf } from '../../contract/responses.js';
 import { API_PREFIX, type Route, type RouteId } from '../../contract/routes.js';
 import { DOCS_ASSET_NAMES, docsAssetContentType } from './docs-assets.js';
 import { errorResponses } from './openapi-errors.js';
@@ -13,7 +14,8 @@ import { accessText, scopesOf, securityOf } from './openapi-security.js';
 import { classic } from './openapi-zod.js';
 
 function successContent(id: RouteId, route: Route): ZodContentObject {
-  const { data, contentType } = route.success;
+  const data = responseOf(id)?.data;
+  const { contentType } = route.success;
   if (data) {
     const example = dataExampleOf(data, route.path);
     return {
@@ -46,19 +48,21 @@ const SUCCESS_DESCRIPTIONS: Record<number, string> = {
 
 function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   const { status, or } = route.success;
+  const orSchemas = responseOf(id)?.or;
   const names: HeaderName[] = ['XRequestId'];
   if (route.access !== 'public') names.push(...RATE_LIMIT_HEADERS);
   if (route.success.etag) names.push('ETag');
   if (route.method === 'POST' || route.method === 'PATCH') names.push('IdempotentReplayed');
   if (route.access === 'public') names.push('CacheControl');
   names.push(...deprecationHeadersOf(route));
-  const also = or && {
-    [or.status]: {
-      description: or.description,
-      headers: headerRefs(names),
-      content: { 'application/json': { schema: z.object({ data: classic(or.data) }) } },
-    },
-  };
+  const also = or &&
+    orSchemas && {
+      [or.status]: {
+        description: orSchemas.description,
+        headers: headerRefs(names),
+        content: { 'application/json': { schema: z.object({ data: classic(orSchemas.data) }) } },
+      },
+    };
   if (status === 202) names.push('Location', 'RetryAfter');
   return {
     ...also,

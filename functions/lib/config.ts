@@ -33,13 +33,18 @@ const appVersions = z.pipe(
   }),
 );
 
-const intFrom = (fallback: number) => z._default(z.pipe(z.coerce.number(), z.int().check(z.positive())), fallback);
+/**
+ * A number from its text. Not `z.coerce.number()`: reaching `z.coerce` bundles every coercing
+ * schema (bigint, date, boolean, string) into every function.
+ */
+const numeric = () => z.pipe(z.string(), z.transform(Number));
+const intFrom = (fallback: number) => z._default(z.pipe(numeric(), z.int().check(z.positive())), fallback);
 
 const schema = z.object({
   TABLE_NAME: z._default(z.string().check(z.minLength(1)), d.TABLE_NAME),
   APP_DOMAIN: z._default(z.string().check(z.minLength(1)), d.APP_DOMAIN),
   STATE_MACHINE_ARN: z._default(z.string().check(z.minLength(1)), d.STATE_MACHINE_ARN),
-  PHASE_DELAY_MS: z._default(z.pipe(z.coerce.number(), z.int().check(z.gte(0))), d.PHASE_DELAY_MS),
+  PHASE_DELAY_MS: z._default(z.pipe(numeric(), z.int().check(z.gte(0))), d.PHASE_DELAY_MS),
   SIMULATED_FAILURE: z._default(z.string(), d.SIMULATED_FAILURE),
   RATE_LIMIT_PER_HOUR: intFrom(d.RATE_LIMIT_PER_HOUR),
   RATE_LIMIT_PER_MINUTE: intFrom(d.RATE_LIMIT_PER_MINUTE),
@@ -72,7 +77,8 @@ const schema = z.object({
   /** On AWS: the SQS queue of deliveries. */
   DELIVERY_QUEUE_URL: z.optional(z.string()),
   /** The user pool that signs the dashboard's users in: its issuer URL (the JWKS is below it) and the dashboard's app client. */
-  DASHBOARD_TOKEN_ISSUER: z.optional(z.url()),
+  // Not `z.url()`, whose checks (hostnames, protocols, normalising) every function would bundle for this one variable.
+  DASHBOARD_TOKEN_ISSUER: z.optional(z.string().check(z.refine((v) => URL.canParse(v), 'must be a URL'))),
   DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
 });
 

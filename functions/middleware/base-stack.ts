@@ -7,10 +7,10 @@
  */
 import middy from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type ApiContext, type ApiMiddleware, type ApiResponse, wireResponse } from './api-request.js';
 import { deprecationNotice } from './deprecation-notice.js';
+import { headerNames } from './header-names.js';
 import { invocation } from './invocation.js';
 import { mapErrors } from './map-errors.js';
 import { requestContext } from './request-context.js';
@@ -28,7 +28,7 @@ export function baseStack(routeGroup: string, pathTemplate?: string) {
   return middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>()
     .use(invocation<APIGatewayProxyEvent>((event) => event.requestContext?.requestId) as ApiMiddleware)
     .use(requestMetrics(routeGroup))
-    .use(httpHeaderNormalizer())
+    .use(headerNames())
     .use(httpEventNormalizer())
     .use(requestContext(pathTemplate))
     .use(deprecationNotice())

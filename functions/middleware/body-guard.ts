@@ -1,5 +1,5 @@
 /**
- * What a body must be before @middy/http-json-body-parser reads it (strict bodies,
+ * What a body must be before json-body.ts reads it (strict bodies,
  * decision 8), in this order: its size in raw bytes (413), its media type (415), valid UTF-8 (400). A route
  * that takes no body accepts none, or `{}`: an empty body is read as `{}`.
  */

@@ -4,13 +4,13 @@
  * (media type, size, an empty body where the route takes `{}`) and parsed before the
  * input is validated, and the Idempotency-Key is claimed after (decision 16).
  */
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as z from 'zod/mini';
 import type { Route } from '../../contract/routes.js';
 import type { ApiMiddleware } from './api-request.js';
 import { bodyGuard } from './body-guard.js';
 import { type Intent, type LambdaHandler, routeHandler } from './http-route.js';
 import { idempotency, type ReplaySealer } from './idempotency.js';
+import { jsonBody } from './json-body.js';
 import { validateInput } from './validate-input.js';
 
 const takesNoBody = (route: Route) => route.body instanceof z.ZodMiniObject && Object.keys(route.body.shape).length === 0;
@@ -23,7 +23,7 @@ export function httpBodyRoute<R extends Route & { readonly body: z.ZodMiniType }
 ): LambdaHandler {
   const steps: ApiMiddleware[] = [
     bodyGuard(takesNoBody(route), route.bodyMediaTypes),
-    httpJsonBodyParser({ disableContentTypeCheck: true }) as ApiMiddleware,
+    jsonBody(),
     validateInput(route),
     idempotency(route, sealer),
   ];

@@ -3,7 +3,6 @@
  * error mapping, envelope), behind the user's token and role instead of an API key.
  * Nothing here is logged as key usage: the usage log is the API keys' (decision 34).
  */
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { DASHBOARD_API_PREFIX, type DashboardRoute } from '../../contract/dashboard-routes.js';
@@ -14,6 +13,7 @@ import { authorizeUser } from './authorize-user.js';
 import { baseStack, type LambdaHandler, lambdaHandler } from './base-stack.js';
 import { bodyGuard } from './body-guard.js';
 import { envelope } from './envelope.js';
+import { jsonBody } from './json-body.js';
 import { validateInput } from './validate-input.js';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -34,7 +34,7 @@ export function dashboardRoute<R extends DashboardRoute>(
   let stack = baseStack(DASHBOARD_ROUTE_GROUP, DASHBOARD_API_PREFIX + route.path)
     .use(envelope())
     .use(authorizeUser(route.role));
-  if (route.body) stack = stack.use(bodyGuard(false)).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (route.body) stack = stack.use(bodyGuard(false)).use(jsonBody());
   const handler = stack.use(validateInput(route)).handler(async (event, context): Promise<IntentResult> => {
     const api: RequestState = context.api;
     const { params, query, body } = api.input;

@@ -42,10 +42,34 @@ export function fieldIssues(error: z.core.$ZodError, input: unknown): FieldIssue
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
-function parse<S extends z.ZodMiniType>(schema: S, input: unknown, what: string): z.output<S> {
+/**
+ * The paths of the `__proto__` keys of a parsed body (JSON.parse makes each an own
+ * property). zod reports one where an object's fields are fixed (an unknown field), but a
+ * record (`config.env`) leaves it out of what it answers without a word, and the stores
+ * could not keep it either: each is refused at its path (decision 296). Walked with a
+ * list, not recursion: a body may nest as deep as its size allows.
+ */
+export function protoKeyPaths(body: unknown): string[] {
+  const found: string[] = [];
+  const todo: [unknown, string][] = [[body, '']];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [value, path] = next;
+    if (value === null || typeof value !== 'object') continue;
+    for (const key of Object.keys(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === '__proto__') found.push(at);
+      else todo.push([(value as Record<string, unknown>)[key], at]);
+    }
+  }
+  return found;
+}
+
+function parse<S extends z.ZodMiniType>(schema: S, input: unknown, what: string, reserved: readonly string[] = []): z.output<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw invalidRequest(`The ${what} is invalid.`, fieldIssues(result.error, input));
+  const issues = result.success ? [] : fieldIssues(result.error, input);
+  for (const field of reserved) if (!issues.some((i) => i.field === field)) issues.push({ field, issue: 'is a reserved name' });
+  if (result.success && issues.length === 0) return result.data;
+  throw invalidRequest(`The ${what} is invalid.`, issues);
 }
 
 /** The names a query schema knows (its object's fields). */
@@ -79,10 +103,10 @@ export const validateInput = (route: Pick<Route, 'params' | 'query' | 'body'>): 
       input.query = parse(route.query, event.queryStringParameters ?? {}, 'query');
     }
     if (route.body) {
-      // @middy/http-json-body-parser has put the parsed JSON in event.body.
+      // json-body.ts has put the parsed JSON in event.body.
       const body: unknown = event.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
-      input.body = parse(route.body, body, 'request body');
+      input.body = parse(route.body, body, 'request body', protoKeyPaths(body));
     }
   },
 });

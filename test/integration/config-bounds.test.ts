@@ -106,9 +106,10 @@ describe('the env byte cap (decisions 41, 226)', () => {
   });
 });
 
-const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf', '__defineGetter__'];
-/** The JSON body parser refuses a `__proto__` key anywhere with 400 (decision 227). */
+const PROTO_NAMES = ['constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf', '__defineGetter__'];
+/** Over HTTP a `__proto__` name is refused at its path, `config.env.__proto__` (decision 296). */
 const HTTP_NAMES = PROTO_NAMES.filter((n) => n !== '__proto__');
+const RESERVED = [{ field: 'config.env.__proto__', issue: 'is a reserved name' }];
 /** An object with an own property `name`, `__proto__` included (as JSON.parse makes it). */
 const withName = <T>(name: string, v: T): Record<string, T> => Object.fromEntries([[name, v]]);
 
@@ -145,13 +146,17 @@ describe('env names that are Object.prototype members (decision 227)', () => {
     expect(Object.keys(d.config.env).sort()).toEqual([...HTTP_NAMES].sort());
     expect(d.config.env.constructor).toEqual({ value: 'v-constructor', secret: false });
     const proto = await createDeployment(key, { app_type: 'airflow', config: { env: withName('__proto__', { value: 'x' }) } });
-    expect(proto.status).toBe(400);
+    expect({ status: proto.status, details: proto.body.error.details }).toEqual({ status: 400, details: RESERVED });
 
     const other = await readyDeployment(key, { app_type: 'airflow' });
     for (const n of HTTP_NAMES) {
       const res = await patch(key, other.id, { config: { env: withName(n, { secret: true }) } });
       expect(res.status).toBe(400);
       expect(fields(res)).toEqual([`config.env.${n}.value`]);
+    }
+    for (const entry of [{ value: 'x' }, { secret: true }, null]) {
+      const res = await patch(key, other.id, { config: { env: withName('__proto__', entry) } });
+      expect({ status: res.status, details: res.body.error.details }).toEqual({ status: 400, details: RESERVED });
     }
     const dry = await patch(key, other.id, { config: { env: withName('constructor', { value: 'x', secret: true }) } }, '?dry_run=true');
     expect(dry.status).toBe(200);

@@ -460,6 +460,28 @@ describe('managing deployments from the dashboard', () => {
     }
   });
 
+  it('takes constructor and prototype as env names, and answers a __proto__ name at its path (decision 296)', async () => {
+    const env = Object.fromEntries([['__proto__', { value: 'x' }]]);
+    const refused = await dash('POST', '/deployments', as('admin'), { app_type: 'airflow', config: { env } });
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 400,
+      error: { code: 'INVALID_REQUEST', details: [{ field: 'config.env.__proto__', issue: 'is a reserved name' }] },
+    });
+    const created = await dash('POST', '/deployments', as('admin'), {
+      app_type: 'airflow',
+      config: { env: { constructor: { value: 'c' }, prototype: { value: 'p' } } },
+    });
+    expect(created.status).toBe(202);
+    const id = created.body.data.deployment_id as string;
+    await ended(created.body.data.operation_id);
+    expect((await dash('GET', `/deployments/${id}`, as('viewer'))).body.data.config.env).toEqual({
+      constructor: { value: 'c', secret: false },
+      prototype: { value: 'p', secret: false },
+    });
+    const patched = await dash('PATCH', `/deployments/${id}?dry_run=true`, as('admin'), { config: { env } });
+    expect(patched.body.error?.details).toEqual([{ field: 'config.env.__proto__', issue: 'is a reserved name' }]);
+  });
+
   it('refuses a viewer every change with 403, before looking at anything, and shows another organization none of it', async () => {
     const created = await dash('POST', '/deployments', as('admin'), { app_type: 'airflow' });
     const { deployment_id: id, operation_id: opId } = created.body.data;

@@ -10,8 +10,10 @@
  * admin. A route of any surface that names a parameter the matrix cannot fill fails the
  * test until it is given one.
  */
-import { dashboardRouteList } from '../../contract/dashboard-routes.js';
-import { routeList } from '../../contract/routes.js';
+import { dashboardResponses } from '../../contract/dashboard-responses.js';
+import { dashboardRoutes } from '../../contract/dashboard-routes.js';
+import { responses } from '../../contract/responses.js';
+import { routes } from '../../contract/routes.js';
 import { readyDeployment } from '../helpers/api.js';
 import { type DashboardSession, startDashboardSession, TEST_PASSWORD } from '../helpers/dashboard-session.js';
 import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';
@@ -44,8 +46,13 @@ interface MatrixRoute {
   path: string;
   handler: string;
   access?: unknown;
-  success: { data?: unknown };
+  /** The schema of its success's `data` (responses.ts, dashboard-responses.ts); none for an answer that is not JSON. */
+  data?: unknown;
 }
+
+/** A route table's routes, each with the schema of its success's `data`. */
+const withData = (table: Record<string, Omit<MatrixRoute, 'data'>>, answers: Record<string, { data: unknown }>): MatrixRoute[] =>
+  Object.entries(table).map(([id, route]) => ({ ...route, data: answers[id]?.data }));
 
 /** What the matrix reads of an answer, of either surface. */
 type Answer = Pick<CallResult, 'status' | 'body'>;
@@ -86,8 +93,14 @@ const dashboardSignIn = async (orgId: string): Promise<Credentials> => {
 
 const SURFACES: readonly Surface[] = [
   // environment_id: environments are the same for everyone today (env_default); asset: the public docs page.
-  { name: 'public API', routes: routeList, signIn: apiKeySignIn, shared: ['environment_id', 'asset'], sharedLists: ['/environments'] },
-  { name: 'dashboard API', routes: dashboardRouteList, signIn: dashboardSignIn, shared: [], sharedLists: [] },
+  {
+    name: 'public API',
+    routes: withData(routes, responses),
+    signIn: apiKeySignIn,
+    shared: ['environment_id', 'asset'],
+    sharedLists: ['/environments'],
+  },
+  { name: 'dashboard API', routes: withData(dashboardRoutes, dashboardResponses), signIn: dashboardSignIn, shared: [], sharedLists: [] },
 ];
 
 /** A valid body for each write that takes one, so that only the owner check can refuse it. */
@@ -109,7 +122,7 @@ const fill = (route: MatrixRoute, records: Records) =>
     return records[name as keyof Records];
   });
 const isList = (route: MatrixRoute) =>
-  route.method === 'GET' && route.success.data !== undefined && 'items' in (route.success.data as { shape?: object }).shape!;
+  route.method === 'GET' && route.data !== undefined && 'items' in (route.data as { shape?: object }).shape!;
 
 /** A list's total, or its length for a list that is never paged (the dashboard's keys). */
 const totalOf = (res: Answer): number => res.body.data.pagination?.total ?? res.body.data.items.length;

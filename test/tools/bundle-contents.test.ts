@@ -34,15 +34,26 @@ it("holds a read's own route only, and none of the body's steps or the documents
   const { text, holds } = await bundle('get-deployment');
   expect(text).toContain('"get-deployment"');
   for (const other of otherHandlers('get-deployment')) expect({ other, held: text.includes(`"${other}"`) }).toEqual({ other, held: false });
-  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', 'middleware/json-body.ts'])
     expect({ part, held: holds(part) }).toEqual({ part, held: false });
   for (const part of ['functions/docs/', 'adapters/dynamo/entity-docs.ts', 'adapters/platform/'])
     expect({ part, held: holds(part) }).toEqual({ part, held: false });
 });
 
+it('holds no response schema: only the documents and the client read them (decision 295)', async () => {
+  for (const handler of ['rollback-deployment', 'dashboard-rollback-deployment', 'get-deployment']) {
+    const { text, holds } = await bundle(handler);
+    for (const part of ['contract/responses.ts', 'contract/dashboard-responses.ts'])
+      expect({ handler, part, held: holds(part) }).toEqual({ handler, part, held: false });
+    // Descriptions of the deployment record and of the dry run's answer, which only a response schema holds.
+    for (const words of ['Present only while status is ready.', '1 at creation; each applied update adds one'])
+      expect({ handler, words, held: text.includes(words) }).toEqual({ handler, words, held: false });
+  }
+});
+
 it("holds a write's body steps and Idempotency-Key claim", async () => {
   const { holds } = await bundle('create-deployment');
-  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', '@middy/http-json-body-parser'])
+  for (const part of ['middleware/body-route.ts', 'middleware/idempotency.ts', 'middleware/body-guard.ts', 'middleware/json-body.ts'])
     expect({ part, held: holds(part) }).toEqual({ part, held: true });
 });
 
