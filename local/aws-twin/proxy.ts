@@ -55,6 +55,8 @@ export interface TwinProxy {
   close(): Promise<void>;
 }
 
+/** POST a partial TwinFaults here to set them (tests of `PLATFORM=ecs npm start`). */
+export const FAULTS_PATH = '/_twin/faults';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
@@ -152,6 +154,11 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
 
   async function handle(req: http.IncomingMessage, body: Buffer) {
     const service = serviceOf(req.headers.authorization);
+    // The fault hook of tests that run the twin in another process (`npm start`): no AWS call has this path.
+    if (req.method === 'POST' && req.url === FAULTS_PATH && !service) {
+      Object.assign(faults, JSON.parse(body.toString() || '{}') as Partial<TwinFaults>);
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(faults)) };
+    }
     if (service === 'rds-data' && req.url?.startsWith('/Execute')) {
       const answer = await database.execute(JSON.parse(body.toString() || '{}'));
       const headers: Record<string, string> = { 'content-type': 'application/json' };
