@@ -52,6 +52,8 @@ interface EcsTask {
 export interface TwinProxy {
   endpoint: string;
   faults: TwinFaults;
+  /** How many AWS calls it has answered (what a check costs is measured by it). */
+  calls(): number;
   close(): Promise<void>;
 }
 
@@ -152,8 +154,10 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
   }
 
+  let answered = 0;
   async function handle(req: http.IncomingMessage, body: Buffer) {
     const service = serviceOf(req.headers.authorization);
+    if (service) answered++;
     // The fault hook of tests that run the twin in another process (`npm start`): no AWS call has this path.
     if (req.method === 'POST' && req.url === FAULTS_PATH && !service) {
       Object.assign(faults, JSON.parse(body.toString() || '{}') as Partial<TwinFaults>);
@@ -223,6 +227,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     faults,
+    calls: () => answered,
     async close() {
       for (const t of timers) clearTimeout(t);
       await new Promise<void>((resolve) => {

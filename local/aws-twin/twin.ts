@@ -22,6 +22,8 @@ export interface AwsTwin {
   motoEndpoint: string;
   settings: EcsSettings;
   faults: TwinFaults;
+  /** How many AWS calls the twin has answered. */
+  calls(): number;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startAwsTwin(options: { domain: string; taskMs?: number; c
       motoEndpoint: moto.endpoint,
       settings,
       faults: proxy.faults,
+      calls: proxy.calls,
       async stop() {
         await proxy.close();
         await database.close();
