@@ -59,6 +59,8 @@ export interface TwinProxy {
 
 /** POST a partial TwinFaults here to set them (tests of `PLATFORM=ecs npm start`). */
 export const FAULTS_PATH = '/_twin/faults';
+/** GET here: `{calls}`, how many AWS calls the twin has answered. */
+export const STATS_PATH = '/_twin/stats';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
@@ -158,6 +160,8 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   async function handle(req: http.IncomingMessage, body: Buffer) {
     const service = serviceOf(req.headers.authorization);
     if (service) answered++;
+    if (req.method === 'GET' && req.url === STATS_PATH && !service)
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ calls: answered })) };
     // The fault hook of tests that run the twin in another process (`npm start`): no AWS call has this path.
     if (req.method === 'POST' && req.url === FAULTS_PATH && !service) {
       Object.assign(faults, JSON.parse(body.toString() || '{}') as Partial<TwinFaults>);

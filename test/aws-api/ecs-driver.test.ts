@@ -4,24 +4,53 @@
  * (decision 50), what a check costs in AWS calls (at most 6), the log cursor, and a
  * destroy that leaves the database gone. Job records go to moto's table (global-setup.cjs).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
 import { ecsPlatform } from '../../functions/adapters/platform/ecs/ecs-platform.js';
 import { serviceName } from '../../functions/adapters/platform/ecs/names.js';
+import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
-import { type AwsTwin, startAwsTwin, twinEndpoints } from '../../local/aws-twin/twin.js';
+import { FAULTS_PATH, STATS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
+import { twinEndpoints } from '../../local/aws-twin/twin.js';
 import { eventually } from '../helpers/wait.js';
 
 jest.setTimeout(180_000);
 
-let twin: AwsTwin;
+/** The twin in a process of its own (local/aws-twin/main.ts): jest cannot load PGlite's WASM in process. */
+let child: ChildProcess;
+let twin: {
+  endpoint: string;
+  settings: EcsSettings;
+  calls(): Promise<number>;
+  faults(f: Partial<TwinFaults>): Promise<void>;
+};
 let driver: HostingPlatform;
 let ecs: ECSClient;
 let rdsData: RDSDataClient;
 
 beforeAll(async () => {
-  twin = await startAwsTwin({ domain: 'apps.test', taskMs: 300 });
+  child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../local/aws-twin/main.ts')], {
+    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const started = await new Promise<{ endpoint: string; settings: EcsSettings }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
+    });
+    child.once('exit', (code) => reject(new Error(`the twin exited (${code}) before it was ready`)));
+  });
+  twin = {
+    ...started,
+    calls: async () => ((await (await fetch(`${started.endpoint}${STATS_PATH}`)).json()) as { calls: number }).calls,
+    faults: async (f) => {
+      await fetch(`${started.endpoint}${FAULTS_PATH}`, { method: 'POST', body: JSON.stringify(f) });
+    },
+  };
   Object.assign(process.env, twinEndpoints(twin.endpoint));
   driver = ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' });
   const options = { endpoint: twin.endpoint, region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } };
@@ -32,7 +61,11 @@ beforeAll(async () => {
 afterAll(async () => {
   ecs?.destroy();
   rdsData?.destroy();
-  await twin?.stop();
+  if (child && child.exitCode === null) {
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await gone;
+  }
 });
 
 const deploymentId = randomUUID();
@@ -51,9 +84,9 @@ async function run(phase: WorkPhase, extra: Partial<PhaseJob> = {}): Promise<{ h
   const handle = await driver.start({ operationId: `op_${randomUUID()}`, phase, target, ...extra });
   const status = await eventually(
     async () => {
-      const before = twin.calls();
+      const before = await twin.calls();
       const s = await driver.check(handle, { limit: 25 });
-      costliestCheck = Math.max(costliestCheck, twin.calls() - before);
+      costliestCheck = Math.max(costliestCheck, (await twin.calls()) - before);
       return s.state === 'running' ? undefined : s;
     },
     `${phase} to end`,
@@ -92,15 +125,15 @@ describe('the ECS driver on the twin, phase by phase', () => {
   it('starting the same job again starts nothing more', async () => {
     const job: PhaseJob = { operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target };
     const first = await driver.start(job);
-    const calls = twin.calls();
+    const calls = await twin.calls();
     expect(await driver.start(job)).toBe(first);
-    expect(twin.calls() - calls).toBe(0);
+    expect((await twin.calls()) - calls).toBe(0);
   });
 
   it('hands out a one-off task log a line at a time from its cursor, never twice', async () => {
-    twin.faults.extraLines = ['INFO fetching', 'INFO unpacking'];
+    await twin.faults({ extraLines: ['INFO fetching', 'INFO unpacking'] });
     const { handle } = await run('syncing_dags');
-    twin.faults.extraLines = [];
+    await twin.faults({ extraLines: [] });
     const seen: string[] = [];
     let after: string | undefined;
     for (let i = 0; i < 6; i++) {
