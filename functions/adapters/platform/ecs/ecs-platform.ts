@@ -5,7 +5,7 @@
  * client tokens, job records) and `check` reads AWS's state of it, at most 6 AWS calls,
  * turning what it sees into a JobStatus by the pure rules of core/platform-ecs.ts.
  */
-import type { HostingPlatform, JobStatus, PhaseJob } from '../../../core/platform.js';
+import type { HostingPlatform, JobStatus, LogRequest, PhaseJob, WorkPhase } from '../../../core/platform.js';
 import { PlatformError } from '../../../core/platform.js';
 import { cancelAppJob, checkAppJob, startAppJob } from './app-jobs.js';
 import { ecsClients } from './clients.js';
@@ -42,83 +42,58 @@ const needConfig = (job: PhaseJob) => {
   return job.config;
 };
 
+/** What each work phase does on ECS: its start, its check, and its cancel where there is a job to stop. */
+interface EcsPhase {
+  start(ctx: EcsContext, job: EcsJob, asked: PhaseJob): Promise<void>;
+  check(ctx: EcsContext, job: EcsJob, log?: LogRequest): Promise<JobStatus>;
+  cancel?(ctx: EcsContext, job: EcsJob): Promise<void>;
+}
+
+const appJob: EcsPhase = { start: (ctx, job, asked) => startAppJob(ctx, job, asked.input), check: checkAppJob, cancel: cancelAppJob };
+
+// The other phases' work takes seconds, or is undone by what follows (restore, a destroy): nothing to cancel.
+const PHASES: Record<WorkPhase, EcsPhase> = {
+  provisioning_db: { start: startProvisioningDb, check: checkProvisioningDb },
+  provisioning_infrastructure: {
+    start: (ctx, job, asked) => startProvisioningInfrastructure(ctx, job, needConfig(asked)),
+    check: checkProvisioningInfrastructure,
+    cancel: cancelProvisioningInfrastructure,
+  },
+  destroying_infrastructure: { start: startDestroyingInfrastructure, check: checkDestroyingInfrastructure },
+  destroying_db: { start: startDestroyingDb, check: checkDestroyingDb },
+  syncing_dags: appJob,
+  provisioning_user: appJob,
+  applying_config: { start: (ctx, job, asked) => startApplyingConfig(ctx, job, needConfig(asked)), check: checkApplyingConfig },
+  restarting_services: { start: startRestartingServices, check: checkRestartingServices },
+  stopping_services: { start: startStoppingServices, check: checkStoppingServices },
+  starting_services: { start: startStartingServices, check: checkStartingServices },
+};
+
 export function ecsPlatform({ settings, appDomain, now = Date.now }: EcsPlatformOptions): HostingPlatform {
   const ctx: EcsContext = { settings, aws: ecsClients(settings.region), appDomain, now };
   return {
-    async start(job) {
-      const j: EcsJob = {
+    async start(asked) {
+      const job: EcsJob = {
         v: 1,
-        org: job.target.orgId,
-        op: job.operationId,
-        phase: job.phase,
-        dep: job.target.deploymentId,
-        app: job.target.appType,
+        org: asked.target.orgId,
+        op: asked.operationId,
+        phase: asked.phase,
+        dep: asked.target.deploymentId,
+        app: asked.target.appType,
       };
-      switch (job.phase) {
-        case 'provisioning_db':
-          await startProvisioningDb(ctx, j);
-          break;
-        case 'provisioning_infrastructure':
-          await startProvisioningInfrastructure(ctx, j, needConfig(job));
-          break;
-        case 'destroying_infrastructure':
-          await startDestroyingInfrastructure(ctx, j);
-          break;
-        case 'destroying_db':
-          await startDestroyingDb(ctx, j);
-          break;
-        case 'syncing_dags':
-        case 'provisioning_user':
-          await startAppJob(ctx, j, job.input);
-          break;
-        case 'applying_config':
-          await startApplyingConfig(ctx, j, needConfig(job));
-          break;
-        case 'restarting_services':
-          await startRestartingServices(ctx, j);
-          break;
-        case 'stopping_services':
-          await startStoppingServices(ctx, j);
-          break;
-        case 'starting_services':
-          await startStartingServices(ctx, j);
-          break;
-      }
-      return handleOf(j);
+      await PHASES[asked.phase].start(ctx, job, asked);
+      return handleOf(job);
     },
 
     async check(handle, log): Promise<JobStatus> {
-      const j = jobOf(handle);
-      switch (j.phase) {
-        case 'provisioning_db':
-          return checkProvisioningDb(ctx, j);
-        case 'provisioning_infrastructure':
-          return checkProvisioningInfrastructure(ctx, j, log);
-        case 'destroying_infrastructure':
-          return checkDestroyingInfrastructure(ctx, j);
-        case 'destroying_db':
-          return checkDestroyingDb(ctx, j);
-        case 'syncing_dags':
-        case 'provisioning_user':
-          return checkAppJob(ctx, j, log);
-        case 'applying_config':
-          return checkApplyingConfig(ctx, j);
-        case 'restarting_services':
-          return checkRestartingServices(ctx, j);
-        case 'stopping_services':
-          return checkStoppingServices(ctx, j);
-        case 'starting_services':
-          return checkStartingServices(ctx, j);
-        default:
-          return { state: 'failed', transient: false, message: 'The platform has no record of this job.' };
-      }
+      const job = jobOf(handle);
+      const phase = PHASES[job.phase as WorkPhase];
+      return phase ? phase.check(ctx, job, log) : { state: 'failed', transient: false, message: 'The platform has no record of this job.' };
     },
 
     async cancel(handle) {
-      const j = jobOf(handle);
-      if (j.phase === 'provisioning_infrastructure') await cancelProvisioningInfrastructure(ctx, j);
-      else if (j.phase === 'syncing_dags' || j.phase === 'provisioning_user') await cancelAppJob(ctx, j);
-      // The other phases' work takes seconds, or is undone by what follows (restore, a destroy).
+      const job = jobOf(handle);
+      await PHASES[job.phase as WorkPhase]?.cancel?.(ctx, job);
     },
 
     restore: (r) => restore(ctx, r),
