@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
 import {
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
@@ -16,12 +17,14 @@ import {
   type TaskDefinition,
 } from '@aws-sdk/client-ecs';
 import {
+  DescribeListenerCertificatesCommand,
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeRulesCommand,
   DescribeTagsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ListHostedZonesCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readStackFile } from '../../cli-kit/stack-file.js';
 import { FAULTS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
@@ -39,6 +42,8 @@ let awsEndpoint: string;
 let ecs: ECSClient;
 let elb: ElasticLoadBalancingV2Client;
 let secrets: SecretsManagerClient;
+let acm: ACMClient;
+let route53: Route53Client;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'dm-ecs-'));
@@ -57,13 +62,15 @@ beforeAll(async () => {
   ecs = new ECSClient(options);
   elb = new ElasticLoadBalancingV2Client(options);
   secrets = new SecretsManagerClient(options);
+  acm = new ACMClient(options);
+  route53 = new Route53Client(options);
   const made = keysCli(['create', '--org', 'ecs-org', '--name', 'twin', '--json'], env);
   expect(made.status).toBe(0);
   key = (JSON.parse(made.stdout) as { key: string }).key;
 });
 
 afterAll(async () => {
-  for (const c of [ecs, elb, secrets]) c?.destroy();
+  for (const c of [ecs, elb, secrets, acm, route53]) c?.destroy();
   if (stack) await stack.stop().catch(() => stack!.kill());
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -145,6 +152,24 @@ async function ruleFor(host: string) {
   return undefined;
 }
 
+/** The deployment's certificate (decision 274). */
+async function certificateFor(host: string) {
+  const wildcard = `*.${host.split('.').slice(1).join('.')}`;
+  const { CertificateSummaryList = [] } = await acm.send(new ListCertificatesCommand({}));
+  const cert = CertificateSummaryList.find((c) => c.DomainName === wildcard);
+  return cert;
+}
+
+async function dnsRecordFor(host: string) {
+  const zones = (await route53.send(new ListHostedZonesCommand({}))).HostedZones ?? [];
+  for (const z of zones) {
+    const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: z.Id }))).ResourceRecordSets ?? [];
+    const found = sets.find((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+    if (found) return found;
+  }
+  return undefined;
+}
+
 async function taggedSecrets(deploymentId: string) {
   const { SecretList = [] } = await secrets.send(new ListSecretsCommand({ IncludePlannedDeletion: true }));
   return SecretList.filter((s) => s.Tags?.some((t) => t.Key === 'deployment' && t.Value === deploymentId));
@@ -171,6 +196,16 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     expect(tags).toContainEqual({ Key: 'deployment', Value: airflow.id });
     const lines = await logs(airflow.op);
     expect(lines).toContain('INFO running: bash -c airflow db migrate');
+    // Its certificate, added to the rule's listener, and the host's alias record (decision 274).
+    const cert = (await certificateFor(new URL(url).host))!;
+    expect(cert.Status).toBe('ISSUED');
+    const attached = await elb.send(
+      new DescribeListenerCertificatesCommand({
+        ListenerArn: rule.RuleArn!.replace(':listener-rule/', ':listener/').split('/').slice(0, -1).join('/'),
+      }),
+    );
+    expect(attached.Certificates?.map((c) => c.CertificateArn)).toContain(cert.CertificateArn);
+    expect((await dnsRecordFor(new URL(url).host))?.AliasTarget?.DNSName).toBeTruthy();
   });
 
   it('an update runs a new revision holding the new configuration, with more CPU and memory for a larger size', async () => {
@@ -249,6 +284,8 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     expect(await finished(res.body.data.operation_id)).toMatchObject({ status: 'succeeded' });
     expect(await serviceOf(airflow.id)).toBeUndefined();
     expect(await ruleFor(new URL(url).host)).toBeUndefined();
+    expect(await certificateFor(new URL(url).host)).toBeUndefined();
+    expect(await dnsRecordFor(new URL(url).host)).toBeUndefined();
     const left = await taggedSecrets(airflow.id);
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((s) => s.DeletedDate)).toBe(true);

@@ -19,12 +19,18 @@
  *   rds-data:ExecuteStatement
  *   logs:CreateLogGroup logs:PutRetentionPolicy logs:TagResource logs:GetLogEvents
  *   cloudwatch:GetMetricData
+ *   acm:RequestCertificate acm:DescribeCertificate acm:ListCertificates acm:DeleteCertificate
+ *   acm:AddTagsToCertificate elasticloadbalancing:AddListenerCertificates
+ *   elasticloadbalancing:RemoveListenerCertificates route53:ChangeResourceRecordSets
+ *   route53:ListResourceRecordSets
  */
+import { ACMClient } from '@aws-sdk/client-acm';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RDSDataClient } from '@aws-sdk/client-rds-data';
+import { Route53Client } from '@aws-sdk/client-route-53';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 export interface EcsClients {
@@ -34,6 +40,8 @@ export interface EcsClients {
   rdsData: RDSDataClient;
   logs: CloudWatchLogsClient;
   cloudwatch: CloudWatchClient;
+  acm: ACMClient;
+  route53: Route53Client;
 }
 
 export function ecsClients(region: string): EcsClients {
@@ -46,5 +54,8 @@ export function ecsClients(region: string): EcsClients {
     rdsData: new RDSDataClient(options),
     logs: new CloudWatchLogsClient(options),
     cloudwatch: new CloudWatchClient(options),
+    acm: new ACMClient(options),
+    // Route 53 is global: its one endpoint signs for us-east-1 whatever the platform's region.
+    route53: new Route53Client({ ...options, region: 'us-east-1' }),
   };
 }

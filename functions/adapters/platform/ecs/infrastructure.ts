@@ -32,6 +32,7 @@ import type { AppType } from '../../../../contract/vocabulary.js';
 import { deploymentUrl } from '../../../core/deployments.js';
 import type { JobStatus, LogRequest, PlatformConfig } from '../../../core/platform.js';
 import { freePriority, pickShard, rolloutStatus, type ServiceObservation, taskStatus } from '../../../core/platform-ecs.js';
+import { aliasRecord, attachCertificate, pointHost, removeCertificate, requestCertificate } from './certificate.js';
 import { aws, type EcsContext, type EcsJob, errorName, type JobRecord, readRecord, unlessAbsent, writeRecord } from './context.js';
 import {
   clientToken,
@@ -87,7 +88,16 @@ const hostRule = (rules: Rule[], host: string) =>
   rules.find((r) => r.Conditions?.some((c) => c.Field === 'host-header' && (c.HostHeaderConfig?.Values ?? c.Values ?? []).includes(host)));
 
 /** The target group, and the host-header rule on the shard's listener forwarding to it (decision 275). */
-async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<{ targetGroupArn: string; listenerArn: string; ruleArn: string }> {
+interface Route {
+  targetGroupArn: string;
+  listenerArn: string;
+  ruleArn: string;
+  /** The shard's load balancer, for the host's alias record. */
+  lbDnsName: string;
+  lbZoneId: string;
+}
+
+async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<Route> {
   const { listenerArns } = ctx.settings;
   const listener = await aws('looked at the load balancer', () =>
     ctx.aws.elb.send(new DescribeListenersCommand({ ListenerArns: [listenerArns[0]!] })),
@@ -95,6 +105,7 @@ async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<{ targetGroupA
   const lb = await aws('looked at the load balancer', () =>
     ctx.aws.elb.send(new DescribeLoadBalancersCommand({ LoadBalancerArns: [listener.Listeners![0]!.LoadBalancerArn!] })),
   );
+  const balancer = { lbDnsName: lb.LoadBalancers![0]!.DNSName!, lbZoneId: lb.LoadBalancers![0]!.CanonicalHostedZoneId! };
   const web = webContainer(job.app);
   const name = targetGroupName(job.dep);
   let targetGroupArn: string;
@@ -128,7 +139,8 @@ async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<{ targetGroupA
     ),
   );
   const found = rules.findIndex((r) => hostRule(r, host));
-  if (found >= 0) return { targetGroupArn, listenerArn: listenerArns[found]!, ruleArn: hostRule(rules[found]!, host)!.RuleArn! };
+  if (found >= 0)
+    return { targetGroupArn, listenerArn: listenerArns[found]!, ruleArn: hostRule(rules[found]!, host)!.RuleArn!, ...balancer };
   const shard = pickShard(rules.map((r) => r.length));
   const priority = freePriority(rules[shard]!.flatMap((r) => (r.Priority && r.Priority !== 'default' ? [Number(r.Priority)] : [])));
   const out = await aws('made the routing rule', () =>
@@ -142,7 +154,7 @@ async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<{ targetGroupA
       }),
     ),
   );
-  return { targetGroupArn, listenerArn: listenerArns[shard]!, ruleArn: out.Rules![0]!.RuleArn! };
+  return { targetGroupArn, listenerArn: listenerArns[shard]!, ruleArn: out.Rules![0]!.RuleArn!, ...balancer };
 }
 
 export async function startProvisioningInfrastructure(ctx: EcsContext, job: EcsJob, config: PlatformConfig): Promise<void> {
@@ -156,7 +168,12 @@ export async function startProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
     await ensureLogGroup(ctx, job);
     await save({ taskDefinition: await registerConfig(ctx, job, config, 'create') });
   }
-  if (!record.ruleArn) await save(await ensureRoute(ctx, job));
+  if (!record.ruleArn) await save({ ...(await ensureRoute(ctx, job)) });
+  if (!record.certificateArn) {
+    const host = hostOf(ctx, job);
+    await pointHost(ctx, aliasRecord(host, { DNSName: String(record.lbDnsName), CanonicalHostedZoneId: String(record.lbZoneId) }));
+    await save({ certificateArn: await requestCertificate(ctx, job, host) });
+  }
   if (!record.migrateTaskArn) await save({ migrateTaskArn: await runOneOff(ctx, job, { step: 'migrate', command: MIGRATE[job.app] }) });
 }
 
@@ -228,6 +245,11 @@ export async function checkProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
   if (!record.serviceCreated) {
     const migration = taskStatus(await observeTask(ctx, taskArn), 'The database migration');
     if (migration.state !== 'succeeded') return withLog(migration);
+    if (!record.certificateAttached) {
+      const certificate = await attachCertificate(ctx, String(record.certificateArn), String(record.listenerArn));
+      if (certificate.state !== 'succeeded') return withLog(certificate);
+      await writeRecord(job, { ...record, certificateAttached: 1 }, ctx.now());
+    }
     await createService(ctx, job, record);
     await writeRecord(job, { ...record, serviceCreated: 1 }, ctx.now());
     return withLog({ state: 'running', nextCheckSeconds: 5 });
@@ -286,6 +308,8 @@ export async function startDestroyingInfrastructure(ctx: EcsContext, job: EcsJob
         ctx.aws.elb.send(new DeleteRuleCommand({ RuleArn: rule.RuleArn })),
       );
   }
+  // The host's record and certificate (decision 274); one ACM still holds is deleted by a later check.
+  await removeCertificate(ctx, host, listenerArns);
   await deleteTargetGroup(ctx, job);
   const defs = await aws('listed the task definitions', () =>
     ctx.aws.ecs.send(new ListTaskDefinitionsCommand({ familyPrefix: serviceFamily(job.app, job.dep), status: 'ACTIVE' })),
@@ -302,9 +326,12 @@ export async function startDestroyingInfrastructure(ctx: EcsContext, job: EcsJob
   await deleteSecret(ctx, userSecretName(job.dep));
 }
 
-/** Done when the service is inactive (or gone) and the target group is deleted. */
+/** Done when the service is inactive (or gone), the target group deleted and the certificate too. */
 export async function checkDestroyingInfrastructure(ctx: EcsContext, job: EcsJob): Promise<JobStatus> {
   const service = await observeService(ctx, job);
   if (service && service.status !== 'INACTIVE' && service.status !== 'MISSING') return { state: 'running', nextCheckSeconds: 15 };
-  return (await deleteTargetGroup(ctx, job)) ? { state: 'succeeded' } : { state: 'running', nextCheckSeconds: 15 };
+  if (!(await deleteTargetGroup(ctx, job))) return { state: 'running', nextCheckSeconds: 15 };
+  return (await removeCertificate(ctx, hostOf(ctx, job), ctx.settings.listenerArns))
+    ? { state: 'succeeded' }
+    : { state: 'running', nextCheckSeconds: 30 };
 }
