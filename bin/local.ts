@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     user_pool_endpoint: stack.userPoolEndpoint,
     dashboard_url: dashboardUrl,
     sfn_endpoint: stack.sfnEndpoint,
+    ...(stack.twin ? { aws_endpoint: stack.twin.endpoint } : {}),
     credentials: { access_key_id: stack.credentials.accessKeyId, secret_access_key: stack.credentials.secretAccessKey },
   });
   // A kill the handlers above do not see leaves the file; its dead pid marks it stale to readers.
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   if (ended.length) console.log(`Ended ${ended.length} operation(s) that ran past their phase's limit (PHASE_TIMEOUT_SECONDS).`);
   console.log(`Data in ${settings.dataDir}; DynamoDB Local on port ${settings.dynamodbPort}. Docs: ${stack.baseUrl}/docs`);
   console.log(`Dashboard: ${dashboardUrl}`);
+  if (stack.twin) console.log(`Platform: ECS on the local AWS twin at ${stack.twin.endpoint} (moto at ${stack.twin.motoEndpoint})`);
   // Ready to paste in another terminal from the same folder (the tools find the stack through DATA_DIR's stack.json).
   console.log(`Next, in another terminal:
   npm run --silent users -- create --org acme --email you@example.com --role admin   (a dashboard user)

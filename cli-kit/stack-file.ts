@@ -19,6 +19,8 @@ export interface StackFile {
   dashboard_url: string;
   /** The Step Functions endpoint the handlers start workflows on. */
   sfn_endpoint?: string;
+  /** With PLATFORM=ecs: the local AWS twin's endpoint (decision 52). */
+  aws_endpoint?: string;
   /**
    * This run's AWS credentials (decision 236): DynamoDB Local, the Step Functions endpoint
    * and the user pool's admin actions accept these and no others, so only who can read

@@ -25,6 +25,8 @@ export const CONFIG_DEFAULTS = {
   STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:operation',
   PHASE_DELAY_MS: 2000,
   SIMULATED_FAILURE: '',
+  /** Decision 52: the hosting platform behind the phases, `simulated` or `ecs`. */
+  PLATFORM: 'simulated',
   RATE_LIMIT_PER_HOUR: 1000,
   RATE_LIMIT_PER_MINUTE: 100,
   CREATE_LIMIT_PER_HOUR: 10,
@@ -47,6 +49,7 @@ export type ConfigVariable =
   | 'WEBHOOK_KMS_KEY_ID'
   | 'DELIVERY_QUEUE_URL'
   | 'DASHBOARD_TOKEN_ISSUER'
-  | 'DASHBOARD_CLIENT_ID';
+  | 'DASHBOARD_CLIENT_ID'
+  | 'PLATFORM_SETTINGS';
 /** Values for some of the variables, as a process environment holds them. */
 export type ConfigEnv = Partial<Record<ConfigVariable, string>>;

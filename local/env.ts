@@ -82,7 +82,8 @@ type LocalEnv = ConfigEnv &
       | 'AWS_ENDPOINT_URL_DYNAMODB'
       | 'AWS_ENDPOINT_URL_SFN'
       | 'AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER'
-      | 'POWERTOOLS_METRICS_DISABLED',
+      | 'POWERTOOLS_METRICS_DISABLED'
+      | `AWS_ENDPOINT_URL_${string}`,
       string
     >
   >;

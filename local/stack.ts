@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../contract/routes.js';
 import { hostingPlatform } from '../functions/adapters/platform/hosting-platform.js';
 import { type Reconciled, reconcileOperations } from '../functions/app/workflow-steps.js';
-import { config } from '../functions/lib/config.js';
+import { CONFIG_DEFAULTS, config } from '../functions/lib/config.js';
 import { createApiServer } from './api-server.js';
+import { type AwsTwin, startAwsTwin, twinEndpoints } from './aws-twin/twin.js';
 import { runAsFunction } from './current-function.js';
 import { type DashboardHost, startDashboardHost } from './dashboard-host.js';
 import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-local.js';
@@ -29,6 +30,8 @@ export interface RunningStack {
   /** What start-up did with operations whose workflows stopped with the last run. */
   reconciled: Reconciled;
   stepFunctions: LocalStepFunctions;
+  /** With PLATFORM=ecs: the local AWS twin the ECS driver runs against (decision 52). */
+  twin?: AwsTwin;
   stop(): Promise<void>;
 }
 
@@ -37,16 +40,29 @@ export interface StackOptions extends SfnEndpointOptions {
   inMemory?: boolean;
 }
 
+/** How long each of the workflow's waits lasts on the local AWS twin. */
+const TWIN_WAIT_MS = 1000;
+
 export async function startLocalStack(settings: LocalSettings, options: StackOptions = {}): Promise<RunningStack> {
   // Decision 236: this run's engines answer these credentials only; the handlers sign with them (the SDK reads the variables).
   const credentials = newEngineCredentials();
   applyLocalEnv(settings, { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey });
-  const dynamo: RunningDynamo = await startDynamoLocal(
-    settings.dynamodbPort,
-    options.inMemory ? null : settings.dataDir,
-    credentials.accessKeyId,
-  );
-  const stepFunctions = new LocalStepFunctions(options);
+  // Decision 52: PLATFORM=ecs runs the real ECS driver against a local AWS twin (moto), started beside DynamoDB Local.
+  const [started, twinStarted] = await Promise.allSettled([
+    startDynamoLocal(settings.dynamodbPort, options.inMemory ? null : settings.dataDir, credentials.accessKeyId),
+    process.env.PLATFORM === 'ecs' ? startAwsTwin({ domain: process.env.APP_DOMAIN || CONFIG_DEFAULTS.APP_DOMAIN }) : undefined,
+  ]);
+  if (started.status === 'rejected' || twinStarted.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (twinStarted.status === 'fulfilled') await twinStarted.value?.stop();
+    throw started.status === 'rejected' ? started.reason : (twinStarted as PromiseRejectedResult).reason;
+  }
+  const dynamo: RunningDynamo = started.value;
+  const twin: AwsTwin | undefined = twinStarted.value;
+  if (twin) applyLocalEnv(settings, { ...twinEndpoints(twin.endpoint), PLATFORM_SETTINGS: JSON.stringify(twin.settings) });
+  // The twin runs a rollout or a task in a second or two, where AWS takes minutes: the workflow's
+  // waits between checks (what the driver asks for AWS) last a second here (decision 270).
+  const stepFunctions = new LocalStepFunctions(twin && options.waitMs === undefined ? { ...options, waitMs: TWIN_WAIT_MS } : options);
   let sfn: Awaited<ReturnType<typeof startSfnEndpoint>> | undefined;
   let servers: http.Server[] = [];
   let reconciled: Reconciled = { ended: [], resumed: [] };
@@ -97,6 +113,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     await Promise.all(servers.map(close));
     await sfn?.close();
     await dynamo.stop();
+    await twin?.stop();
     throw e;
   }
   const port = (servers[0]!.address() as AddressInfo).port;
@@ -108,12 +125,14 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     userPoolEndpoint: `http://127.0.0.1:${port}${USER_POOL_PATH}/`,
     reconciled,
     stepFunctions,
+    ...(twin ? { twin } : {}),
     async stop() {
       await checker!.stop();
       await pipeline!.stop();
       await Promise.all(servers.map(close));
       await sfn!.close();
       await dynamo.stop();
+      await twin?.stop();
     },
   };
 }

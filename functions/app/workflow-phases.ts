@@ -8,6 +8,7 @@
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { CHECK_FLOOR_FIRST_SECONDS, nextCheck } from '../core/check-schedule.js';
+import type { StoredConfig } from '../core/deployment-config.js';
 import { LINES_PER_CHECK, type NewLogLine, platformText, redact } from '../core/operation-logs.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES } from '../core/operations.js';
 import {
@@ -80,8 +81,9 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     return { ...loaded, op: { ...op, ...change } };
   }, STEP_RETRIES);
   const target = { orgId: op.org_id, deploymentId: deployment.id, appType: deployment.app_type, name: deployment.name };
-  // An update's configuration goes to the driver with its secrets opened: only this step can open them.
-  const config = op.update && (await openEnv(op.update.config, op.org_id, deployment.id));
+  // The configuration to run goes to the driver with its secrets opened: only this step can open them.
+  const toRun = configToRun(op, deployment.config);
+  const config = toRun && (await openEnv(toRun, op.org_id, deployment.id));
   // So is an app user's password (decision 256): opened here for the job, and for nothing else.
   const sealed = await openInput(op);
   const jobIn = op.params || op.sealed_input ? { ...op.params, ...sealed } : undefined;
@@ -125,7 +127,7 @@ export async function checkPhase(
   timing: PhaseTiming,
 ): Promise<PhaseState> {
   const now = timing.now ?? (() => new Date());
-  const { op } = await load(input);
+  const { op, deployment } = await load(input);
   if (isTerminal(op.status)) throw new OperationEnded(op.id, op.status);
   const left = op.job ? Date.parse(op.job.deadline) - now().getTime() : Number.POSITIVE_INFINITY;
   if (left <= 0) {
@@ -133,7 +135,7 @@ export async function checkPhase(
     throw new PhaseTimedOut(input.phase, op.job?.limit_seconds ?? timing.timeoutSeconds);
   }
   const job = await platform.check(input.handle, { ...(op.job?.log_cursor ? { after: op.job.log_cursor } : {}), limit: LINES_PER_CHECK });
-  const secrets = await secretValues(op, job);
+  const secrets = await secretValues(op, job, deployment);
   const lines: NewLogLine[] = (job.log?.lines ?? [])
     .slice(0, LINES_PER_CHECK)
     .map((l) => ({ phase: input.phase, level: l.level, message: platformText(l.message, secrets), ...(l.time ? { time: l.time } : {}) }));
@@ -165,13 +167,20 @@ function recordPhaseDuration(op: OperationRecord, phase: WorkPhase, now: Date): 
  * The secret env values the job may have seen (decision 41): only an update hands a
  * configuration to the platform, and they are opened only when there is text to search.
  */
-async function secretValues(op: OperationRecord, job: JobStatus): Promise<string[]> {
+async function secretValues(op: OperationRecord, job: JobStatus, deployment: { config: StoredConfig }): Promise<string[]> {
   if (!job.log?.lines.length && job.state !== 'failed') return [];
-  const config = op.update?.config;
+  const config = configToRun(op, deployment.config);
   const opened = config && Object.values(config.env).some((e) => e.secret) ? await openEnv(config, op.org_id, op.resource_id) : undefined;
   // And the operation's sealed input (an app user's password, decision 256), while it has one.
   return handedSecrets(op.sealed_input ? await openInput(op) : undefined, opened);
 }
+
+/**
+ * The configuration a job runs: an update's new one, or a create's (its deployment's
+ * first), which the platform needs to start the application at all.
+ */
+const configToRun = (op: OperationRecord, current: StoredConfig): StoredConfig | undefined =>
+  op.update?.config ?? (op.type === 'deployment.create' ? current : undefined);
 
 /** The secrets a job was handed: its configuration's secret env values and its sealed input opened. */
 function handedSecrets(sealed: Record<string, string> | undefined, config: PlatformConfig | undefined): string[] {

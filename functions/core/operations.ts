@@ -28,6 +28,10 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
   applying_config: 'Applying the new configuration.',
   restarting_services: 'Restarting the services with the new configuration.',
   updated: 'The configuration is updated.',
+  stopping_services: 'Stopping the application for hibernation.',
+  hibernated: 'The deployment is hibernated.',
+  starting_services: 'Starting the application after hibernation.',
+  awake: 'The deployment is awake.',
 };
 
 /** A destroy cannot be canceled (it would strand half-deleted resources; decision 22). */

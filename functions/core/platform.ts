@@ -34,8 +34,9 @@ export interface PhaseJob {
    */
   input?: Record<string, unknown>;
   /**
-   * deployment.update (and a restore after one failed): the configuration to run, secret
-   * values opened. Only the workflow's start-phase step can open them.
+   * deployment.create and deployment.update: the configuration to run (a create's first,
+   * an update's new one), secret values opened. Only the workflow's start-phase step can
+   * open them; they are redacted from the operation's log as for updates.
    */
   config?: PlatformConfig;
 }

@@ -46,6 +46,9 @@ const schema = z.object({
   STATE_MACHINE_ARN: z._default(z.string().check(z.minLength(1)), d.STATE_MACHINE_ARN),
   PHASE_DELAY_MS: z._default(z.pipe(numeric(), z.int().check(z.gte(0))), d.PHASE_DELAY_MS),
   SIMULATED_FAILURE: z._default(z.string(), d.SIMULATED_FAILURE),
+  /** Decision 52: which driver runs the phases; `ecs` reads PLATFORM_SETTINGS (adapters/platform/ecs/settings.ts). */
+  PLATFORM: z._default(z.enum(['simulated', 'ecs']), d.PLATFORM),
+  PLATFORM_SETTINGS: z.optional(z.string()),
   RATE_LIMIT_PER_HOUR: intFrom(d.RATE_LIMIT_PER_HOUR),
   RATE_LIMIT_PER_MINUTE: intFrom(d.RATE_LIMIT_PER_MINUTE),
   CREATE_LIMIT_PER_HOUR: intFrom(d.CREATE_LIMIT_PER_HOUR),
@@ -91,6 +94,8 @@ export type Config = Readonly<{
   stateMachineArn: string;
   phaseDelayMs: number;
   simulatedFailure: string;
+  platform: 'simulated' | 'ecs';
+  platformSettings: string | undefined;
   limits: Readonly<{ perHour: number; perMinute: number; createsPerHour: number }>;
   /** Failed authentications per client address and window (middleware/auth-failure-limit.ts). */
   authFailureLimit: number;
@@ -123,6 +128,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stateMachineArn: e.STATE_MACHINE_ARN,
     phaseDelayMs: e.PHASE_DELAY_MS,
     simulatedFailure: e.SIMULATED_FAILURE,
+    platform: e.PLATFORM,
+    platformSettings: e.PLATFORM_SETTINGS,
     limits: Object.freeze({
       perHour: e.RATE_LIMIT_PER_HOUR,
       perMinute: e.RATE_LIMIT_PER_MINUTE,

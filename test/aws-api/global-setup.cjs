@@ -3,8 +3,11 @@
 // Without moto the run stops here, with one line saying how to install it. jest loads
 // this with Node's own require: tsx loads the TypeScript.
 const { tsImport } = require('tsx/esm/api');
+const { openRun } = require('../helpers/test-run.cjs');
 
 module.exports = async function globalSetup() {
+  // The run's log directory: what the processes its tests start (npm start) log is scanned for secrets too.
+  openRun();
   const { startMoto, motoEndpoints, createMotoTable, MotoMissingError } = await tsImport('./moto.ts', __filename);
   const { freePort } = await tsImport('../helpers/local-process.ts', __filename);
   try {

@@ -2,6 +2,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { simulatedPlatform } from '../../functions/adapters/platform/simulated-platform.js';
+import { WITHHELD } from '../../functions/core/operation-logs.js';
 import type { PlatformConfig } from '../../functions/core/platform.js';
 import { inject } from '../../functions/lib/injectable.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
@@ -294,11 +295,13 @@ describe('the update workflow (decision 42)', () => {
         seen.push({ phase: job.phase, ...(job.config ? { config: job.config } : {}) });
         return simulated.start(job);
       },
-      check: async (handle) => {
+      check: async (handle, log) => {
         const { phase } = JSON.parse(handle) as { phase: string };
-        return phase === failPhase
-          ? { state: 'failed', transient: false, message: `The platform refused ${phase}.` }
-          : simulated.check(handle);
+        if (phase === failPhase) return { state: 'failed', transient: false, message: `The platform refused ${phase}.` };
+        const status = await simulated.check(handle);
+        // A driver that echoes what it was handed: the workflow must redact it (decision 41).
+        const echo = seen.findLast((s) => s.phase === phase)?.config?.env.ECHO?.value;
+        return echo && log && !log.after ? { ...status, log: { lines: [{ level: 'info', message: `got ${echo}` }], cursor: '1' } } : status;
       },
       cancel: (handle) => simulated.cancel(handle),
       restore: async (job) => {
@@ -331,6 +334,27 @@ describe('the update workflow (decision 42)', () => {
     ]) {
       expect(JSON.stringify((await call('GET', path, { key })).body)).not.toContain(SECRET);
     }
+  });
+
+  it('hands a create its configuration too, secrets opened, and redacts them from its log; a destroy gets none', async () => {
+    const { key } = await createKey();
+    const env = { ECHO: { value: `${SECRET}create-echo`, secret: true }, PLAIN: { value: 'p' } };
+    const d = await readyDeployment(key, { app_type: 'airflow', config: { size: 'medium', env } });
+    const created = seen.filter((s) => s.phase === 'provisioning_db' || s.phase === 'provisioning_infrastructure').slice(-2);
+    expect(created.map((s) => s.config)).toEqual(
+      [0, 1].map(() => ({
+        app_version: d.config.app_version,
+        size: 'medium',
+        env: { ECHO: { value: `${SECRET}create-echo`, secret: true }, PLAIN: { value: 'p', secret: false } },
+      })),
+    );
+    const logs = await call('GET', `${d.links.operation.replace(/^\/api\/v1/, '')}/logs`, { key });
+    const text = JSON.stringify(logs.body);
+    expect(text).toContain(WITHHELD);
+    expect(text).not.toContain(SECRET);
+    const destroy = await call('DELETE', `/deployments/${d.id}`, { key });
+    await operationReaches(key, destroy.body.data.operation_id, ['succeeded']);
+    expect(seen.filter((s) => s.phase.startsWith('destroying')).every((s) => !s.config)).toBe(true);
   });
 
   it.each(['applying_config', 'restarting_services'])(

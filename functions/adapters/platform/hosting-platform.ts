@@ -1,15 +1,26 @@
 /**
- * The driver this deployment runs: the simulated platform, configured by PHASE_DELAY_MS
- * and SIMULATED_FAILURE. A real driver is plugged in here (docs/platform.md).
+ * The driver this deployment runs, chosen by PLATFORM (decision 52): the simulated
+ * platform (the default; PHASE_DELAY_MS and SIMULATED_FAILURE configure it), or `ecs`,
+ * the ECS driver configured by PLATFORM_SETTINGS (docs/platform.md).
  */
 import type { OperationRecord } from '../../core/operations.js';
+import type { HostingPlatform } from '../../core/platform.js';
 import { config } from '../../lib/config.js';
 import { injectable } from '../../lib/injectable.js';
 import { logger } from '../../lib/logger.js';
+import { ecsPlatform } from './ecs/ecs-platform.js';
+import { parseEcsSettings } from './ecs/settings.js';
 import { simulatedPlatform } from './simulated-platform.js';
 
-export const hostingPlatform = /* @__PURE__ */ injectable('HostingPlatform', () => simulatedPlatform(config()));
+function chosenPlatform(): HostingPlatform {
+  const c = config();
+  if (c.platform !== 'ecs') return simulatedPlatform(c);
+  // Health and metrics are the simulated platform's until the ECS driver reads its own.
+  const { health, metrics } = simulatedPlatform(c);
+  return { health, metrics, ...ecsPlatform({ settings: parseEcsSettings(c.platformSettings), appDomain: c.appDomain }) };
+}
 
+export const hostingPlatform = /* @__PURE__ */ injectable('HostingPlatform', chosenPlatform);
 /**
  * Asks the driver to put back the configuration a failed or canceled update replaced, and
  * does not wait on it (the deployment's record already keeps the previous configuration):

@@ -1,0 +1,119 @@
+/**
+ * A deployment's TLS certificate and DNS records (decision 274): its url has two labels
+ * under the domain, which one wildcard certificate cannot cover, so each deployment gets
+ * an ACM certificate `*.<id>.<domain>`, validated by DNS in the platform's hosted zone and
+ * added to its shard's listener, and an alias record for its host to that load balancer.
+ */
+import {
+  DeleteCertificateCommand,
+  DescribeCertificateCommand,
+  ListCertificatesCommand,
+  RequestCertificateCommand,
+} from '@aws-sdk/client-acm';
+import { AddListenerCertificatesCommand, RemoveListenerCertificatesCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ChangeResourceRecordSetsCommand, ListResourceRecordSetsCommand, type ResourceRecordSet } from '@aws-sdk/client-route-53';
+import type { JobStatus } from '../../../core/platform.js';
+import { aws, type EcsContext, type EcsJob, errorName, unlessAbsent } from './context.js';
+import { clientToken, deploymentTags } from './names.js';
+
+/** `*.<id>.<domain>`: the url's host with its first label as the wildcard. */
+export const certificateDomain = (host: string): string => `*.${host.split('.').slice(1).join('.')}`;
+
+export async function requestCertificate(ctx: EcsContext, job: EcsJob, host: string): Promise<string> {
+  const out = await aws('requested the certificate', () =>
+    ctx.aws.acm.send(
+      new RequestCertificateCommand({
+        DomainName: certificateDomain(host),
+        ValidationMethod: 'DNS',
+        IdempotencyToken: clientToken(job.op, job.phase, 'cert'),
+        Tags: deploymentTags(job.dep, job.org).map((t) => ({ Key: t.key, Value: t.value })),
+      }),
+    ),
+  );
+  return out.CertificateArn!;
+}
+
+const upsert = (ctx: EcsContext, record: ResourceRecordSet, action: 'UPSERT' | 'DELETE' = 'UPSERT') =>
+  ctx.aws.route53.send(
+    new ChangeResourceRecordSetsCommand({
+      HostedZoneId: ctx.settings.hostedZoneId,
+      ChangeBatch: { Changes: [{ Action: action, ResourceRecordSet: record }] },
+    }),
+  );
+
+/** The host's alias record to its shard's load balancer. */
+export const aliasRecord = (host: string, lb: { DNSName?: string; CanonicalHostedZoneId?: string }): ResourceRecordSet => ({
+  Name: host,
+  Type: 'A',
+  AliasTarget: { DNSName: lb.DNSName!, HostedZoneId: lb.CanonicalHostedZoneId!, EvaluateTargetHealth: false },
+});
+
+export async function pointHost(ctx: EcsContext, record: ResourceRecordSet): Promise<void> {
+  await aws('wrote the DNS record', () => upsert(ctx, record));
+}
+
+/**
+ * Moves the certificate on (at most 2 calls): issued → added to the listener (succeeded);
+ * pending → its validation record written (running); failed → permanent.
+ */
+export async function attachCertificate(ctx: EcsContext, arn: string, listenerArn: string): Promise<JobStatus> {
+  const { Certificate: c } = await aws('looked at the certificate', () =>
+    ctx.aws.acm.send(new DescribeCertificateCommand({ CertificateArn: arn })),
+  );
+  if (c?.Status === 'ISSUED') {
+    await aws('added the certificate', () =>
+      ctx.aws.elb.send(new AddListenerCertificatesCommand({ ListenerArn: listenerArn, Certificates: [{ CertificateArn: arn }] })),
+    );
+    return { state: 'succeeded' };
+  }
+  if (c?.Status !== 'PENDING_VALIDATION')
+    return {
+      state: 'failed',
+      transient: false,
+      message: `The certificate for ${c?.DomainName ?? 'the deployment'} could not be issued (${c?.Status}).`,
+    };
+  const rr = c.DomainValidationOptions?.[0]?.ResourceRecord;
+  if (rr?.Name && rr.Value)
+    await aws('wrote the validation record', () =>
+      upsert(ctx, { Name: rr.Name, Type: rr.Type ?? 'CNAME', TTL: 300, ResourceRecords: [{ Value: rr.Value }] }),
+    );
+  return { state: 'running', nextCheckSeconds: 15 };
+}
+
+/** Deletes the host's alias record as Route 53 holds it (a DELETE must repeat every value). */
+async function deleteHostRecord(ctx: EcsContext, host: string): Promise<void> {
+  const out = await aws('read the DNS record', () =>
+    ctx.aws.route53.send(
+      new ListResourceRecordSetsCommand({
+        HostedZoneId: ctx.settings.hostedZoneId,
+        StartRecordName: host,
+        StartRecordType: 'A',
+        MaxItems: 1,
+      }),
+    ),
+  );
+  const record = out.ResourceRecordSets?.find((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+  if (record) await unlessAbsent('deleted the DNS record', ['InvalidChangeBatch'], () => upsert(ctx, record, 'DELETE'));
+}
+
+/** Removes the host's record and the certificate; false while ACM still holds it in use (ask again later). */
+export async function removeCertificate(ctx: EcsContext, host: string, listenerArns: readonly string[]): Promise<boolean> {
+  await deleteHostRecord(ctx, host);
+  const list = await aws('listed the certificates', () => ctx.aws.acm.send(new ListCertificatesCommand({})));
+  const arn = list.CertificateSummaryList?.find((c) => c.DomainName === certificateDomain(host))?.CertificateArn;
+  if (!arn) return true;
+  for (const listenerArn of listenerArns)
+    await unlessAbsent('removed the certificate', ['ListenerNotFoundException', 'CertificateNotFoundException'], () =>
+      ctx.aws.elb.send(new RemoveListenerCertificatesCommand({ ListenerArn: listenerArn, Certificates: [{ CertificateArn: arn }] })),
+    );
+  try {
+    await unlessAbsent('deleted the certificate', ['ResourceNotFoundException'], () =>
+      ctx.aws.acm.send(new DeleteCertificateCommand({ CertificateArn: arn })),
+    );
+    return true;
+  } catch (e) {
+    // Detached certificates stay in use for a few minutes on AWS.
+    if (errorName(e) === 'TransientPlatformError') return false;
+    throw e;
+  }
+}

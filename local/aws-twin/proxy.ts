@@ -1,0 +1,245 @@
+/**
+ * The loopback proxy in front of the twin's moto (decision 270). moto keeps every resource
+ * and answers with AWS's shapes, but does not move time: services never finish rolling
+ * out, one-off tasks never exit, the Data API runs no SQL. This layer supplies what AWS
+ * would do over time, and nothing in the driver knows it is there:
+ * - DescribeServices: an ACTIVE service's rollout to its task definition is COMPLETED
+ *   with every desired task running (or FAILED, rolled back, when a fault asks);
+ * - RunTask: each task stops after `taskMs` with exit code 0 (or a fault's code), its
+ *   container's lines written to CloudWatch Logs in the awslogs stream AWS would write;
+ *   a capacity fault answers with RunTask's `failures` instead;
+ * - rds-data ExecuteStatement: real SQL on PGlite (data-api.ts).
+ * Everything else passes through to moto untouched.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand } from '@aws-sdk/client-ecs';
+import type { TwinDatabase } from './data-api.js';
+
+/** Faults a test injects: each is used once. */
+export interface TwinFaults {
+  /** The next one-off task whose command contains `match` exits with `code`. */
+  exitCodes: { match: string; code: number }[];
+  /** The next `capacity` RunTask calls find no capacity (transient on AWS). */
+  capacity: number;
+  /** The next rollout to a new task definition fails and is rolled back (circuit breaker). */
+  failNextRollout: boolean;
+  /** Lines every one-off task writes before its own (e.g. to test redaction). */
+  extraLines: string[];
+}
+
+export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [] });
+
+interface EcsService {
+  serviceArn?: string;
+  status?: string;
+  taskDefinition?: string;
+  desiredCount?: number;
+  runningCount?: number;
+  pendingCount?: number;
+  deployments?: Record<string, unknown>[];
+}
+interface EcsTask {
+  taskArn?: string;
+  taskDefinitionArn?: string;
+  lastStatus?: string;
+  stopCode?: string;
+  overrides?: { containerOverrides?: { name?: string; command?: string[] }[] };
+  containers?: { name?: string; exitCode?: number; reason?: string }[];
+}
+
+export interface TwinProxy {
+  endpoint: string;
+  faults: TwinFaults;
+  /** How many AWS calls it has answered (what a check costs is measured by it). */
+  calls(): number;
+  close(): Promise<void>;
+}
+
+/** POST a partial TwinFaults here to set them (tests of `PLATFORM=ecs npm start`). */
+export const FAULTS_PATH = '/_twin/faults';
+/** GET here: `{calls}`, how many AWS calls the twin has answered. */
+export const STATS_PATH = '/_twin/stats';
+const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
+const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
+
+export async function startTwinProxy(motoEndpoint: string, database: TwinDatabase, options: { taskMs?: number } = {}): Promise<TwinProxy> {
+  const taskMs = options.taskMs ?? 1500;
+  const aws = { endpoint: motoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' } };
+  const ecs = new ECSClient(aws);
+  const logs = new CloudWatchLogsClient(aws);
+  const faults = noFaults();
+  /** The exit code of each one-off task the twin stopped. */
+  const exited = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  /** Each service's last completed revision, and the revisions whose rollout failed. */
+  const completed = new Map<string, string>();
+  const failedRevisions = new Set<string>();
+
+  // moto moves a task one status further at each describe; on AWS it runs until its command ends.
+  await fetch(`${motoEndpoint}/moto-api/state-manager/set-transition`, {
+    method: 'POST',
+    body: JSON.stringify({ model_name: 'ecs::task', transition: { progression: 'manual', times: 1_000_000 } }),
+  });
+
+  async function finishTask(clusterArn: string, task: EcsTask): Promise<void> {
+    const command = (task.overrides?.containerOverrides?.[0]?.command ?? []).join(' ');
+    const fault = faults.exitCodes.findIndex((f) => command.includes(f.match));
+    const code = fault >= 0 ? faults.exitCodes.splice(fault, 1)[0]!.code : 0;
+    const def = await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: task.taskDefinitionArn }));
+    const container = def.taskDefinition?.containerDefinitions?.[0];
+    const opts = container?.logConfiguration?.options ?? {};
+    const group = opts['awslogs-group'];
+    if (group && container?.name) {
+      const stream = `${opts['awslogs-stream-prefix']}/${container.name}/${task.taskArn!.split('/').at(-1)}`;
+      await logs.send(new CreateLogStreamCommand({ logGroupName: group, logStreamName: stream })).catch(() => undefined);
+      const now = Date.now();
+      const lines = [
+        ...faults.extraLines,
+        `INFO running: ${command}`,
+        code === 0 ? 'INFO the command completed' : `ERROR the command exited with code ${code}`,
+      ];
+      await logs.send(
+        new PutLogEventsCommand({
+          logGroupName: group,
+          logStreamName: stream,
+          logEvents: lines.map((message, i) => ({ message, timestamp: now - lines.length + i + 1 })),
+        }),
+      );
+    }
+    exited.set(task.taskArn!, code);
+    await ecs.send(new StopTaskCommand({ cluster: clusterArn, task: task.taskArn, reason: 'Essential container in task exited' }));
+  }
+
+  function rollout(s: EcsService): void {
+    if (s.status !== 'ACTIVE' || !s.taskDefinition) return;
+    const key = s.serviceArn ?? '';
+    const revision = s.taskDefinition;
+    let state = 'COMPLETED';
+    if (failedRevisions.has(revision)) state = 'FAILED';
+    else if (completed.has(key) && completed.get(key) !== revision && faults.failNextRollout) {
+      faults.failNextRollout = false;
+      failedRevisions.add(revision);
+      state = 'FAILED';
+    } else completed.set(key, revision);
+    const desired = s.desiredCount ?? 0;
+    s.runningCount = state === 'COMPLETED' ? desired : 0;
+    s.pendingCount = 0;
+    const primary = { ...(s.deployments?.[0] ?? {}), status: 'PRIMARY', taskDefinition: revision, desiredCount: desired };
+    s.deployments = [
+      {
+        ...primary,
+        runningCount: s.runningCount,
+        rolloutState: state,
+        rolloutStateReason: state === 'FAILED' ? 'ECS deployment circuit breaker: tasks failed to start.' : 'ECS deployment completed.',
+      },
+    ];
+  }
+
+  async function forward(
+    req: http.IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+    const res = await fetch(`${motoEndpoint}${req.url}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+    });
+    const out: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      if (!['content-length', 'transfer-encoding', 'connection', 'content-encoding'].includes(k)) out[k] = v;
+    });
+    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  let answered = 0;
+  async function handle(req: http.IncomingMessage, body: Buffer) {
+    const service = serviceOf(req.headers.authorization);
+    if (service) answered++;
+    if (req.method === 'GET' && req.url === STATS_PATH && !service)
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ calls: answered })) };
+    // The fault hook of tests that run the twin in another process (`npm start`): no AWS call has this path.
+    if (req.method === 'POST' && req.url === FAULTS_PATH && !service) {
+      Object.assign(faults, JSON.parse(body.toString() || '{}') as Partial<TwinFaults>);
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(faults)) };
+    }
+    if (service === 'rds-data' && req.url?.startsWith('/Execute')) {
+      const answer = await database.execute(JSON.parse(body.toString() || '{}'));
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (answer.errorType) headers['x-amzn-errortype'] = answer.errorType;
+      return { status: answer.status, headers, body: Buffer.from(JSON.stringify(answer.body)) };
+    }
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (!target.startsWith(ECS_TARGET)) return forward(req, body);
+    const op = target.slice(ECS_TARGET.length);
+    if (op === 'RunTask' && faults.capacity > 0) {
+      faults.capacity--;
+      const reason = 'Capacity is unavailable at this time. Please try again later or in a different availability zone';
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/x-amz-json-1.1' },
+        body: Buffer.from(JSON.stringify({ tasks: [], failures: [{ reason }] })),
+      };
+    }
+    const res = await forward(req, body);
+    if (res.status !== 200) return res;
+    const json = JSON.parse(res.body.toString()) as { tasks?: EcsTask[]; services?: EcsService[] };
+    if (op === 'RunTask') {
+      const cluster = (JSON.parse(body.toString()) as { cluster?: string }).cluster ?? 'default';
+      for (const task of json.tasks ?? []) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          finishTask(cluster, task).catch((e: unknown) => console.error('twin: a task could not finish:', e));
+        }, taskMs);
+        timers.add(timer);
+      }
+      return res;
+    }
+    if (op === 'DescribeTasks')
+      for (const task of json.tasks ?? []) {
+        const code = exited.get(task.taskArn ?? '');
+        if (code !== undefined) {
+          task.stopCode = 'EssentialContainerExited';
+          for (const c of task.containers ?? []) c.exitCode = code;
+        } else if (task.lastStatus === 'STOPPED') for (const c of task.containers ?? []) delete c.exitCode; // stopped before it ran
+      }
+    else if (op === 'DescribeServices') for (const s of json.services ?? []) rollout(s);
+    else return res;
+    return { ...res, body: Buffer.from(JSON.stringify(json)) };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      handle(req, Buffer.concat(chunks))
+        .then((out) => {
+          res.writeHead(out.status, out.headers);
+          res.end(out.body);
+        })
+        .catch((e: unknown) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: `twin proxy: ${(e as Error).message}` }));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    faults,
+    calls: () => answered,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      ecs.destroy();
+      logs.destroy();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The ECS driver (functions/adapters/platform/ecs/) phase by phase against the local AWS
+ * twin in this process: hibernation's phases, which no route of this branch starts yet
+ * (decision 50), what a check costs in AWS calls (at most 6), the log cursor, and a
+ * destroy that leaves the database gone. Job records go to moto's table (global-setup.cjs).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
+import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
+import { ecsPlatform } from '../../functions/adapters/platform/ecs/ecs-platform.js';
+import { serviceName } from '../../functions/adapters/platform/ecs/names.js';
+import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
+import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
+import { FAULTS_PATH, STATS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
+import { twinEndpoints } from '../../local/aws-twin/twin.js';
+import { eventually } from '../helpers/wait.js';
+
+jest.setTimeout(180_000);
+
+/** The twin in a process of its own (local/aws-twin/main.ts): jest cannot load PGlite's WASM in process. */
+let child: ChildProcess;
+let twin: {
+  endpoint: string;
+  settings: EcsSettings;
+  calls(): Promise<number>;
+  faults(f: Partial<TwinFaults>): Promise<void>;
+};
+let driver: HostingPlatform;
+let ecs: ECSClient;
+let rdsData: RDSDataClient;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../local/aws-twin/main.ts')], {
+    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const started = await new Promise<{ endpoint: string; settings: EcsSettings }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
+    });
+    child.once('exit', (code) => reject(new Error(`the twin exited (${code}) before it was ready`)));
+  });
+  twin = {
+    ...started,
+    calls: async () => ((await (await fetch(`${started.endpoint}${STATS_PATH}`)).json()) as { calls: number }).calls,
+    faults: async (f) => {
+      await fetch(`${started.endpoint}${FAULTS_PATH}`, { method: 'POST', body: JSON.stringify(f) });
+    },
+  };
+  Object.assign(process.env, twinEndpoints(twin.endpoint));
+  driver = ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' });
+  const options = { endpoint: twin.endpoint, region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } };
+  ecs = new ECSClient(options);
+  rdsData = new RDSDataClient(options);
+});
+
+afterAll(async () => {
+  ecs?.destroy();
+  rdsData?.destroy();
+  if (child && child.exitCode === null) {
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await gone;
+  }
+});
+
+const deploymentId = randomUUID();
+const target = { orgId: 'org-driver', deploymentId, appType: 'airflow' as const, name: 'etl' };
+const config = {
+  app_version: '3.1.3',
+  size: 'small',
+  env: { A: { value: 'a', secret: false }, S: { value: 'driver-secret-value-1', secret: true } },
+};
+
+/** Most AWS calls one check made. */
+let costliestCheck = 0;
+
+/** Starts the phase's job and checks it until it ends; every check's AWS calls counted. */
+async function run(phase: WorkPhase, extra: Partial<PhaseJob> = {}): Promise<{ handle: JobHandle; status: JobStatus }> {
+  const handle = await driver.start({ operationId: `op_${randomUUID()}`, phase, target, ...extra });
+  const status = await eventually(
+    async () => {
+      const before = await twin.calls();
+      const s = await driver.check(handle, { limit: 25 });
+      costliestCheck = Math.max(costliestCheck, (await twin.calls()) - before);
+      return s.state === 'running' ? undefined : s;
+    },
+    `${phase} to end`,
+    30_000,
+    200,
+  );
+  return { handle, status };
+}
+
+const service = async () =>
+  (await ecs.send(new DescribeServicesCommand({ cluster: twin.settings.clusterArn, services: [serviceName('airflow', deploymentId)] })))
+    .services![0]!;
+
+const database = async () =>
+  (
+    await rdsData.send(
+      new ExecuteStatementCommand({
+        resourceArn: twin.settings.dbClusterArn,
+        secretArn: twin.settings.dbAdminSecretArn,
+        sql: 'SELECT datname FROM pg_database WHERE datname = :d',
+        parameters: [{ name: 'd', value: { stringValue: `d_${deploymentId.replaceAll('-', '')}` } }],
+      }),
+    )
+  ).records ?? [];
+
+describe('the ECS driver on the twin, phase by phase', () => {
+  it('creates the database with real SQL and the service, each check at most 6 AWS calls', async () => {
+    expect((await run('provisioning_db')).status).toEqual({ state: 'succeeded' });
+    expect(await database()).toHaveLength(1);
+    expect((await run('provisioning_infrastructure', { config })).status).toMatchObject({ state: 'succeeded' });
+    expect(await service()).toMatchObject({ status: 'ACTIVE', desiredCount: 1 });
+    expect(costliestCheck).toBeGreaterThan(0);
+    expect(costliestCheck).toBeLessThanOrEqual(6);
+  });
+
+  it('starting the same job again starts nothing more', async () => {
+    const job: PhaseJob = { operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target };
+    const first = await driver.start(job);
+    const calls = await twin.calls();
+    expect(await driver.start(job)).toBe(first);
+    expect((await twin.calls()) - calls).toBe(0);
+  });
+
+  it('hands out a one-off task log a line at a time from its cursor, never twice', async () => {
+    await twin.faults({ extraLines: ['INFO fetching', 'INFO unpacking'] });
+    const { handle } = await run('syncing_dags');
+    await twin.faults({ extraLines: [] });
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 6; i++) {
+      const { log } = await driver.check(handle, { limit: 1, ...(after ? { after } : {}) });
+      seen.push(...log!.lines.map((l) => l.message));
+      after = log!.cursor;
+    }
+    expect(seen).toEqual([
+      'INFO fetching',
+      'INFO unpacking',
+      'INFO running: bash -c sync-dags /opt/airflow/dags',
+      'INFO the command completed',
+    ]);
+  });
+
+  it('hibernates to desired count 0 and wakes to 1 (decision 50)', async () => {
+    expect((await run('stopping_services')).status).toEqual({ state: 'succeeded' });
+    expect(await service()).toMatchObject({ status: 'ACTIVE', desiredCount: 0 });
+    expect((await run('starting_services')).status).toEqual({ state: 'succeeded' });
+    expect((await service()).desiredCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it('destroys the service and drops the database and its role', async () => {
+    expect((await run('destroying_infrastructure')).status).toEqual({ state: 'succeeded' });
+    expect((await service()).status).toBe('INACTIVE');
+    expect((await run('destroying_db')).status).toEqual({ state: 'succeeded' });
+    expect(await database()).toHaveLength(0);
+    expect(costliestCheck).toBeLessThanOrEqual(6);
+  });
+});
