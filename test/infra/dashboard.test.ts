@@ -3,6 +3,7 @@
  * bucket, CloudFront and the deployment of the app.
  */
 import { DASHBOARD_API_PREFIX, dashboardHandlerNames } from '../../contract/dashboard-routes.js';
+import { buildDashboard } from '../../dashboard/build.js';
 import { ID_TOKEN_SECONDS, PASSWORD_POLICY } from '../../infra/user-pool-settings.js';
 import { flatten, fnId, logicalId, resourcesOfType, stageOf } from './synth.js';
 
@@ -108,8 +109,12 @@ describe('dashboard', () => {
 
   it('deploys the built app and its config with the stack, and outputs its URL and the user pool id', () => {
     const deploy = one('Custom::CDKBucketDeployment');
-    // The script, the stylesheet, the page, the favicon and config.json (whose client id is filled in at deploy time).
-    expect(deploy.SourceObjectKeys).toHaveLength(5);
+    // Every file of the build (the page, the favicon, the stylesheet, the scripts and their
+    // split chunks, e.g. the charts' module) and config.json, whose client id is filled in at deploy time.
+    const built = [...buildDashboard().keys()];
+    expect(built).toEqual(expect.arrayContaining(['index.html', 'favicon.svg']));
+    expect(built.some((name) => name.startsWith('uplot-chart'))).toBe(true);
+    expect(deploy.SourceObjectKeys).toHaveLength(built.length + 1);
     expect(flatten(deploy.SourceMarkers)).toContain(logicalId(s.stack.dashboardUsers.client));
     expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['DashboardUrl', 'UserPoolId']));
   });
