@@ -10,7 +10,16 @@ import { buildApp } from '../../infra/aws/app.js';
 import { PLATFORM_ACTIONS, PLATFORM_USE, type PlatformUse } from '../../infra/aws/platform/driver-grants.js';
 import { platformNames } from '../../infra/aws/platform/names.js';
 import { PLATFORM_CONTEXT, type PlatformSynth, synthPlatform } from './platform-synth.js';
-import { actionsOf, type CfnTemplate, flatten, logicalId, resourcesOf, resourcesOfType, type Statement, statementsOfRole } from './synth.js';
+import {
+  actionsOf,
+  type CfnTemplate,
+  flatten,
+  logicalId,
+  resourcesOf,
+  resourcesOfType,
+  type Statement,
+  statementsOfRole,
+} from './synth.js';
 
 const names = platformNames('prod');
 let prod: PlatformSynth;
@@ -47,7 +56,8 @@ describe('without -c platform=ecs', () => {
   }, 60_000);
 
   it('refuses a platform it does not know, and platform=ecs without its domain and hosted zone', () => {
-    const build = (context: Record<string, string>) => () => buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, nag: false });
+    const build = (context: Record<string, string>) => () =>
+      buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, nag: false });
     expect(build({ platform: 'kubernetes' })).toThrow(/platform must be one of simulated, ecs/);
     expect(build({ platform: 'ecs', domain: 'apps.example.org' })).toThrow(/hostedZoneId/);
     expect(build({ platform: 'ecs', hostedZoneId: 'Z123' })).toThrow(/domain is required/);
@@ -154,11 +164,15 @@ describe('the platform stack', () => {
     t.hasResourceProperties('AWS::IAM::Role', { RoleName: names.taskRole });
     expect(statementsOfRole(prod.platformJson, logicalId(prod.platform.taskRole))).toEqual([]);
     const exec = statementsOfRole(prod.platformJson, logicalId(prod.platform.executionRole));
-    expect(exec.flatMap(actionsOf)).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'ecr:BatchGetImage', 'logs:PutLogEvents']));
+    expect(exec.flatMap(actionsOf)).toEqual(
+      expect.arrayContaining(['secretsmanager:GetSecretValue', 'ecr:BatchGetImage', 'logs:PutLogEvents']),
+    );
   });
 
   it("writes PLATFORM_SETTINGS with exactly the driver's keys to its SSM parameter", () => {
-    const [, param] = resourcesOfType(prod.platformJson, 'AWS::SSM::Parameter').find(([, r]) => r.Properties?.Name === names.settingsParameter)!;
+    const [, param] = resourcesOfType(prod.platformJson, 'AWS::SSM::Parameter').find(
+      ([, r]) => r.Properties?.Name === names.settingsParameter,
+    )!;
     expect(Object.keys(prod.platform.settingsJson).sort()).toEqual(
       [
         'region',
@@ -186,13 +200,23 @@ describe('the platform stack', () => {
 
 describe("the driver's functions", () => {
   it('are exactly the ones PLATFORM_USE names, with PLATFORM=ecs and PLATFORM_SETTINGS from the SSM parameter', () => {
-    const [settingsParam] = Object.entries(prod.apiJson.Parameters ?? {}).find(([, p]) => (p as { Default?: string }).Default === names.settingsParameter)!;
+    const [settingsParam] = Object.entries(prod.apiJson.Parameters ?? {}).find(
+      ([, p]) => (p as { Default?: string }).Default === names.settingsParameter,
+    )!;
     for (const f of prod.stack.functions.all) {
       const e = env(prod, f.name);
       if (PLATFORM_USE[f.name]) {
-        expect({ fn: f.name, platform: e.PLATFORM, settings: e.PLATFORM_SETTINGS }).toEqual({ fn: f.name, platform: 'ecs', settings: { Ref: settingsParam } });
+        expect({ fn: f.name, platform: e.PLATFORM, settings: e.PLATFORM_SETTINGS }).toEqual({
+          fn: f.name,
+          platform: 'ecs',
+          settings: { Ref: settingsParam },
+        });
       } else {
-        expect({ fn: f.name, platform: e.PLATFORM, settings: e.PLATFORM_SETTINGS }).toEqual({ fn: f.name, platform: undefined, settings: undefined });
+        expect({ fn: f.name, platform: e.PLATFORM, settings: e.PLATFORM_SETTINGS }).toEqual({
+          fn: f.name,
+          platform: undefined,
+          settings: undefined,
+        });
       }
     }
   });
@@ -255,7 +279,9 @@ describe("the driver's functions", () => {
 
   it('are scoped: creates must tag, deletes and updates need the deployment tag, no action or service wildcard', () => {
     const statements = statementsOf(prod, 'start-phase');
-    const platform = statements.filter((s) => actionsOf(s).some((a) => /^(ecs|elasticloadbalancing|acm|elasticfilesystem|secretsmanager):/.test(a)));
+    const platform = statements.filter((s) =>
+      actionsOf(s).some((a) => /^(ecs|elasticloadbalancing|acm|elasticfilesystem|secretsmanager):/.test(a)),
+    );
     for (const s of statements) for (const a of actionsOf(s)) expect(a).not.toMatch(/\*/);
     const withAction = (action: string) => platform.filter((s) => actionsOf(s).includes(action));
     for (const create of [
@@ -295,16 +321,25 @@ describe("the driver's functions", () => {
     const statements = statementsOf(prod, 'check-phase');
     const pass = statements.filter((s) => actionsOf(s).includes('iam:PassRole'));
     expect(pass).toHaveLength(1);
-    expect(resourcesOf(pass[0]!).map(flatten).map((r) => r.replace(/^.*:role\//, ''))).toEqual([names.executionRole, names.taskRole]);
+    expect(
+      resourcesOf(pass[0]!)
+        .map(flatten)
+        .map((r) => r.replace(/^.*:role\//, '')),
+    ).toEqual([names.executionRole, names.taskRole]);
     expect(conditionsOf(pass[0]!)).toEqual({ StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } });
     const sql = statements.find((s) => actionsOf(s).includes('rds-data:ExecuteStatement'))!;
-    expect(resourcesOf(sql).map(flatten)).toEqual([expect.stringMatching(new RegExp(`:rds:<Ref:AWS::Region>:<Ref:AWS::AccountId>:cluster:${names.dbCluster}$`))]);
+    expect(resourcesOf(sql).map(flatten)).toEqual([
+      expect.stringMatching(new RegExp(`:rds:<Ref:AWS::Region>:<Ref:AWS::AccountId>:cluster:${names.dbCluster}$`)),
+    ]);
     const dns = statements.find((s) => actionsOf(s).includes('route53:ChangeResourceRecordSets'))!;
     expect(resourcesOf(dns).map(flatten)).toEqual([expect.stringMatching(/:route53:::hostedzone\/Z0123456789ABCDEFGHIJ$/)]);
     expect(conditionsOf(dns)).toEqual({
       'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': ['*.apps.example.org'] },
     });
-    const admin = statements.filter((s) => actionsOf(s).includes('secretsmanager:GetSecretValue')).flatMap(resourcesOf).map(flatten);
+    const admin = statements
+      .filter((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))
+      .flatMap(resourcesOf)
+      .map(flatten);
     expect(admin).toEqual(expect.arrayContaining([expect.stringMatching(/:secret:DeploymentPlatform-prod\/db-admin-\?\?\?\?\?\?$/)]));
   });
 });
@@ -330,7 +365,8 @@ describe('the platform alarms', () => {
       flatten(r.Properties?.AlarmName).endsWith('ServiceDegraded'),
     )!;
     const rule = flatten(degraded.Properties?.AlarmRule);
-    for (const a of ['PlatformDatabaseCapacity', 'PlatformShard1UnhealthyTargets', 'PlatformTaskPlacementFailures']) expect(rule).toContain(a);
+    for (const a of ['PlatformDatabaseCapacity', 'PlatformShard1UnhealthyTargets', 'PlatformTaskPlacementFailures'])
+      expect(rule).toContain(a);
     Template.fromJSON(prod.nestedJson).hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/RDS',
       MetricName: 'ACUUtilization',
