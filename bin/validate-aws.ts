@@ -133,7 +133,7 @@ function main(): number {
       const settings = readSettings((key) => context[key]);
       const platform = context.platform === 'ecs' ? readPlatformSettings(settings.stage, (key) => context[key]) : undefined;
       const stack = addStack(app, platform ? { ...settings, appDomain: platform.domain } : settings, id, platform);
-      if (platform) stack.addDependency(addPlatformStack(app, platform));
+      if (platform) stack.addStackDependency(addPlatformStack(app, platform));
     }
     const lint = new CfnLint(lintVersion, LINT_REGIONS, outdir);
     Validations.of(app).addPlugins(lint.starter, new AwsSolutionsChecks(app), new ControlTowerRules(), lint);

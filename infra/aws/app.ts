@@ -40,7 +40,7 @@ export function buildApp(options: BuildOptions = {}): BuiltApp {
   }
   const stack = addStack(app, settings, undefined, platformSettings);
   // `cdk deploy --all` deploys the platform first: the API stack reads its SSM parameters.
-  if (platform) stack.addDependency(platform);
+  if (platform) stack.addStackDependency(platform);
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack, settings, platform };
 }
