@@ -1,5 +1,5 @@
 /**
- * The ECS platform's checks for the smoke suite (decision 52), run only against a stage deployed
+ * The ECS platform's checks for the smoke suite (docs/platform.md), run only against a stage deployed
  * with `-c platform=ecs`: given that stage's PLATFORM_SETTINGS (the platform stack's SSM
  * parameter) and AWS credentials for its account, they look in AWS for what a create made and a
  * destroy removed, and time the create as the real platform took it.

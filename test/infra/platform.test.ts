@@ -1,5 +1,5 @@
 /**
- * The ECS platform (issue 33, decision 52): `-c platform=ecs` adds the platform stack and
+ * The ECS platform (docs/platform.md, decisions 280-287): `-c platform=ecs` adds the platform stack and
  * wires the driver's functions to it; without it nothing changes.
  */
 import fs from 'node:fs';

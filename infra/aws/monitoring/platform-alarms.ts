@@ -1,8 +1,8 @@
 /**
- * The ECS platform's alarms (issue 33), made only when the stage runs `platform=ecs`: what an
+ * The ECS platform's alarms (decision 287), made only when the stage runs `platform=ecs`: what an
  * operator of the shared platform acts on, each a ticket (one customer's broken application
  * must not page). The platform stack's resources are reached by their deterministic names
- * (platform/names.ts), or, for an ALB's metric dimension, through the SSM parameter it writes.
+ * (infra/aws/platform/names.ts), or, for an ALB's metric dimension, through the SSM parameter it writes.
  */
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { PlatformNames } from '../platform/names.js';

@@ -1,7 +1,7 @@
 /**
  * What the ECS driver (functions/adapters/platform/ecs/) may do on AWS, declared once: each
  * statement below names its actions, the resources they reach and the conditions that hold
- * them to what the driver made (the `deployment` tag, decision 52), and which uses of the
+ * them to what the driver made (the `deployment` tag every such resource carries), and which uses of the
  * driver need it. FunctionFactory gives a function these statements when PLATFORM_USE names
  * it and the stage runs `platform=ecs`; the driver's list of SDK calls is checked against
  * PLATFORM_ACTIONS (test/aws-api's grant check), so a call without a grant fails here, not

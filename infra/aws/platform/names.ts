@@ -7,7 +7,7 @@
  */
 import type { StageName } from '../settings.js';
 
-/** Everything the driver makes for a deployment carries this tag, `deployment=<id>` (decision 52). */
+/** Everything the driver makes for a deployment carries this tag, `deployment=<id>` (docs/platform.md). */
 export const DEPLOYMENT_TAG = 'deployment';
 
 /** Secrets the driver makes for a deployment: `deployments/<id>/…` (the execution role reads them for ECS). */

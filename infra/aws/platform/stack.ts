@@ -1,6 +1,6 @@
 /**
- * `DeploymentPlatform-<stage>`: what every deployment on the ECS platform shares (decision 52,
- * issue 33), synthesized only with `-c platform=ecs` and offline (no lookups): the network,
+ * `DeploymentPlatform-<stage>`: what every deployment on the ECS platform shares (docs/platform.md,
+ * decisions 280-287), synthesized only with `-c platform=ecs` and offline (no lookups): the network,
  * the ECS cluster, the image repositories, the load balancer shards with their HTTPS
  * listeners, the Aurora cluster the driver reaches through the Data API, the EFS file system
  * for DAGs, the security groups between them, and the two roles ECS runs the tasks with.
@@ -39,7 +39,7 @@ export interface DeploymentPlatformStackProps extends StackProps {
   readonly platform: PlatformSettings;
 }
 
-/** The JSON of PLATFORM_SETTINGS (functions/adapters/platform/ecs/settings.ts reads these keys). */
+/** The JSON of PLATFORM_SETTINGS (the ECS driver's settings module reads these keys). */
 export interface PlatformSettingsJson {
   readonly region: string;
   readonly clusterArn: string;
