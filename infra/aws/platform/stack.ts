@@ -129,7 +129,7 @@ export class DeploymentPlatformStack extends Stack {
         reason: "The ALB shards serve the deployments' public URLs: HTTPS from anywhere, and HTTP only to redirect to it.",
       });
       Validations.of(group).acknowledge({
-        id: 'cdk-validator-cfnguard::ec2_security_group_ingress_restricted_common_ports_check',
+        id: 'cdk-validator-cfnguard::vpc_sg_open_only_to_authorized_ports_check',
         reason: "The ALB shards serve the deployments' public URLs: HTTPS from anywhere, and HTTP only to redirect to it.",
       });
     }
@@ -210,7 +210,7 @@ export class DeploymentPlatformStack extends Stack {
         targetProtocol: elbv2.ApplicationProtocol.HTTPS,
       });
       Validations.of(lb).acknowledge({
-        id: 'cdk-validator-cfnguard::elb_deletion_protection_enabled',
+        id: 'cdk-validator-cfnguard::elbv2_deletion_protection_enabled_check',
         reason: 'A shard holds no data; the driver recreates its rules from the deployments, and prod keeps it with the stack.',
       });
       this.loadBalancers.push(lb);
@@ -259,15 +259,11 @@ export class DeploymentPlatformStack extends Stack {
         'The port is reachable only from the task security group; a non-default port hides nothing from a task that may connect.',
       'AwsSolutions-SMG4':
         'Rotating the admin secret needs a rotation function inside the VPC; the admin password is used only by the driver through the Data API and can be rotated by an operator (docs/platform.md).',
-      'cdk-validator-cfnguard::rds_cluster_iam_authentication_enabled':
+      'cdk-validator-cfnguard::rds_cluster_iam_authentication_enabled_check':
         'The driver reaches the database through the Data API with Secrets Manager credentials; the deployments log in with their own role and password.',
-      'cdk-validator-cfnguard::rds_cluster_multi_az_enabled':
-        "Decision 283: one Serverless v2 writer; Aurora's storage keeps 6 copies in 3 AZs, and a replacement writer starts in minutes. A reader doubles the floor (+$44 a month).",
-      'cdk-validator-cfnguard::rds_cluster_deletion_protection_enabled': p.retainData
+      'cdk-validator-cfnguard::rds_cluster_deletion_protection_enabled_check': p.retainData
         ? ''
         : 'A dev stage is torn down with its database; prod has deletion protection.',
-      'cdk-validator-cfnguard::secretsmanager_rotation_enabled_check':
-        'Rotating the admin secret needs a rotation function inside the VPC; the admin password is used only by the driver through the Data API.',
     };
     for (const [ackId, reason] of Object.entries(dbAcks)) if (reason) Validations.of(this.database).acknowledge({ id: ackId, reason });
 
@@ -412,10 +408,9 @@ export class DeploymentPlatformStack extends Stack {
       reason: "This bucket receives the ALBs' access logs; logging its own accesses would need another bucket and log nothing useful.",
     });
     for (const rule of [
-      's3_bucket_logging_enabled',
-      's3_bucket_versioning_enabled',
-      's3_bucket_replication_enabled',
-      's3_bucket_default_lock_enabled',
+      's3_bucket_logging_enabled_check',
+      's3_bucket_versioning_enabled_check',
+      's3_bucket_object_lock_enabled_check',
     ])
       Validations.of(bucket).acknowledge({
         id: `cdk-validator-cfnguard::${rule}`,
