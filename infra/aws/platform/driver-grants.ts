@@ -52,8 +52,8 @@ interface DriverGrant {
   /** ARNs, or `*` where the action takes no resource-level permission. */
   readonly resources: (arn: Arn, t: DriverTargets) => string[];
   readonly conditions?: (arn: Arn, t: DriverTargets) => Record<string, Record<string, unknown>>;
-  /** Why a resource with a wildcard is as narrow as IAM allows (cdk-nag AwsSolutions-IAM5). */
-  readonly why: string;
+  /** Why a resource with a wildcard is as narrow as IAM allows (cdk-nag AwsSolutions-IAM5); every wildcard needs one. */
+  readonly why?: string;
 }
 
 type Arn = (service: string, resource: string, opts?: { region?: string; account?: string }) => string;
@@ -233,7 +233,6 @@ const GRANTS: readonly DriverGrant[] = [
     uses: ALL,
     actions: ['rds-data:ExecuteStatement'],
     resources: (arn, t) => [arn('rds', `cluster:${t.names.dbCluster}`)],
-    why: '',
   },
   {
     uses: ALL,
@@ -288,7 +287,6 @@ const GRANTS: readonly DriverGrant[] = [
     conditions: (_arn, t) => ({
       'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': [`*.${t.domain}`] },
     }),
-    why: '',
   },
   {
     uses: ALL,
@@ -333,7 +331,6 @@ const GRANTS: readonly DriverGrant[] = [
       arn('iam', `role/${t.names.taskRole}`, { region: '' }),
     ],
     conditions: () => ({ StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } }),
-    why: '',
   },
 ];
 
@@ -359,7 +356,9 @@ export function grantDriver(role: iam.IRole, use: PlatformUse, targets: DriverTa
   for (const g of GRANTS.filter((g) => g.uses.includes(use))) {
     const resources = g.resources(arn, targets);
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...g.actions], resources, conditions: g.conditions?.(arn, targets) }));
-    for (const r of resources.filter((r) => r.includes('*') || r.includes('?')))
+    for (const r of resources.filter((r) => r.includes('*') || r.includes('?'))) {
+      if (!g.why) throw new Error(`the grant of ${g.actions.join(', ')} has a wildcard resource and no reason for it`);
       Validations.of(role).acknowledge({ id: iam5ResourceFinding(role, r), reason: g.why });
+    }
   }
 }
