@@ -407,11 +407,7 @@ export class DeploymentPlatformStack extends Stack {
       id: 'AwsSolutions-S1',
       reason: "This bucket receives the ALBs' access logs; logging its own accesses would need another bucket and log nothing useful.",
     });
-    for (const rule of [
-      's3_bucket_logging_enabled_check',
-      's3_bucket_versioning_enabled_check',
-      's3_bucket_object_lock_enabled_check',
-    ])
+    for (const rule of ['s3_bucket_logging_enabled_check', 's3_bucket_versioning_enabled_check', 's3_bucket_object_lock_enabled_check'])
       Validations.of(bucket).acknowledge({
         id: `cdk-validator-cfnguard::${rule}`,
         reason:
