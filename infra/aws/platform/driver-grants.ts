@@ -36,6 +36,8 @@ export const PLATFORM_USE: Readonly<Partial<Record<FunctionName, PlatformUse>>> 
   'reconcile-operations': 'cancel',
   'check-health': 'observe',
   'get-deployment-monitoring': 'observe',
+  // Once the dashboard's charts are merged, its deployment read carries the health and metrics too.
+  'dashboard-get-deployment': 'observe',
 };
 
 /** What the statements are scoped to, besides the names. */
