@@ -1,8 +1,9 @@
 /**
  * `npm run validate:aws`: what AWS would refuse or flag, checked offline (decision 173). One
- * CDK app holds the prod stage twice, with and without a custom domain (unbundled: the
- * templates are the same, only asset hashes differ), and its one synthesis runs, on every
- * template, nested stacks included:
+ * CDK app holds the prod stage three times, with and without a custom domain and with the ECS
+ * platform (`-c platform=ecs`: the platform stack beside it), unbundled (the templates are
+ * the same, only asset hashes differ), and its one synthesis runs, on every template, nested
+ * stacks included:
  *  - cdk-nag's AWS Solutions checks, as every synth does;
  *  - the AWS Control Tower proactive controls (cfn-guard rules, @cdklabs/cdk-validator-cfnguard);
  *  - cfn-lint, against the resource specifications of us-east-1 and one other region, started
@@ -17,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { addStack } from '../infra/aws/app.js';
+import { addPlatformStack, addStack } from '../infra/aws/app.js';
+import { readPlatformSettings } from '../infra/aws/platform/settings.js';
 import { readSettings } from '../infra/aws/settings.js';
 import { CFN_LINT_MISSING, CfnLint, ControlTowerRules, cfnLintVersion } from '../infra/aws/validators.js';
 
@@ -31,6 +33,12 @@ const VARIANTS: Record<string, { label: string; context: Record<string, string> 
     context: { stage: 'prod', domainName: 'api.example.org', certificateArn: CERT, alarmEmail: 'oncall@example.org' },
   },
   'DeploymentApi-prod': { label: 'prod, no custom domain', context: { stage: 'prod' } },
+  'DeploymentApi-prod-platform': {
+    label: 'prod, ECS platform',
+    context: { stage: 'prod', platform: 'ecs', domain: 'apps.example.org', hostedZoneId: 'Z0123456789ABCDEFGHIJ', albShards: '2' },
+  },
+  // Made with the variant above: its findings are reported under its own name.
+  'DeploymentPlatform-prod': { label: 'prod, the ECS platform stack', context: {} },
 };
 /** The validators' plugin names in the report, and how the counts name them. */
 const VALIDATORS: Record<string, string> = {
@@ -120,12 +128,13 @@ function main(): number {
         '@aws-cdk/core:failSynthOnValidationErrors': false,
       },
     });
-    for (const [id, { context }] of Object.entries(VARIANTS))
-      addStack(
-        app,
-        readSettings((key) => context[key]),
-        id,
-      );
+    for (const [id, { context }] of Object.entries(VARIANTS)) {
+      if (!context.stage) continue;
+      const settings = readSettings((key) => context[key]);
+      const platform = context.platform === 'ecs' ? readPlatformSettings(settings.stage, (key) => context[key]) : undefined;
+      const stack = addStack(app, platform ? { ...settings, appDomain: platform.domain } : settings, id, platform);
+      if (platform) stack.addStackDependency(addPlatformStack(app, platform));
+    }
     const lint = new CfnLint(lintVersion, LINT_REGIONS, outdir);
     Validations.of(app).addPlugins(lint.starter, new AwsSolutionsChecks(app), new ControlTowerRules(), lint);
     app.synth();

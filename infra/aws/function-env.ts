@@ -15,8 +15,14 @@ import type { Settings } from './settings.js';
  */
 export const POWERTOOLS_ENV = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'] as const;
 
+/**
+ * The hosting platform's driver and its settings (functions/adapters/platform/hosting-platform.ts), set only on the
+ * functions that call the driver, and only when the stage runs `platform=ecs`.
+ */
+export const PLATFORM_ENV = ['PLATFORM', 'PLATFORM_SETTINGS'] as const;
+
 /** The variables functions/lib/config.ts reads, the one functions/docs/docs-assets.ts reads, and Powertools'. */
-export type FunctionEnvName = ConfigVariable | typeof SWAGGER_UI_DIST | (typeof POWERTOOLS_ENV)[number];
+export type FunctionEnvName = ConfigVariable | typeof SWAGGER_UI_DIST | (typeof POWERTOOLS_ENV)[number] | (typeof PLATFORM_ENV)[number];
 
 export type FunctionEnv = Partial<Record<FunctionEnvName, string>>;
 
@@ -34,6 +40,8 @@ export interface EnvInputs {
   readonly apiKeySecretArn?: string;
   /** Set for functions that verify the dashboard's tokens: the user pool's issuer and the dashboard's app client. */
   readonly userPool?: { readonly issuer: string; readonly clientId: string };
+  /** The ECS driver's settings (JSON), for a function that calls the driver on a `platform=ecs` stage. */
+  readonly platformSettings?: string;
   /** Variables naming files copied next to the bundle (see RUNTIME_FILES in functions.ts). */
   readonly files?: FunctionEnv;
 }
@@ -61,6 +69,10 @@ export function functionEnv(i: EnvInputs): FunctionEnv {
   if (i.userPool !== undefined) {
     env.DASHBOARD_TOKEN_ISSUER = i.userPool.issuer;
     env.DASHBOARD_CLIENT_ID = i.userPool.clientId;
+  }
+  if (i.platformSettings !== undefined) {
+    env.PLATFORM = 'ecs';
+    env.PLATFORM_SETTINGS = i.platformSettings;
   }
   return { ...env, ...i.files };
 }

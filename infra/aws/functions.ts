@@ -22,6 +22,7 @@ import { FUNCTION_ACCESS, type FunctionAccess, type FunctionName, usesTable } fr
 import { type FunctionEnvName, functionEnv } from './function-env.js';
 import { type AccessTargets, grantAccess } from './function-grants.js';
 import { dropRoleDependsOn, LOG_GROUP_KMS, OUTSIDE_VPC } from './nag.js';
+import { type DriverTargets, grantDriver, PLATFORM_USE } from './platform/driver-grants.js';
 import type { Settings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -114,6 +115,8 @@ export const functionTimeout = (kind: FunctionKind, name: FunctionName): Duratio
 
 export interface FunctionFactoryProps extends AccessTargets {
   readonly settings: Settings;
+  /** The ECS platform, when the stage runs `platform=ecs`: PLATFORM_SETTINGS' JSON and what the driver's grants reach. */
+  readonly platform?: { readonly settingsJson: string; readonly targets: DriverTargets };
 }
 
 export interface ServiceFunction {
@@ -181,6 +184,7 @@ export class FunctionFactory extends Construct {
     const { settings, table, deliveryQueue, webhookKey, userPool } = this.props;
     const id = pascalCase(name);
     const files = RUNTIME_FILES[name]?.();
+    const platformUse = this.props.platform ? PLATFORM_USE[name] : undefined;
     const logGroup = this.logGroupOf(kind);
     // Its own role without the AWS managed basic-execution policy: logs go to its kind's log group only.
     const role = new FunctionRole(this, `${id}Role`, {
@@ -224,6 +228,7 @@ export class FunctionFactory extends Construct {
         apiKeySecretArn: access.apiKeySecret ? this.props.apiKeySecret.secretArn : undefined,
         userPool: access.userPool ? { issuer: userPool.issuer, clientId: userPool.clientId } : undefined,
         files: files && { [files.envVar]: `/var/task/${files.into}` },
+        platformSettings: platformUse ? this.props.platform?.settingsJson : undefined,
       }),
       bundling: {
         forceDockerBundling: false,
@@ -248,6 +253,7 @@ export class FunctionFactory extends Construct {
     });
 
     grantAccess(role, access, this.props, stateMachine);
+    if (platformUse && this.props.platform) grantDriver(role, platformUse, this.props.platform.targets);
     dropRoleDependsOn(fn.node.defaultChild as CfnResource, role);
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -20,6 +20,7 @@ import { alarmKit, type ChildAlarm, type Severity } from './monitoring/alarms.js
 import { apiAlarms } from './monitoring/api-alarms.js';
 import { dashboardWidgets } from './monitoring/dashboard-widgets.js';
 import { lambdaAlarms } from './monitoring/lambda-alarms.js';
+import { type PlatformAlarmTargets, platformAlarms } from './monitoring/platform-alarms.js';
 import { tableAlarms } from './monitoring/table-alarms.js';
 import { wafAlarms } from './monitoring/waf-alarms.js';
 import { type WebhookResources, webhookAlarms } from './monitoring/webhook-alarms.js';
@@ -40,6 +41,8 @@ export interface MonitoringProps {
   readonly webhooks: WebhookResources;
   /** The API's web ACL name, when the stage has one (the dashboard's CloudFront distribution has none). */
   readonly webAclName?: string;
+  /** The ECS platform's shared resources, when the stage runs `platform=ecs`. */
+  readonly platform?: PlatformAlarmTargets;
 }
 
 /**
@@ -72,6 +75,8 @@ export class Monitoring extends Construct {
     const webhookSignals = webhookAlarms(kit, webhooks);
     const tableSignals = tableAlarms(kit, table);
     const waf = wafAlarms(kit, props.webAclName);
+    // Last, so that without the platform no alarm's logical id or place on the dashboard moves.
+    if (props.platform) platformAlarms(kit, props.platform);
 
     // ---- The two composites, the only alarms with actions.
     const action = new cwActions.SnsAction(this.topic);

@@ -10,6 +10,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { dashboardHandlerNames } from '../../contract/dashboard-routes.js';
 import { handlerNames } from '../../contract/routes.js';
@@ -18,6 +19,8 @@ import { DashboardSite, DashboardUsers } from './dashboard.js';
 import { EVENTS_FUNCTIONS, type FunctionName, HEALTH_CHECK_FUNCTION, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
+import { platformNames } from './platform/names.js';
+import type { PlatformSettings } from './platform/settings.js';
 import type { Settings } from './settings.js';
 import { aslSteps, OPERATION_ASL, OperationStateMachine } from './state-machine.js';
 import { DataTable } from './table.js';
@@ -30,6 +33,12 @@ export const HEALTH_CHECK_EVERY = Duration.minutes(1);
 
 export interface DeploymentApiStackProps extends StackProps {
   readonly settings: Settings;
+  /**
+   * The ECS platform (`-c platform=ecs`): the driver's functions get PLATFORM=ecs, PLATFORM_SETTINGS
+   * (read from the platform stack's SSM parameter at deploy time) and its grants; the platform's alarms
+   * join the monitoring. Absent, the template is the simulated platform's.
+   */
+  readonly platform?: PlatformSettings;
 }
 
 export class DeploymentApiStack extends Stack {
@@ -74,8 +83,10 @@ export class DeploymentApiStack extends Stack {
       value: apiKeySecret.secretArn,
       description: 'API_KEY_SECRET_ARN for `npm run keys -- --aws`.',
     });
+    const platform = props.platform && platformWiring(this, props.platform);
     this.functions = new FunctionFactory(this, 'Functions', {
       settings,
+      platform: platform?.functions,
       apiKeySecret,
       table: this.data.table,
       deliveryQueue: this.webhooks.queue,
@@ -144,6 +155,7 @@ export class DeploymentApiStack extends Stack {
           dispatcher: this.functions.get('dispatch-events').fn,
         },
         webAclName: this.api.webAcl?.name,
+        platform: platform?.alarms,
       },
     );
 
@@ -170,4 +182,20 @@ export class DeploymentApiStack extends Stack {
       });
     }
   }
+}
+
+/**
+ * What the API stack takes from the platform stack, at deploy time through its SSM parameters
+ * (no export locks either stack) and otherwise by the platform's deterministic names.
+ */
+function platformWiring(scope: Construct, p: PlatformSettings) {
+  const names = platformNames(p.stage);
+  const read = (name: string) => ssm.StringParameter.valueForStringParameter(scope, name);
+  return {
+    functions: {
+      settingsJson: read(names.settingsParameter),
+      targets: { names, albShards: p.albShards, hostedZoneId: p.hostedZoneId, domain: p.domain },
+    },
+    alarms: { names, loadBalancerFullNames: Array.from({ length: p.albShards }, (_, i) => read(names.loadBalancerParameter(i + 1))) },
+  };
 }

@@ -5,6 +5,7 @@
  * fails, so a failed run leaves nothing behind on the stage. The key is never printed.
  */
 import { randomUUID } from 'node:crypto';
+import type { PlatformChecks } from './platform-checks.js';
 
 export interface SmokeOptions {
   /** The stage's base URL, the stack output ApiUrl (ending in /api/v1). */
@@ -14,6 +15,8 @@ export interface SmokeOptions {
   operationTimeoutMs: number;
   /** One line per check passed. */
   report(line: string): void;
+  /** The ECS platform's checks, when the stage runs `platform=ecs` (platform-checks.ts). */
+  platform?: PlatformChecks;
 }
 
 export class SmokeFailure extends Error {}
@@ -85,18 +88,20 @@ export async function runSmoke(o: SmokeOptions): Promise<void> {
   o.report(`GET /environments: ${environments.map((e) => e.id).join(', ')}`);
 
   const name = `smoke-${Date.now()}`;
+  const createdAt = Date.now();
   const created = (await call('POST', '/deployments', { app_type: 'airflow', name }, 202)).body.data;
   const deploymentId: string = created.deployment_id;
   o.report(`POST /deployments: ${deploymentId} (${name}), operation ${created.operation_id}`);
   let destroyed = false;
   try {
     await waitFor(created.operation_id, 'create');
-    o.report('GET /operations/{id}/wait: the create operation succeeded');
+    o.report(`GET /operations/{id}/wait: the create operation succeeded in ${Math.round((Date.now() - createdAt) / 1000)} s`);
 
     const deployment = (await call('GET', `/deployments/${deploymentId}`)).body.data;
     if (deployment.status !== 'ready' || deployment.name !== name)
       throw new SmokeFailure(`GET /deployments/${deploymentId}: ${deployment.status} ${deployment.name}, not ready ${name}`);
     o.report(`GET /deployments/{id}: ready at ${deployment.url}`);
+    for (const line of (await o.platform?.afterCreate(deploymentId, deployment.url)) ?? []) o.report(line);
 
     idempotencyKey = randomUUID();
     const destroy = (await call('DELETE', `/deployments/${deploymentId}`, undefined, 202)).body.data;
@@ -105,6 +110,7 @@ export async function runSmoke(o: SmokeOptions): Promise<void> {
     const after = (await call('GET', `/deployments/${deploymentId}`)).body.data;
     if (after.status !== 'destroyed') throw new SmokeFailure(`GET /deployments/${deploymentId} after its destroy: ${after.status}`);
     o.report('DELETE /deployments/{id}: destroyed');
+    for (const line of (await o.platform?.afterDestroy(deploymentId, deployment.url)) ?? []) o.report(line);
   } finally {
     // Whatever failed, the deployment this run created does not stay on the stage.
     if (!destroyed) await call('DELETE', `/deployments/${deploymentId}`, undefined, 202).catch(() => undefined);

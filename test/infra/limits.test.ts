@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { synthPlatform } from './platform-synth.js';
 import { escapeRegExp, flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageOf } from './synth.js';
 
 /** CloudFormation's limit on resources in one stack (nested stacks count one each in their parent). */
@@ -48,6 +49,22 @@ describe('stack size', () => {
       expect({ fn: f.name, small: bytes < LAMBDA_POLICY_LIMIT_BYTES / 2 }).toEqual({ fn: f.name, small: true });
     }
   });
+});
+
+describe('stack size with -c platform=ecs', () => {
+  it(`keeps the platform stack, and the API stack beside it, at least ${RESOURCE_HEADROOM} resources under ${STACK_RESOURCE_LIMIT}`, () => {
+    // The ALB shards are the part that grows: the most shards the context allows.
+    const p = synthPlatform({ ...PROD_CONTEXT, platform: 'ecs', hostedZoneId: 'Z0123456789ABCDEFGHIJ', albShards: '10' });
+    const counts = {
+      platform: Object.keys(p.platformJson.Resources).length,
+      api: Object.keys(p.apiJson.Resources).length,
+      operations: Object.keys(p.nestedJson.Resources).length,
+    };
+    for (const [stack, n] of Object.entries(counts))
+      expect({ stack, n, under: n <= STACK_RESOURCE_LIMIT - RESOURCE_HEADROOM }).toEqual({ stack, n, under: true });
+    // The platform adds no resource to the API stack: only its environment, grants and parameters.
+    expect(counts.api).toBe(Object.keys(s.json.Resources).length);
+  }, 120_000);
 });
 
 describe('docs/deploy.md', () => {
