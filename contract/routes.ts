@@ -37,6 +37,8 @@ export interface Route {
   readonly query?: z.ZodMiniType;
   /** JSON body schema; absent for routes that take no body. */
   readonly body?: z.ZodMiniType;
+  /** The body may be left out (read as `{}`), as a route that takes none (decision 50's optional `{"until"}`). */
+  readonly bodyOptional?: true;
   /** The media types the body may be sent as, when not only application/json (decision 8). */
   readonly bodyMediaTypes?: readonly [string, ...string[]];
   /** The success response: status and the schema of `data` (absent for non-JSON responses). */
@@ -161,7 +163,7 @@ export const deleteDeployment = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   success: { status: 202, data: s.Accepted },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'OPERATION_IN_PROGRESS', 'ORGANIZATION_BUSY'],
 } as const satisfies Route;
 
 /** The error codes of a request that starts a configuration update (decisions 42-43), besides its own. */
@@ -173,6 +175,7 @@ const UPDATE_ERRORS = [
   'PRECONDITION_FAILED',
   'DEPLOYMENT_NOT_READY',
   'OPERATION_IN_PROGRESS',
+  'DEPLOYMENT_HIBERNATED',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
   'ORGANIZATION_BUSY',
@@ -264,6 +267,46 @@ export const rollbackDeployment = {
   errors: /* @__PURE__ */ codes(UPDATE_ERRORS, ['REVISION_NOT_FOUND']),
 } as const satisfies Route;
 
+/** Decision 50: the 200 of a hibernate or a wake when the deployment is already in the asked state. */
+const HIBERNATION_OR = {
+  status: 200,
+  data: s.Deployment,
+  description: 'Already in the asked state: the deployment as it is (an `until` given is recorded), no operation.',
+} as const;
+
+const HIBERNATION_ERRORS = /* @__PURE__ */ codes(
+  ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'],
+  IDEMPOTENT_POST_ERRORS,
+);
+
+export const hibernateDeployment = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/hibernate',
+  handler: 'change-hibernation',
+  access: ['deployments:write'],
+  summary: 'Hibernate a ready deployment: its application stops; data, configuration and URL are kept (decision 50)',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  body: s.HibernationBody,
+  bodyOptional: true,
+  success: { status: 202, data: s.Accepted, or: HIBERNATION_OR },
+  errors: HIBERNATION_ERRORS,
+} as const satisfies Route;
+
+export const wakeDeployment = {
+  method: 'POST',
+  path: '/deployments/{deployment_id}/wake',
+  handler: 'change-hibernation',
+  access: ['deployments:write'],
+  summary: 'Wake a hibernated deployment (decision 50)',
+  tag: 'Deployments',
+  params: s.DeploymentIdParams,
+  body: s.HibernationBody,
+  bodyOptional: true,
+  success: { status: 202, data: s.Accepted, or: HIBERNATION_OR },
+  errors: HIBERNATION_ERRORS,
+} as const satisfies Route;
+
 export const createDagSync = {
   method: 'POST',
   path: '/deployments/{deployment_id}/dag-syncs',
@@ -274,7 +317,10 @@ export const createDagSync = {
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
   success: { status: 202, data: s.Accepted },
-  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
+  errors: /* @__PURE__ */ codes(
+    ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', 'DEPLOYMENT_HIBERNATED'],
+    IDEMPOTENT_POST_ERRORS,
+  ),
 } as const satisfies Route;
 
 export const createAppUser = {
@@ -289,7 +335,10 @@ export const createAppUser = {
   success: { status: 202, data: s.AppUserAccepted },
   secretInAnswer: true,
   secretFields: ['password'],
-  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
+  errors: /* @__PURE__ */ codes(
+    ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', 'DEPLOYMENT_HIBERNATED'],
+    IDEMPOTENT_POST_ERRORS,
+  ),
 } as const satisfies Route;
 
 export const listOperations = {
@@ -476,6 +525,8 @@ export const routes = {
   listRevisions,
   getRevision,
   rollbackDeployment,
+  hibernateDeployment,
+  wakeDeployment,
   createDagSync,
   createAppUser,
   listOperations,

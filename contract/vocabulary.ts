@@ -29,6 +29,8 @@ export const OPERATION_TYPES = [
   'dag_sync.trigger',
   'app_user.provision',
   'deployment.update',
+  'deployment.hibernate',
+  'deployment.wake',
 ] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
@@ -44,6 +46,8 @@ const PHASE_MAP = {
   'dag_sync.trigger': { work: ['syncing_dags'], done: 'synced' },
   'app_user.provision': { work: ['provisioning_user'], done: 'provisioned' },
   'deployment.update': { work: ['applying_config', 'restarting_services'], done: 'updated' },
+  'deployment.hibernate': { work: ['stopping_services'], done: 'hibernated' },
+  'deployment.wake': { work: ['starting_services'], done: 'awake' },
 } as const satisfies Record<OperationType, { readonly work: readonly string[]; readonly done: string }>;
 
 /** The phases that do work on the platform (decision 17), one job each. */

@@ -13,6 +13,7 @@ import { type EngineCredentials, newEngineCredentials } from './engine-credentia
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { type HealthChecker, startHealthChecker } from './health-checker.js';
+import { type HibernationScheduler, startHibernationScheduler } from './hibernation-scheduler.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 import { localStandIns, useStandIns } from './stand-ins.js';
 import { releaseClaims } from './table-queue.js';
@@ -52,6 +53,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let reconciled: Reconciled = { ended: [], resumed: [] };
   let pipeline: EventPipeline | undefined;
   let checker: HealthChecker | undefined;
+  let scheduler: HibernationScheduler | undefined;
   const dataDir = options.inMemory ? null : settings.dataDir;
   try {
     sfn = await startSfnEndpoint(stepFunctions, 0, credentials.accessKeyId);
@@ -91,7 +93,9 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     await releaseClaims();
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
     checker = startHealthChecker(config().healthCheckSeconds);
+    scheduler = startHibernationScheduler();
   } catch (e) {
+    await scheduler?.stop();
     await checker?.stop();
     await pipeline?.stop();
     await Promise.all(servers.map(close));
@@ -109,6 +113,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     reconciled,
     stepFunctions,
     async stop() {
+      await scheduler!.stop();
       await checker!.stop();
       await pipeline!.stop();
       await Promise.all(servers.map(close));

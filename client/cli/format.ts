@@ -78,7 +78,8 @@ export const showWebhook = (w: Webhook) =>
   ]);
 
 /** A configuration value as a change shows it: a secret's never, which the API does not send either. */
-const shownValue = (v: NonNullable<ConfigChange['to']>) => (typeof v === 'string' ? v : v.secret ? '(secret)' : JSON.stringify(v.value));
+const shownValue = (v: NonNullable<ConfigChange['to']>) =>
+  typeof v === 'string' ? v : 'schedules' in v ? JSON.stringify(v) : v.secret ? '(secret)' : JSON.stringify(v.value);
 
 /** What an update changes, one line per changed field: `+` added, `- ` removed, `~` changed; "No change." for none. */
 export function showChanges(changes: readonly ConfigChange[]): string {

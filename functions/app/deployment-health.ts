@@ -19,7 +19,7 @@ import {
 import { STEP_RETRIES } from '../adapters/dynamo/transact.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { configView } from '../core/deployment-config.js';
-import { type DeploymentRecord, healthOf } from '../core/deployments.js';
+import { type DeploymentRecord, healthOf, isHibernated } from '../core/deployments.js';
 import { applyCheck, type HealthDetail, orderComponents } from '../core/health.js';
 import type { HostingPlatform } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
@@ -88,8 +88,8 @@ export async function checkDeployment(
   platform: HostingPlatform = hostingPlatform(),
 ): Promise<CheckResult> {
   const { deployment: d, health } = await getDeploymentWithHealth(orgId, id);
-  if (d?.status !== 'ready') {
-    // No longer ready: leave the list (its rolled-up health already went unknown with the move).
+  if (d?.status !== 'ready' || isHibernated(d)) {
+    // No longer ready, or hibernated (decision 50): leave the list (its rolled-up health already changed with the move).
     if (health?.watched) await unwatch(orgId, id);
     return 'unwatched';
   }

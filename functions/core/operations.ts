@@ -28,9 +28,16 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
   applying_config: 'Applying the new configuration.',
   restarting_services: 'Restarting the services with the new configuration.',
   updated: 'The configuration is updated.',
+  stopping_services: "Stopping the application's services.",
+  hibernated: 'The deployment is hibernated.',
+  starting_services: "Starting the application's services.",
+  awake: 'The deployment is awake.',
 };
 
-/** A destroy cannot be canceled (it would strand half-deleted resources; decision 22). */
+/**
+ * A destroy cannot be canceled (it would strand half-deleted resources; decision 22), nor can a
+ * hibernate or a wake (decision 50: half-stopped services are neither state).
+ */
 export const CANCELABLE_TYPES: readonly OperationType[] = [
   'deployment.create',
   'dag_sync.trigger',

@@ -48,6 +48,8 @@ const FINAL: Record<OperationType, DeploymentStatus> = {
   'dag_sync.trigger': 'ready',
   'app_user.provision': 'ready',
   'deployment.update': 'ready',
+  'deployment.hibernate': 'ready',
+  'deployment.wake': 'ready',
 };
 const ON_FAILURE: Record<OperationType, DeploymentStatus> = {
   'deployment.create': 'failed',
@@ -55,6 +57,8 @@ const ON_FAILURE: Record<OperationType, DeploymentStatus> = {
   'dag_sync.trigger': 'ready',
   'app_user.provision': 'ready',
   'deployment.update': 'ready',
+  'deployment.hibernate': 'ready',
+  'deployment.wake': 'ready',
 };
 
 describe.each(Object.keys(PHASES) as OperationType[])('the %s workflow', (type) => {
