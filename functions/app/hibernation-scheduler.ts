@@ -80,9 +80,7 @@ export interface ScheduleRound {
  * page, `concurrency` visits at a time. A visit that fails is logged; the deployment stays
  * due and the next round visits it (for the minute that round looks at).
  */
-export async function runSchedule(
-  opts: { now?: () => Date; concurrency?: number; pageSize?: number } = {},
-): Promise<ScheduleRound> {
+export async function runSchedule(opts: { now?: () => Date; concurrency?: number; pageSize?: number } = {}): Promise<ScheduleRound> {
   const { now = () => new Date(), concurrency = 16, pageSize = 1000 } = opts;
   const minuteMs = Math.floor(now().getTime() / MINUTE) * MINUTE;
   const round: ScheduleRound = { minute: new Date(minuteMs).toISOString(), due: 0, results: {} };

@@ -29,7 +29,16 @@ import {
   USER_RATE_ATTRIBUTES,
   WAIT_SLOT_ATTRIBUTES,
 } from '../../contract/table/attributes.js';
-import { apiKey, deployment, deploymentHealth, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
+import {
+  apiKey,
+  deployment,
+  deploymentHealth,
+  INDEX,
+  type IndexName,
+  operation,
+  PARTITIONS,
+  type Partition,
+} from '../../contract/table/entities.js';
 import type { PhysicalIndex } from '../../contract/table/table.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */

@@ -5,8 +5,10 @@
  * merge patch, dry run, revisions, rollback).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deploymentKey } from '../../contract/table/entities.js';
+import { deployment as deploymentEntity, deploymentKey } from '../../contract/table/entities.js';
 import { ddb } from '../../functions/adapters/dynamo/client.js';
+import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
+import { runSchedule } from '../../functions/app/hibernation-scheduler.js';
 import { config } from '../../functions/lib/config.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { type CallResult, call, createKey } from '../helpers/fixtures.js';
@@ -301,5 +303,101 @@ describe('config.hibernation', () => {
     expect(op.changes).toEqual([{ field: 'config.hibernation', from: BERLIN, to: null }]);
     expect((await deployment(key, d.id)).config.hibernation).toBeNull();
     expect((await operation(key, op.id)).result).toEqual({ revision: 2 });
+  });
+});
+
+describe('the scheduler (an injected clock)', () => {
+  /** The deployment's item as stored: its next visit is not shown. */
+  const stored = async (orgId: string, id: string) => (await getDeployment(orgId, id, true))!;
+
+  /** A ready deployment whose schedule hibernates at `hibernate` and wakes at `wake`, with its next visit moved to `at`. */
+  async function scheduled(schedules: { hibernate: string; wake: string }[], at: string, timeZone = 'UTC') {
+    const { key, record } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'superset', config: { hibernation: { schedules, time_zone: timeZone } } });
+    await setDue(record.org_id, d.id, at);
+    return { key, orgId: record.org_id, d };
+  }
+
+  async function setDue(orgId: string, id: string, at: string) {
+    const keys = deploymentEntity.indexes.hibernationDue.keys({ org_id: orgId, id, hibernation_due: at });
+    await ddb.send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: deploymentKey(orgId, id),
+        UpdateExpression: 'SET hibernation_due = :d, gsi5pk = :pk, gsi5sk = :sk',
+        ExpressionAttributeValues: { ':d': at, ':pk': keys.gsi5pk, ':sk': keys.gsi5sk },
+      }),
+    );
+  }
+
+  // A Monday, 19:00 in Berlin (UTC+1 in winter).
+  const MONDAY_1900_BERLIN = Date.parse('2030-01-07T18:00:00.000Z');
+  const clock = (ms: number) => () => new Date(ms);
+
+  it('finds a due deployment through the index, hibernates it with actor system, and plans its next visit', async () => {
+    const { key, orgId, d } = await scheduled(BERLIN.schedules, '2030-01-07T18:00:00.000Z', 'Europe/Berlin');
+    const round = await runSchedule({ now: clock(MONDAY_1900_BERLIN + 20_000) });
+    expect(round.minute).toBe('2030-01-07T18:00:00.000Z');
+    expect(round.results.started).toBeGreaterThanOrEqual(1);
+    const opId = (await deployment(key, d.id)).links.operation.split('/').pop();
+    const op = await operationReaches(key, opId, ['succeeded']);
+    expect(op.type).toBe('deployment.hibernate');
+    const created = (await events(key, opId)).find((e) => e.type === 'operation.created');
+    expect(created.actor).toEqual({ type: 'system' });
+    expect((await deployment(key, d.id)).hibernation.state).toBe('hibernated');
+    // Next: Tuesday 07:00 Berlin.
+    expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
+  });
+
+  it('does not replay a missed minute: a deployment due earlier is only planned again', async () => {
+    const { key, orgId, d } = await scheduled(BERLIN.schedules, '2030-01-07T18:00:00.000Z', 'Europe/Berlin');
+    await runSchedule({ now: clock(MONDAY_1900_BERLIN + 5 * 60_000) });
+    expect((await deployment(key, d.id)).hibernation.state).toBe('awake');
+    expect((await deployment(key, d.id)).links.operation).toBe(d.links.operation);
+    expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
+  });
+
+  it('skips a minute where both kinds match, and a deployment already in that state', async () => {
+    const both = await scheduled([{ hibernate: '0 18 * * *', wake: '0 18 * * *' }], '2030-01-07T18:00:00.000Z');
+    const awake = await scheduled([{ hibernate: '0 5 * * *', wake: '0 18 * * *' }], '2030-01-07T18:00:00.000Z');
+    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    for (const { key, d } of [both, awake]) expect((await deployment(key, d.id)).links.operation).toBe(d.links.operation);
+  });
+
+  it('skips the minutes before a manual hold’s until, then ends the hold (until null, actor system)', async () => {
+    const { key, orgId, d } = await scheduled([{ hibernate: '0 18 * * *', wake: '0 6 * * *' }], '2030-01-07T18:00:00.000Z');
+    // A hold recorded as a request would (awake until 18:30), moved to the injected day.
+    const until = '2030-01-07T18:30:00.000Z';
+    const held = await wake(key, d.id, { until: inAnHour() });
+    expect(held.status).toBe(200);
+    await ddb.send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: deploymentKey(orgId, d.id),
+        UpdateExpression: 'SET hibernation = :h',
+        ExpressionAttributeValues: { ':h': { state: 'awake', until } },
+      }),
+    );
+    await setDue(orgId, d.id, '2030-01-07T18:00:00.000Z');
+    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    const during = await deployment(key, d.id);
+    expect(during.hibernation).toEqual({ state: 'awake', until });
+    expect(during.links.operation).toBe(d.links.operation);
+    expect((await stored(orgId, d.id)).hibernation_due).toBe(until);
+    await runSchedule({ now: clock(Date.parse(until) + 10_000) });
+    expect((await deployment(key, d.id)).hibernation).toEqual({ state: 'awake', until: null });
+    const ended = (await events(key, d.id)).find((e) => e.data.previous?.hibernation?.until === until);
+    expect(ended.actor).toEqual({ type: 'system' });
+    // Nothing left but the schedule: its next transition.
+    expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
+  });
+
+  it('drops a deployment whose schedule was removed from the list', async () => {
+    const { key, orgId, d } = await scheduled([{ hibernate: '0 18 * * *', wake: '0 6 * * *' }], '2030-01-07T18:00:00.000Z');
+    const removed = await call('PATCH', `/deployments/${d.id}`, { key, body: { config: { hibernation: null } } });
+    await operationReaches(key, removed.body.data.operation_id, ['succeeded']);
+    await setDue(orgId, d.id, '2030-01-07T18:00:00.000Z');
+    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    expect((await stored(orgId, d.id)).hibernation_due).toBeUndefined();
   });
 });

@@ -47,7 +47,8 @@ export const ENTITY_DOCS: { readonly [N in EntityName]: EntityDoc } = {
       'health, ready_at, destroyed_at': 'its rolled-up health (decision 48) and when it became ready and was destroyed (decision 49)',
       hibernation: 'awake or hibernated, and a manual hold’s end (decision 50); absent on items stored before: awake',
       hibernated_spans: 'when it was hibernated, the latest 64: its metrics’ gaps (decision 50)',
-      hibernation_due: 'the next minute the scheduler visits it (decision 260); absent, and out of hibernationDue, without a schedule or a hold',
+      hibernation_due:
+        'the next minute the scheduler visits it (decision 260); absent, and out of hibernationDue, without a schedule or a hold',
     },
   },
   operation: {
