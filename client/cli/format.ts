@@ -41,6 +41,8 @@ export const showDeployment = (d: Deployment) => {
     ['app_type', d.app_type],
     ['status', d.status],
     ['url', d.url],
+    // Decision 50: awake or hibernated, with a manual hold's end.
+    ['hibernation', d.hibernation && `${d.hibernation.state}${d.hibernation.until ? ` until ${d.hibernation.until}` : ''}`],
     ['environment', d.environment_id],
     ['created_at', d.created_at],
     ['revision', String(d.revision)],
@@ -49,6 +51,7 @@ export const showDeployment = (d: Deployment) => {
     ['size', d.config.size],
     // Each entry escaped to one line first: a line break in a value must not pass for another entry.
     ['env', env.length ? env.map(([name, entry]) => oneLine(`${name}=${envEntry(entry)}`)).join('\n') : '(none)'],
+    ['schedules', d.config.hibernation ? oneLine(JSON.stringify(d.config.hibernation)) : undefined],
     ['operation', d.links.operation],
   ]);
 };
