@@ -279,33 +279,33 @@ const HIBERNATION_ERRORS = /* @__PURE__ */ codes(
   IDEMPOTENT_POST_ERRORS,
 );
 
-export const hibernateDeployment = {
-  method: 'POST',
-  path: '/deployments/{deployment_id}/hibernate',
-  handler: 'change-hibernation',
-  access: ['deployments:write'],
-  summary: 'Hibernate a ready deployment: its application stops; data, configuration and URL are kept (decision 50)',
-  tag: 'Deployments',
-  params: s.DeploymentIdParams,
-  body: s.HibernationBody,
-  bodyOptional: true,
-  success: { status: 202, data: s.Accepted, or: HIBERNATION_OR },
-  errors: HIBERNATION_ERRORS,
-} as const satisfies Route;
+/** A hibernate or a wake: one function for both (decision 261). */
+/* @__NO_SIDE_EFFECTS__ */
+function hibernationRoute<P extends string>(path: P, summary: string) {
+  return {
+    method: 'POST',
+    path,
+    handler: 'change-hibernation',
+    access: ['deployments:write'],
+    summary,
+    tag: 'Deployments',
+    params: s.DeploymentIdParams,
+    body: s.HibernationBody,
+    bodyOptional: true,
+    success: { status: 202, data: s.Accepted, or: HIBERNATION_OR },
+    errors: HIBERNATION_ERRORS,
+  } as const satisfies Route;
+}
 
-export const wakeDeployment = {
-  method: 'POST',
-  path: '/deployments/{deployment_id}/wake',
-  handler: 'change-hibernation',
-  access: ['deployments:write'],
-  summary: 'Wake a hibernated deployment (decision 50)',
-  tag: 'Deployments',
-  params: s.DeploymentIdParams,
-  body: s.HibernationBody,
-  bodyOptional: true,
-  success: { status: 202, data: s.Accepted, or: HIBERNATION_OR },
-  errors: HIBERNATION_ERRORS,
-} as const satisfies Route;
+export const hibernateDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/hibernate',
+  'Hibernate a ready deployment: its application stops; data, configuration and URL are kept (decision 50)',
+);
+
+export const wakeDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/wake',
+  'Wake a hibernated deployment (decision 50)',
+);
 
 export const createDagSync = {
   method: 'POST',

@@ -17,9 +17,9 @@ import { type DeploymentRecord, hibernationStateOf } from '../core/deployments.j
 import { SYSTEM_ACTOR } from '../core/events.js';
 import { minuteAtOrAfter } from '../core/hibernation.js';
 import { nextTransition, transitionAt } from '../core/hibernation-schedule.js';
-import { logger } from '../lib/logger.js';
 import { systemChanges } from './change-events.js';
 import { requestHibernation } from './hibernation.js';
+import { visitPages } from './paged-visits.js';
 
 const MINUTE = 60_000;
 
@@ -85,23 +85,13 @@ export async function runSchedule(opts: { now?: () => Date; concurrency?: number
   const minuteMs = Math.floor(now().getTime() / MINUTE) * MINUTE;
   const round: ScheduleRound = { minute: new Date(minuteMs).toISOString(), due: 0, results: {} };
   const before = new Date(minuteMs + MINUTE).toISOString();
-  let next: Record<string, unknown> | undefined;
-  do {
-    const page = await duePage(before, pageSize, next);
-    next = page.next;
-    round.due += page.items.length;
-    const queue = [...page.items];
-    const worker = async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
-        try {
-          const r = await visitDue(item, minuteMs, now());
-          round.results[r] = (round.results[r] ?? 0) + 1;
-        } catch (e) {
-          logger.error('scheduled hibernation failed', { deployment_id: item.deploymentId, error: e as Error });
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-  } while (next);
+  const { visited, results } = await visitPages({
+    page: (after) => duePage(before, pageSize, after),
+    visit: (item) => visitDue(item, minuteMs, now()),
+    concurrency,
+    failure: 'scheduled hibernation failed',
+  });
+  round.due = visited;
+  round.results = results;
   return round;
 }
