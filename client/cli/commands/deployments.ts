@@ -90,8 +90,6 @@ function hibernationCommand(kind: 'hibernate' | 'wake'): Command {
 }
 
 export const deploymentCommands: Record<string, Command> = {
-  'deployments hibernate': hibernationCommand('hibernate'),
-  'deployments wake': hibernationCommand('wake'),
   'deployments list': listCommand({
     options: ['status'],
     list: ({ api, values }) => api.listDeployments({ status: oneOf('status', values.status, DEPLOYMENT_STATUSES), ...pageQuery(values) }),
@@ -168,4 +166,6 @@ export const deploymentCommands: Record<string, Command> = {
       return reportUpdate(r, await r.api.rollbackDeployment(r.args[0]!, revision, opts), wait);
     },
   },
+  'deployments hibernate': hibernationCommand('hibernate'),
+  'deployments wake': hibernationCommand('wake'),
 };
