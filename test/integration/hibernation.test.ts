@@ -10,6 +10,7 @@ import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
 import { runSchedule } from '../../functions/app/hibernation-scheduler.js';
 import { config } from '../../functions/lib/config.js';
+import { runAsFunction } from '../../local/current-function.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { type CallResult, call, createKey } from '../helpers/fixtures.js';
 
@@ -333,12 +334,14 @@ describe('the scheduler (an injected clock)', () => {
   // A Monday, 19:00 in Berlin (UTC+1 in winter).
   const MONDAY_1900_BERLIN = Date.parse('2030-01-07T18:00:00.000Z');
   const clock = (ms: number) => () => new Date(ms);
+  /** One round at the injected instant, as the scheduled function (its grants are checked against what it sends). */
+  const round = (ms: number) => runAsFunction('run-hibernation-schedule', () => runSchedule({ now: clock(ms) }));
 
   it('finds a due deployment through the index, hibernates it with actor system, and plans its next visit', async () => {
     const { key, orgId, d } = await scheduled(BERLIN.schedules, '2030-01-07T18:00:00.000Z', 'Europe/Berlin');
-    const round = await runSchedule({ now: clock(MONDAY_1900_BERLIN + 20_000) });
-    expect(round.minute).toBe('2030-01-07T18:00:00.000Z');
-    expect(round.results.started).toBeGreaterThanOrEqual(1);
+    const first = await round(MONDAY_1900_BERLIN + 20_000);
+    expect(first.minute).toBe('2030-01-07T18:00:00.000Z');
+    expect(first.results.started).toBeGreaterThanOrEqual(1);
     const opId = (await deployment(key, d.id)).links.operation.split('/').pop();
     const op = await operationReaches(key, opId, ['succeeded']);
     expect(op.type).toBe('deployment.hibernate');
@@ -351,7 +354,7 @@ describe('the scheduler (an injected clock)', () => {
 
   it('does not replay a missed minute: a deployment due earlier is only planned again', async () => {
     const { key, orgId, d } = await scheduled(BERLIN.schedules, '2030-01-07T18:00:00.000Z', 'Europe/Berlin');
-    await runSchedule({ now: clock(MONDAY_1900_BERLIN + 5 * 60_000) });
+    await round(MONDAY_1900_BERLIN + 5 * 60_000);
     expect((await deployment(key, d.id)).hibernation.state).toBe('awake');
     expect((await deployment(key, d.id)).links.operation).toBe(d.links.operation);
     expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
@@ -360,7 +363,7 @@ describe('the scheduler (an injected clock)', () => {
   it('skips a minute where both kinds match, and a deployment already in that state', async () => {
     const both = await scheduled([{ hibernate: '0 18 * * *', wake: '0 18 * * *' }], '2030-01-07T18:00:00.000Z');
     const awake = await scheduled([{ hibernate: '0 5 * * *', wake: '0 18 * * *' }], '2030-01-07T18:00:00.000Z');
-    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    await round(MONDAY_1900_BERLIN);
     for (const { key, d } of [both, awake]) expect((await deployment(key, d.id)).links.operation).toBe(d.links.operation);
   });
 
@@ -379,12 +382,12 @@ describe('the scheduler (an injected clock)', () => {
       }),
     );
     await setDue(orgId, d.id, '2030-01-07T18:00:00.000Z');
-    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    await round(MONDAY_1900_BERLIN);
     const during = await deployment(key, d.id);
     expect(during.hibernation).toEqual({ state: 'awake', until });
     expect(during.links.operation).toBe(d.links.operation);
     expect((await stored(orgId, d.id)).hibernation_due).toBe(until);
-    await runSchedule({ now: clock(Date.parse(until) + 10_000) });
+    await round(Date.parse(until) + 10_000);
     expect((await deployment(key, d.id)).hibernation).toEqual({ state: 'awake', until: null });
     const ended = (await events(key, d.id)).find((e) => e.data.previous?.hibernation?.until === until);
     expect(ended.actor).toEqual({ type: 'system' });
@@ -397,7 +400,7 @@ describe('the scheduler (an injected clock)', () => {
     const removed = await call('PATCH', `/deployments/${d.id}`, { key, body: { config: { hibernation: null } } });
     await operationReaches(key, removed.body.data.operation_id, ['succeeded']);
     await setDue(orgId, d.id, '2030-01-07T18:00:00.000Z');
-    await runSchedule({ now: clock(MONDAY_1900_BERLIN) });
+    await round(MONDAY_1900_BERLIN);
     expect((await stored(orgId, d.id)).hibernation_due).toBeUndefined();
   });
 });
