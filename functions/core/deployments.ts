@@ -54,7 +54,8 @@ export interface Hibernation {
 
 /** Decision 50: the record's hibernation; a record stored before it is awake with no hold. */
 export const hibernationStateOf = (d: Pick<DeploymentRecord, 'hibernation'>): Hibernation =>
-  d.hibernation ?? { state: 'awake', until: null };
+  // In the shown order of keys: a stored map comes back in any order.
+  d.hibernation ? { state: d.hibernation.state, until: d.hibernation.until ?? null } : { state: 'awake', until: null };
 
 export const isHibernated = (d: Pick<DeploymentRecord, 'hibernation'>): boolean => hibernationStateOf(d).state === 'hibernated';
 
