@@ -81,6 +81,9 @@ export interface UpdateOptions extends RequestOptions {
  * was started), `unchanged` (200: the configuration already is that, nothing written)
  * or `dry_run` (200 with `?dry_run=true`: the record as it would be and what would change).
  */
+/** What a hibernate or a wake did: started an operation (202), or nothing, the deployment being in that state (200). */
+export type HibernationResult = { outcome: 'accepted'; accepted: Accepted } | { outcome: 'unchanged'; deployment: Deployment };
+
 export type UpdateResult =
   | { outcome: 'accepted'; accepted: Accepted }
   | { outcome: 'unchanged'; deployment: Deployment }
@@ -335,6 +338,28 @@ export class DeploymentsClient {
   /** Restores revision n's configuration (secret values included), as an update does (decision 43). */
   rollbackDeployment(deploymentId: string, revision: number, opts: UpdateOptions = {}): Promise<UpdateResult> {
     return this.update('rollbackDeployment', deploymentId, { revision }, opts);
+  }
+  /**
+   * Decision 50: hibernates the deployment (202, an operation to wait for), or answers it as it
+   * is when it already is hibernated (200). `until`: the manual hold's end, at most 7 days ahead.
+   */
+  hibernateDeployment(deploymentId: string, body: BodyOf<'hibernateDeployment'> = {}, opts?: RequestOptions): Promise<HibernationResult> {
+    return this.hibernation('hibernateDeployment', deploymentId, body, opts);
+  }
+  /** Decision 50: wakes the deployment, as hibernateDeployment hibernates it. */
+  wakeDeployment(deploymentId: string, body: BodyOf<'wakeDeployment'> = {}, opts?: RequestOptions): Promise<HibernationResult> {
+    return this.hibernation('wakeDeployment', deploymentId, body, opts);
+  }
+  private async hibernation(
+    id: 'hibernateDeployment' | 'wakeDeployment',
+    deploymentId: string,
+    body: BodyOf<'hibernateDeployment'>,
+    opts?: RequestOptions,
+  ): Promise<HibernationResult> {
+    const res = await this.call(id, { ...opts, params: { deployment_id: deploymentId }, body });
+    return res.status === 202
+      ? { outcome: 'accepted', accepted: res.data as Accepted }
+      : { outcome: 'unchanged', deployment: res.data as Deployment };
   }
   createDagSync(deploymentId: string, opts?: RequestOptions) {
     return this.data('createDagSync', { ...opts, params: { deployment_id: deploymentId }, body: {} });

@@ -127,6 +127,10 @@ export const ERRORS = {
     status: 409,
     message: ({ id, operationId }) => `Deployment ${id} has operation ${operationId} in progress; retry when it has ended.`,
   }),
+  DEPLOYMENT_HIBERNATED: code<{ id: string }>({
+    status: 409,
+    message: ({ id }) => `Deployment ${id} is hibernated; wake it first (POST /deployments/${id}/wake).`,
+  }),
   OPERATION_NOT_CANCELABLE: code<{ id: string; type: string; status: string; cancelableType: boolean }>({
     status: 409,
     message: (p) => (p.cancelableType ? `Operation ${p.id} is already ${p.status}.` : `A ${p.type} operation cannot be canceled.`),

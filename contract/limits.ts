@@ -72,3 +72,9 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?
 export const METRICS_DEFAULT_MAX_PERIODS = 360;
 export const METRICS_MAX_PERIODS = 1440;
 export const METRICS_RETENTION_SECONDS = 15 * 24 * 3600;
+
+/** Decision 50: a configuration's hibernation schedules, and how far ahead a manual hold may last. */
+export const MAX_HIBERNATION_SCHEDULES = 10;
+export const CRON_MAX_LENGTH = 100;
+export const TIME_ZONE_MAX_LENGTH = 64;
+export const MAX_HOLD_SECONDS = 7 * 24 * 3600;

@@ -34,6 +34,12 @@ const UPDATE_OR = {
   description: 'Nothing to change: the deployment as it is. With dry_run=true: `{deployment, changes}`, nothing written.',
 } as const;
 
+/** Decision 50: the 200 of a hibernate or a wake when the deployment is already in the asked state. */
+const HIBERNATION_OR = {
+  data: s.Deployment,
+  description: 'Already in the asked state: the deployment as it is (an `until` given is recorded), no operation.',
+} as const;
+
 export const responses = {
   listEnvironments: { data: /* @__PURE__ */ s.listOf(s.Environment) },
   getEnvironment: { data: s.Environment },
@@ -48,6 +54,8 @@ export const responses = {
   listRevisions: { data: /* @__PURE__ */ s.listOf(s.Revision) },
   getRevision: { data: s.Revision },
   rollbackDeployment: { data: s.Accepted, or: UPDATE_OR },
+  hibernateDeployment: { data: s.Accepted, or: HIBERNATION_OR },
+  wakeDeployment: { data: s.Accepted, or: HIBERNATION_OR },
   createDagSync: { data: s.Accepted },
   createAppUser: { data: s.AppUserAccepted },
   listOperations: { data: /* @__PURE__ */ s.listOf(s.Operation) },

@@ -39,6 +39,8 @@ export interface Route {
   readonly query?: z.ZodMiniType;
   /** JSON body schema; absent for routes that take no body. */
   readonly body?: z.ZodMiniType;
+  /** The body may be left out (read as `{}`), as a route that takes none (decision 50's optional `{"until"}`). */
+  readonly bodyOptional?: true;
   /** The media types the body may be sent as, when not only application/json (decision 8). */
   readonly bodyMediaTypes?: readonly [string, ...string[]];
   /**
@@ -165,7 +167,7 @@ export const deleteDeployment = {
   tag: 'Deployments',
   params: s.DeploymentIdParams,
   success: { status: 202 },
-  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'ORGANIZATION_BUSY'],
+  errors: ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_ALREADY_DESTROYED', 'OPERATION_IN_PROGRESS', 'ORGANIZATION_BUSY'],
 } as const satisfies Route;
 
 /** The error codes of a request that starts a configuration update (decisions 42-43), besides its own. */
@@ -177,6 +179,7 @@ const UPDATE_ERRORS = [
   'PRECONDITION_FAILED',
   'DEPLOYMENT_NOT_READY',
   'OPERATION_IN_PROGRESS',
+  'DEPLOYMENT_HIBERNATED',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
   'ORGANIZATION_BUSY',
@@ -264,6 +267,42 @@ export const rollbackDeployment = {
   errors: /* @__PURE__ */ codes(UPDATE_ERRORS, ['REVISION_NOT_FOUND']),
 } as const satisfies Route;
 
+/** Decision 50: the 200 of a hibernate or a wake when the deployment is already in the asked state. */
+const HIBERNATION_OR = { status: 200 } as const;
+
+const HIBERNATION_ERRORS = /* @__PURE__ */ codes(
+  ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'],
+  IDEMPOTENT_POST_ERRORS,
+);
+
+/** A hibernate or a wake: one function for both (decision 261). */
+/* @__NO_SIDE_EFFECTS__ */
+function hibernationRoute<P extends string>(path: P, summary: string) {
+  return {
+    method: 'POST',
+    path,
+    handler: 'change-hibernation',
+    access: ['deployments:write'],
+    summary,
+    tag: 'Deployments',
+    params: s.DeploymentIdParams,
+    body: s.HibernationBody,
+    bodyOptional: true,
+    success: { status: 202, or: HIBERNATION_OR },
+    errors: HIBERNATION_ERRORS,
+  } as const satisfies Route;
+}
+
+export const hibernateDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/hibernate',
+  'Hibernate a ready deployment: its application stops; data, configuration and URL are kept (decision 50)',
+);
+
+export const wakeDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/wake',
+  'Wake a hibernated deployment (decision 50)',
+);
+
 export const createDagSync = {
   method: 'POST',
   path: '/deployments/{deployment_id}/dag-syncs',
@@ -274,7 +313,10 @@ export const createDagSync = {
   params: s.DeploymentIdParams,
   body: s.EmptyBody,
   success: { status: 202 },
-  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
+  errors: /* @__PURE__ */ codes(
+    ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', 'DEPLOYMENT_HIBERNATED'],
+    IDEMPOTENT_POST_ERRORS,
+  ),
 } as const satisfies Route;
 
 export const createAppUser = {
@@ -289,7 +331,10 @@ export const createAppUser = {
   success: { status: 202 },
   secretInAnswer: true,
   secretFields: ['password'],
-  errors: /* @__PURE__ */ codes(['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS'], IDEMPOTENT_POST_ERRORS),
+  errors: /* @__PURE__ */ codes(
+    ['DEPLOYMENT_NOT_FOUND', 'DEPLOYMENT_NOT_READY', 'OPERATION_IN_PROGRESS', 'DEPLOYMENT_HIBERNATED'],
+    IDEMPOTENT_POST_ERRORS,
+  ),
 } as const satisfies Route;
 
 export const listOperations = {
@@ -476,6 +521,8 @@ export const routes = {
   listRevisions,
   getRevision,
   rollbackDeployment,
+  hibernateDeployment,
+  wakeDeployment,
   createDagSync,
   createAppUser,
   listOperations,

@@ -28,11 +28,15 @@ export function schema<S>(build: () => S): S {
 }
 
 import {
+  CRON_MAX_LENGTH,
   ENV_NAME,
   MAX_ENV_VALUE_LENGTH,
+  MAX_HIBERNATION_SCHEDULES,
   NAME_MAX_LENGTH,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
+  TIME_ZONE_MAX_LENGTH,
+  TIMESTAMP_PATTERN,
   WAIT_TIMEOUT_SECONDS,
   WEBHOOK_DESCRIPTION_MAX_LENGTH,
   WEBHOOK_URL_MAX_LENGTH,
@@ -109,12 +113,28 @@ const EnvEntryInput = schema(() =>
   }),
 );
 
+/** Decision 50: a five-field cron expression; its grammar is checked with the schedule (functions/core/hibernation-schedule.ts). */
+const CronExpression = schema(() =>
+  z
+    .string()
+    .check(z.maxLength(CRON_MAX_LENGTH), z.describe('minute hour day-of-month month day-of-week (0-6): numbers, *, ranges, lists, steps.')),
+);
+const HibernationSchedule = schema(() => z.strictObject({ hibernate: CronExpression, wake: CronExpression }));
+const HibernationSchedules = schema(() =>
+  z.array(HibernationSchedule).check(z.maxLength(MAX_HIBERNATION_SCHEDULES), z.describe('1 to 10 schedules; replaced whole by a patch.')),
+);
+const TimeZone = schema(() => z.string().check(z.maxLength(TIME_ZONE_MAX_LENGTH), z.describe('An IANA time zone name; default UTC.')));
+
+/** `config.hibernation` at creation: null (no schedule) or the schedules and their time zone. */
+const HibernationInput = schema(() => z.nullable(z.strictObject({ schedules: HibernationSchedules, time_zone: z.optional(TimeZone) })));
+
 /** `config` at creation: any of its fields; the others take their defaults. */
 export const ConfigInput = schema(() =>
   z.strictObject({
     app_version: z.optional(AppVersion).check(z.describe('A supported release of the app type; default the newest.')),
     size: z.optional(Size),
     env: z.optional(z.record(EnvName, EnvEntryInput)).check(z.describe('At most 50 entries.')),
+    hibernation: z.optional(HibernationInput).check(z.describe('Hibernation schedules (decision 50); default null.')),
   }),
 );
 
@@ -124,8 +144,21 @@ export const ConfigPatch = schema(() =>
     app_version: z.optional(AppVersion),
     size: z.optional(Size),
     env: z.optional(z.nullable(z.record(EnvName, z.nullable(EnvEntryInput)))),
+    hibernation: z
+      .optional(z.nullable(z.strictObject({ schedules: z.optional(HibernationSchedules), time_zone: z.optional(z.nullable(TimeZone)) })))
+      .check(z.describe('null removes the schedules; an object merges into them (its schedules replace the list whole).')),
   }),
 );
+
+/** Decision 50: POST /deployments/{id}/hibernate and /wake. */
+export const HibernationBody = schema(() =>
+  z.strictObject({
+    until: z
+      .optional(z.string().check(z.maxLength(24), z.regex(TIMESTAMP_PATTERN, 'must be a timestamp such as 2026-11-28T06:40:00.000Z')))
+      .check(z.describe('The end of the manual hold: in the future, at most 7 days ahead. Scheduled transitions before it are skipped.')),
+  }),
+);
+export type HibernationBody = z.infer<typeof HibernationBody>;
 
 export type ConfigPatch = z.infer<typeof ConfigPatch>;
 
@@ -315,15 +348,28 @@ const EnvEntryView = schema(() =>
 
 export type EnvEntryView = z.infer<typeof EnvEntryView>;
 
-export const Config = schema(() => z.object({ app_version: z.string(), size: Size, env: z.record(z.string(), EnvEntryView) }));
+/** Decision 50: a configuration's hibernation schedules, as shown (`time_zone` always). */
+const HibernationConfigView = schema(() =>
+  z.object({ schedules: z.array(z.object({ hibernate: z.string(), wake: z.string() })), time_zone: z.string() }),
+);
+export type HibernationConfigView = z.infer<typeof HibernationConfigView>;
+
+export const Config = schema(() =>
+  z.object({
+    app_version: z.string(),
+    size: Size,
+    env: z.record(z.string(), EnvEntryView),
+    hibernation: z.nullable(HibernationConfigView),
+  }),
+);
 export type Config = z.infer<typeof Config>;
 
 /** One changed leaf: `config.app_version`, `config.size` or `config.env.<NAME>`, as shown; null when absent. */
 export const ConfigChange = schema(() =>
   z.object({
     field: z.string(),
-    from: z.nullable(z.union([z.string(), EnvEntryView])),
-    to: z.nullable(z.union([z.string(), EnvEntryView])),
+    from: z.nullable(z.union([z.string(), EnvEntryView, HibernationConfigView])),
+    to: z.nullable(z.union([z.string(), EnvEntryView, HibernationConfigView])),
   }),
 );
 export type ConfigChange = z.infer<typeof ConfigChange>;
@@ -344,6 +390,10 @@ export const Deployment = schema(() =>
     status: DeploymentStatus,
     url: z.optional(z.string()).check(z.describe('Present only while status is ready.')),
     health: DeploymentHealth,
+    hibernation: z.object({
+      state: z.enum(['awake', 'hibernated']),
+      until: z.nullable(Timestamp).check(z.describe('The end of a manual hold in force that was given one, else null.')),
+    }),
     environment_id: z.string(),
     created_at: Timestamp,
     config: Config,

@@ -14,6 +14,7 @@ import { type EngineCredentials, newEngineCredentials } from './engine-credentia
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
 import { type HealthChecker, startHealthChecker } from './health-checker.js';
+import { type HibernationScheduler, startHibernationScheduler } from './hibernation-scheduler.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 import { localStandIns, useStandIns } from './stand-ins.js';
 import { releaseClaims } from './table-queue.js';
@@ -68,6 +69,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let reconciled: Reconciled = { ended: [], resumed: [] };
   let pipeline: EventPipeline | undefined;
   let checker: HealthChecker | undefined;
+  let scheduler: HibernationScheduler | undefined;
   const dataDir = options.inMemory ? null : settings.dataDir;
   try {
     sfn = await startSfnEndpoint(stepFunctions, 0, credentials.accessKeyId);
@@ -107,7 +109,9 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     await releaseClaims();
     pipeline = startEventPipeline({ endpoint: dynamo.endpoint, tableName, dataDir });
     checker = startHealthChecker(config().healthCheckSeconds);
+    scheduler = startHibernationScheduler();
   } catch (e) {
+    await scheduler?.stop();
     await checker?.stop();
     await pipeline?.stop();
     await Promise.all(servers.map(close));
@@ -127,6 +131,7 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
     stepFunctions,
     ...(twin ? { twin } : {}),
     async stop() {
+      await scheduler!.stop();
       await checker!.stop();
       await pipeline!.stop();
       await Promise.all(servers.map(close));

@@ -34,6 +34,7 @@ const OPTIONS = {
   'if-match': { type: 'string' },
   'dry-run': { type: 'boolean' },
   revision: { type: 'string' },
+  until: { type: 'string' },
   username: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },

@@ -41,6 +41,8 @@ export const showDeployment = (d: Deployment) => {
     ['app_type', d.app_type],
     ['status', d.status],
     ['url', d.url],
+    // Decision 50: awake or hibernated, with a manual hold's end.
+    ['hibernation', d.hibernation && `${d.hibernation.state}${d.hibernation.until ? ` until ${d.hibernation.until}` : ''}`],
     ['environment', d.environment_id],
     ['created_at', d.created_at],
     ['revision', String(d.revision)],
@@ -49,6 +51,7 @@ export const showDeployment = (d: Deployment) => {
     ['size', d.config.size],
     // Each entry escaped to one line first: a line break in a value must not pass for another entry.
     ['env', env.length ? env.map(([name, entry]) => oneLine(`${name}=${envEntry(entry)}`)).join('\n') : '(none)'],
+    ['schedules', d.config.hibernation ? oneLine(JSON.stringify(d.config.hibernation)) : undefined],
     ['operation', d.links.operation],
   ]);
 };
@@ -78,7 +81,8 @@ export const showWebhook = (w: Webhook) =>
   ]);
 
 /** A configuration value as a change shows it: a secret's never, which the API does not send either. */
-const shownValue = (v: NonNullable<ConfigChange['to']>) => (typeof v === 'string' ? v : v.secret ? '(secret)' : JSON.stringify(v.value));
+const shownValue = (v: NonNullable<ConfigChange['to']>) =>
+  typeof v === 'string' ? v : 'schedules' in v ? JSON.stringify(v) : v.secret ? '(secret)' : JSON.stringify(v.value);
 
 /** What an update changes, one line per changed field: `+` added, `- ` removed, `~` changed; "No change." for none. */
 export function showChanges(changes: readonly ConfigChange[]): string {

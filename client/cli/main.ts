@@ -45,6 +45,8 @@ const SYNOPSES: Record<string, string> = {
   'deployments revisions': '<deployment-id> [--page <n>] [--per-page <n>]',
   'deployments rollback':
     '<deployment-id> --revision <n> [--if-match <revision|*>] [--idempotency-key <key>]\n[--dry-run | --wait [--timeout <seconds>]]',
+  'deployments hibernate': '<deployment-id> [--until <timestamp>] [--idempotency-key <key>] [--wait [--timeout <seconds>]]',
+  'deployments wake': '<deployment-id> [--until <timestamp>] [--idempotency-key <key>] [--wait [--timeout <seconds>]]',
   'deployments users create':
     '<deployment-id> --username <name> --email <address> --role <admin|editor|viewer>\n[--password-file <path>] [--idempotency-key <key>] [--wait [--timeout <seconds>]]',
   'deployments health': '<deployment-id>   (exit 0 healthy, 1 otherwise)',

@@ -55,6 +55,14 @@ export const deployment = /* @__PURE__ */ entity('deployment', {
   indexes: {
     deployments: { physical: 'gsi1', pk: `${ORG}#DEPS`, sk: '{seq}', byStatus: 'deploymentsByStatus' },
     deploymentsByStatus: { physical: 'gsi4', pk: `${ORG}#DEPS#{status}`, sk: '{seq}' },
+    // Sparse (decision 260): only deployments with a schedule or a hold, by the next minute the
+    // scheduler is to visit them, so it finds the due ones with one Query and no Scan.
+    hibernationDue: {
+      physical: 'gsi5',
+      pk: 'HIBERNATION_DUE',
+      sk: '{hibernation_due}#{org_id}#{id}',
+      when: (v) => typeof v.hibernation_due === 'string',
+    },
   },
 });
 /**

@@ -8,6 +8,7 @@ type Shown = ConfigChange['from'];
 function side(v: Shown) {
   if (v === null) return <span class="note">(none)</span>;
   if (typeof v === 'string') return <code>{v}</code>;
+  if ('schedules' in v) return <code>{JSON.stringify(v)}</code>;
   if (v.secret) return <span class="badge secret">secret</span>;
   return <code>{v.value}</code>;
 }

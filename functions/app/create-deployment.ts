@@ -13,6 +13,7 @@ import { Retry, requestRetries } from '../adapters/dynamo/transact.js';
 import { applyConfigPatch, defaultConfig } from '../core/deployment-config.js';
 import { autoName, newDeploymentWithOperation } from '../core/deployments.js';
 import { isKnownEnvironment } from '../core/environments.js';
+import { scheduleIssues } from '../core/hibernation-schedule.js';
 import type { Limits } from '../core/rate-limits.js';
 import { config } from '../lib/config.js';
 import { changeEventsBy } from './change-events.js';
@@ -43,6 +44,8 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
     { appType: req.body.app_type, versions, digest: await envDigester(req.orgId, id) },
     { allowDowngrade: true },
   );
+  // Decision 50's schedules: cron expressions and an IANA time zone.
+  if (planned.config.hibernation) planned.problems.push(...scheduleIssues(planned.config.hibernation));
   if (planned.problems.length) throw invalidRequest('The configuration is invalid.', planned.problems);
   const firstConfig = await sealEnv(planned.config, req.orgId, id);
   const { deployment, operation } = await withWriteState(

@@ -15,7 +15,7 @@ import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js'
 import { Retry, requestRetries, withRetries } from '../adapters/dynamo/transact.js';
 import { hostingPlatform, restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { blockingOperation, type DeploymentRecord, deploymentMoveAfter } from '../core/deployments.js';
+import { blockingOperation, type DeploymentRecord, deploymentMoveAfter, hibernationInFlight, isHibernated } from '../core/deployments.js';
 import type { Actor } from '../core/events.js';
 import { CANCELABLE_TYPES, isTerminal, type OperationRecord, operationView, queuedOperation, workflowInput } from '../core/operations.js';
 import { logger } from '../lib/logger.js';
@@ -66,7 +66,7 @@ export interface ActorRequest {
 }
 
 /** The deployment a write started from, or the 404 for an id that names none (decision 30). */
-function foundDeployment(state: WriteState, id: string): DeploymentRecord {
+export function foundDeployment(state: WriteState, id: string): DeploymentRecord {
   if (!state.deployment) throw apiError('DEPLOYMENT_NOT_FOUND', { id });
   return state.deployment;
 }
@@ -81,6 +81,9 @@ export async function destroyDeployment(orgId: string, id: string, now: Date, ac
       const d = foundDeployment(state, id);
       if (d.status === 'destroyed') throw apiError('DEPLOYMENT_ALREADY_DESTROYED', { id: d.id });
       if (d.status === 'destroying' && d.last_operation_id) return { joined: { deploymentId: d.id, operationId: d.last_operation_id } };
+      // Half-stopped (or half-started) services are left to finish first: these cannot be canceled (decision 50).
+      const stopping = hibernationInFlight(d);
+      if (stopping) throw apiError('OPERATION_IN_PROGRESS', { id: d.id, operationId: stopping }, { operationId: stopping });
       const inFlight = d.last_operation_id ? await getOperation(orgId, d.last_operation_id, true) : undefined;
       const cancel =
         inFlight && !isTerminal(inFlight.status) ? { operation: inFlight, message: 'Canceled by a destroy request.' } : undefined;
@@ -124,8 +127,8 @@ export async function startOperation(
 }
 
 /**
- * DAG syncs and app users need a ready deployment (decision 20), and wait for a configuration
- * update in flight (decision 42). `fields`: what the operation is written with beyond its
+ * DAG syncs and app users need a ready deployment (decision 20), wait for a configuration
+ * update, a hibernate or a wake in flight (decisions 42, 50), and an awake deployment (decision 50). `fields`: what the operation is written with beyond its
  * type (only those given; app-users.ts gives its id, params and sealed input).
  */
 export async function startOnReadyDeployment(
@@ -143,6 +146,7 @@ export async function startOnReadyDeployment(
       if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
       const blocking = blockingOperation(d, 'other');
       if (blocking) throw apiError('OPERATION_IN_PROGRESS', { id: d.id, operationId: blocking }, { operationId: blocking });
+      if (isHibernated(d)) throw apiError('DEPLOYMENT_HIBERNATED', { id: d.id });
       return startOperation(
         state,
         d,

@@ -19,12 +19,13 @@ import {
 import { STEP_RETRIES } from '../adapters/dynamo/transact.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import { configView } from '../core/deployment-config.js';
-import { type DeploymentRecord, healthOf } from '../core/deployments.js';
+import { type DeploymentRecord, healthOf, isHibernated } from '../core/deployments.js';
 import { applyCheck, type HealthDetail, orderComponents } from '../core/health.js';
 import type { HostingPlatform } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
 import { systemChanges } from './change-events.js';
 import { deploymentIdOf } from './lookups.js';
+import { visitPages } from './paged-visits.js';
 
 /** The health of a deployment as its record and health item hold it. */
 export function healthReport({
@@ -88,8 +89,8 @@ export async function checkDeployment(
   platform: HostingPlatform = hostingPlatform(),
 ): Promise<CheckResult> {
   const { deployment: d, health } = await getDeploymentWithHealth(orgId, id);
-  if (d?.status !== 'ready') {
-    // No longer ready: leave the list (its rolled-up health already went unknown with the move).
+  if (d?.status !== 'ready' || isHibernated(d)) {
+    // No longer ready, or hibernated (decision 50): leave the list (its rolled-up health already changed with the move).
     if (health?.watched) await unwatch(orgId, id);
     return 'unwatched';
   }
@@ -117,23 +118,13 @@ export async function checkAll(
 ): Promise<CheckRound> {
   const { concurrency = 16, pageSize = 500, now = () => new Date(), platform = hostingPlatform() } = opts;
   const round: CheckRound = { checked: 0, results: {} };
-  let next: Record<string, unknown> | undefined;
-  do {
-    const page = await watchedPage(pageSize, next);
-    next = page.next;
-    round.checked += page.items.length;
-    const queue = [...page.items];
-    const worker = async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
-        try {
-          const r = await checkDeployment(item.orgId, item.deploymentId, now(), platform);
-          round.results[r] = (round.results[r] ?? 0) + 1;
-        } catch (e) {
-          logger.error('health check failed', { deployment_id: item.deploymentId, error: e as Error });
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-  } while (next);
+  const { visited, results } = await visitPages({
+    page: (after) => watchedPage(pageSize, after),
+    visit: (item) => checkDeployment(item.orgId, item.deploymentId, now(), platform),
+    concurrency,
+    failure: 'health check failed',
+  });
+  round.checked = visited;
+  round.results = results;
   return round;
 }

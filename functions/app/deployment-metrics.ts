@@ -8,6 +8,7 @@ import { invalidRequest } from '../../contract/errors.js';
 import type { Metrics } from '../../contract/monitoring-schemas.js';
 import { hostingPlatform } from '../adapters/platform/hosting-platform.js';
 import type { DeploymentRecord } from '../core/deployments.js';
+import { cutHibernated } from '../core/hibernation.js';
 import { METRIC_UNITS, type MetricsQuery, metricsWindow, type RunInterval } from '../core/metrics-range.js';
 import type { HostingPlatform } from '../core/platform.js';
 import { findDeployment } from './lookups.js';
@@ -16,15 +17,18 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 /**
- * When the deployment ran: from its create's success to its destroy's (hibernation will cut
- * gaps in it). A record stored before `ready_at` was kept counts from its creation when it was
+ * When the deployment ran: from its create's success to its destroy's, less the spans it was
+ * hibernated (decision 50). A record stored before `ready_at` was kept counts from its creation when it was
  * ever ready; one that never was has no run.
  */
 export function runsOf(d: DeploymentRecord): RunInterval[] {
   const everReady = d.ready_at !== undefined || d.status === 'ready' || d.status === 'destroying' || d.status === 'destroyed';
   if (!everReady) return [];
   const to = d.destroyed_at ?? (d.status === 'destroyed' ? d.updated_at : undefined);
-  return [{ from: seconds(d.ready_at ?? d.created_at), to: to === undefined ? null : seconds(to) }];
+  return cutHibernated(
+    [{ from: seconds(d.ready_at ?? d.created_at), to: to === undefined ? null : seconds(to) }],
+    d.hibernated_spans ?? [],
+  );
 }
 
 export async function deploymentMetrics(

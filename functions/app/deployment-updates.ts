@@ -22,7 +22,7 @@ import {
   type StoredConfig,
   versionProblems,
 } from '../core/deployment-config.js';
-import { blockingOperation, type DeploymentRecord, deploymentView } from '../core/deployments.js';
+import { blockingOperation, type DeploymentRecord, deploymentView, isHibernated } from '../core/deployments.js';
 import { queuedOperation } from '../core/operations.js';
 import { etagOf, ifMatchHolds } from '../core/revisions.js';
 import { config } from '../lib/config.js';
@@ -64,7 +64,10 @@ function check(d: DeploymentRecord, plan: Plan, ifMatch: string | undefined): Co
   if (d.status !== 'ready') throw apiError('DEPLOYMENT_NOT_READY', { id: d.id, status: d.status });
   const blocking = blockingOperation(d, 'update');
   if (blocking) throw apiError('OPERATION_IN_PROGRESS', { id: d.id, operationId: blocking }, { operationId: blocking });
-  return configChanges(d.config, plan.config);
+  const changes = configChanges(d.config, plan.config);
+  // Decision 50: while hibernated only the schedules may change (the last of the 409s).
+  if (isHibernated(d) && changes.some((c) => c.field !== 'config.hibernation')) throw apiError('DEPLOYMENT_HIBERNATED', { id: d.id });
+  return changes;
 }
 
 /** The deployment as it would be once the plan is applied: what a dry run shows. */

@@ -4,6 +4,7 @@
  * the deployment (env-secrets.ts), then run as every update is (deployment-updates.ts).
  */
 import { applyConfigPatch, type ConfigInput } from '../core/deployment-config.js';
+import { scheduleIssues } from '../core/hibernation-schedule.js';
 import { config } from '../lib/config.js';
 import { runUpdate, type UpdateRequest } from './deployment-updates.js';
 import { envDigester } from './env-digest.js';
@@ -19,6 +20,9 @@ export const updateDeployment = (req: UpdateRequest & { patch: ConfigInput | und
         versions: config().appVersions,
         digest,
       });
+      // The schedules' cron expressions and time zone (decision 50): checked here, where a patch brings them, so
+      // that a rollback, which restores a revision checked when it was stored, does not bundle the cron parser.
+      if (planned.hibernation) problems.push(...scheduleIssues(planned.hibernation));
       return { config: planned, problems, rollbackOf: null };
     },
     (planned, d) => sealEnv(planned, d.org_id, d.id),

@@ -8,11 +8,14 @@
 import { errorView, type OperationError, phaseFailed } from '../../contract/errors.js';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { getHealthDetail } from '../adapters/dynamo/health-store.js';
 import { getOperation, listActiveOperations } from '../adapters/dynamo/operation-reads.js';
 import { Retry, STEP_RETRIES, withRetries } from '../adapters/dynamo/transact.js';
 import { restoreConfig } from '../adapters/platform/hosting-platform.js';
 import { describeExecution, startExecution, stopExecution } from '../adapters/sfn/executions.js';
-import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl } from '../core/deployments.js';
+import { type DeploymentRecord, deploymentMoveAfter, deploymentUrl, healthOf } from '../core/deployments.js';
+import { type HealthDetail, unknownHealth } from '../core/health.js';
+import { awakeChange, hibernatedChange, isHibernationType } from '../core/hibernation.js';
 import { isTerminal, type OperationRecord, PHASE_MESSAGES, PHASES, workflowInput } from '../core/operations.js';
 import { type HostingPlatform, isPlatformErrorName } from '../core/platform.js';
 import { logger } from '../lib/logger.js';
@@ -77,6 +80,9 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     const move = deploymentMoveAfter('succeeded', op.type, deployment);
     // Decision 48: "ready" carries the result of a first check, made now.
     const health = move?.to === 'ready' ? await firstCheck(deployment, at) : undefined;
+    // Decision 50: the record's hibernation changes with the operation's success (a wake's with a first check).
+    const hibernation =
+      isHibernationType(op.type) && deployment.status === 'ready' ? await hibernationOutcome(op, deployment, at) : undefined;
     if (
       !(await applyTransition({
         operation: op,
@@ -84,6 +90,7 @@ export async function completeOperation(input: StepInput, appDomain: string, now
         deployment: move,
         ...(health ? { health } : {}),
         ...(applied ? { applied } : {}),
+        ...(hibernation ? { hibernation } : {}),
         at,
         retries: STEP_RETRIES,
         events: systemChanges,
@@ -93,6 +100,16 @@ export async function completeOperation(input: StepInput, appDomain: string, now
     return op;
   }, STEP_RETRIES);
   if (succeeded) emit('operationsSucceeded', { operation_type: succeeded.type }, 1);
+}
+
+/** What a hibernate's or a wake's success writes on its (ready) deployment and its health item. */
+async function hibernationOutcome(op: OperationRecord, d: DeploymentRecord, at: string) {
+  const health = await getHealthDetail(d.org_id, d.id);
+  const previous: HealthDetail = { ...healthOf(d), checked_at: health?.checked_at ?? null, components: health?.components ?? [] };
+  if (op.type === 'deployment.hibernate') return { record: d, ...hibernatedChange(d, previous, at) };
+  // Awake: a first check made now, or unknown health until the checker's first visit when none can be made.
+  const checked = (await firstCheck({ ...d, health: { status: 'unknown', since: at } }, at)) ?? unknownHealth(at);
+  return { record: d, ...awakeChange(d, checked, at) };
 }
 
 /** The workflow's Catch output: Error name and Cause (on Lambda a JSON string with errorMessage). */

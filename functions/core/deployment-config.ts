@@ -11,6 +11,9 @@ import { ENV_NAME, MAX_ENV_BYTES, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH } from '
 import type * as s from '../../contract/schemas.js';
 import type { Assert, Equals } from '../../contract/type-equality.js';
 import { type AppType, SIZES, type Size } from '../../contract/vocabulary.js';
+import type { HibernationConfig } from './hibernation-schedule.js';
+
+export type { HibernationConfig };
 
 // Decision 41's choices, limits and default releases are the contract's (vocabulary.ts, limits.ts, config-variables.ts).
 export { type AppVersions, DEFAULT_APP_VERSIONS, ENV_NAME, MAX_ENV_BYTES, MAX_ENV_ENTRIES, MAX_ENV_VALUE_LENGTH, SIZES, type Size };
@@ -34,6 +37,8 @@ export interface StoredConfig {
   app_version: string;
   size: Size;
   env: Record<string, StoredEnvEntry>;
+  /** Decision 50's schedules; absent on configurations stored before it (read as null). */
+  hibernation?: HibernationConfig | null;
 }
 
 /** A secret set by a request, before it is sealed: its value never leaves the request that sent it. */
@@ -52,13 +57,14 @@ export interface ConfigView {
   app_version: string;
   size: Size;
   env: Record<string, EnvEntryView>;
+  hibernation: HibernationConfig | null;
 }
 
 /** One changed leaf, as a dry run and an update operation show it (decision 42). */
 export interface ConfigChange {
   field: string;
-  from: string | EnvEntryView | null;
-  to: string | EnvEntryView | null;
+  from: string | EnvEntryView | HibernationConfig | null;
+  to: string | EnvEntryView | HibernationConfig | null;
 }
 
 /** The shapes above as the API's schemas declare them (contract/schemas.ts): drift fails `tsc` (decision 213). */
@@ -87,6 +93,7 @@ export const defaultConfig = (appType: AppType, versions: AppVersions): StoredCo
   app_version: newestVersion(versions[appType]),
   size: DEFAULT_SIZE,
   env: {},
+  hibernation: null,
 });
 
 // ---- showing -------------------------------------------------------------------
@@ -98,7 +105,35 @@ export function configView(c: StoredConfig | PendingConfig): ConfigView {
     app_version: c.app_version,
     size: c.size,
     env: Object.fromEntries(Object.entries(c.env).map(([name, e]) => [name, envEntryView(e)])),
+    hibernation: hibernationOf(c),
   };
+}
+
+/** Decision 50: the schedules a configuration holds (null when none, or stored before them), in their shown order of keys. */
+export const hibernationOf = (c: Pick<StoredConfig, 'hibernation'>): HibernationConfig | null =>
+  c.hibernation
+    ? { schedules: c.hibernation.schedules.map((s) => ({ hibernate: s.hibernate, wake: s.wake })), time_zone: c.hibernation.time_zone }
+    : null;
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** `config.hibernation` in a request: null removes the schedules; an object merges into them (RFC 7396: its list replaces theirs). */
+export interface HibernationInput {
+  schedules?: { hibernate: string; wake: string }[];
+  time_zone?: string | null;
+}
+
+/** The schedules after a patch (or a creation's `config`, over none), and what is missing for them to be complete. */
+export function patchHibernation(
+  current: HibernationConfig | null,
+  patch: HibernationInput | null | undefined,
+): { hibernation: HibernationConfig | null; problems: ConfigProblem[] } {
+  if (patch === undefined) return { hibernation: current, problems: [] };
+  if (patch === null) return { hibernation: null, problems: [] };
+  const schedules = patch.schedules ?? current?.schedules;
+  if (!schedules) return { hibernation: null, problems: [{ field: 'config.hibernation.schedules', issue: 'is required' }] };
+  const time_zone = patch.time_zone === undefined ? (current?.time_zone ?? DEFAULT_TIME_ZONE) : (patch.time_zone ?? DEFAULT_TIME_ZONE);
+  return { hibernation: { schedules: schedules.map((s) => ({ hibernate: s.hibernate, wake: s.wake })), time_zone }, problems: [] };
 }
 
 // ---- digests -------------------------------------------------------------------
@@ -128,6 +163,7 @@ export interface ConfigInput {
   app_version?: string;
   size?: Size;
   env?: Record<string, EnvEntryInput | null> | null;
+  hibernation?: HibernationInput | null;
 }
 /** A patch's `config` as its schema reads it (a creation's is narrower, so it is one too). */
 export type InputMatchesSchema = Assert<Equals<ConfigInput, s.ConfigPatch>>;
@@ -207,8 +243,19 @@ export function applyConfigPatch(
     problems.push({ field: 'config.env', issue: `must have at most ${MAX_ENV_ENTRIES} entries` });
   }
   problems.push(...envSizeProblems(env));
+  const hibernation = patchHibernation(hibernationOf(current), patch.hibernation);
+  problems.push(...hibernation.problems);
   // Object.fromEntries defines each name as an own property, `__proto__` included.
-  return { config: { app_version, size: patch.size ?? current.size, env: Object.fromEntries(env) }, problems };
+  return {
+    config: {
+      app_version,
+      size: patch.size ?? current.size,
+      env: Object.fromEntries(env),
+      // A configuration stored before decision 50 keeps its shape until a patch gives schedules.
+      ...(patch.hibernation === undefined && !('hibernation' in current) ? {} : { hibernation: hibernation.hibernation }),
+    },
+    problems,
+  };
 }
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -239,6 +286,9 @@ export function configChanges(before: StoredConfig | PendingConfig, after: Store
   if (before.app_version !== after.app_version)
     changes.push({ field: 'config.app_version', from: before.app_version, to: after.app_version });
   if (before.size !== after.size) changes.push({ field: 'config.size', from: before.size, to: after.size });
+  // Decision 50: the schedules are one leaf, their list replaced whole.
+  const [hb, ha] = [hibernationOf(before), hibernationOf(after)];
+  if (JSON.stringify(hb) !== JSON.stringify(ha)) changes.push({ field: 'config.hibernation', from: hb, to: ha });
   for (const name of new Set([...Object.keys(before.env), ...Object.keys(after.env)])) {
     const b = envEntry(before.env, name);
     const a = envEntry(after.env, name);

@@ -34,7 +34,30 @@ export interface DeploymentRecord {
   destroyed_at?: string;
   /** Decision 48: the rolled-up health; absent on records stored before it, read as unknown since creation. */
   health?: DeploymentHealth;
+  /** Decision 50: awake or hibernated, and the end of a manual hold; absent on records stored before it, read as awake. */
+  hibernation?: Hibernation;
+  /** Decision 50: when it was hibernated (the latest MAX_HIBERNATED_SPANS), `to` null while it still is: its metrics' gaps. Never shown. */
+  hibernated_spans?: HibernatedSpan[];
+  /** Decision 50: the next minute the scheduler visits it (a schedule's transition or a hold's end); absent: none. Never shown. */
+  hibernation_due?: string;
 }
+
+export interface HibernatedSpan {
+  from: string;
+  to: string | null;
+}
+
+export interface Hibernation {
+  state: 'awake' | 'hibernated';
+  until: string | null;
+}
+
+/** Decision 50: the record's hibernation; a record stored before it is awake with no hold. */
+export const hibernationStateOf = (d: Pick<DeploymentRecord, 'hibernation'>): Hibernation =>
+  // In the shown order of keys: a stored map comes back in any order.
+  d.hibernation ? { state: d.hibernation.state, until: d.hibernation.until ?? null } : { state: 'awake', until: null };
+
+export const isHibernated = (d: Pick<DeploymentRecord, 'hibernation'>): boolean => hibernationStateOf(d).state === 'hibernated';
 
 /** What a new deployment is created with (its configuration: the default unless given); the rest follows from its creation. */
 export type NewDeploymentFields = Pick<DeploymentRecord, 'org_id' | 'name' | 'app_type' | 'environment_id'> & { config?: StoredConfig };
@@ -53,10 +76,13 @@ export function newDeploymentRecord(
     created_at: at,
     updated_at: at,
     health: { status: 'unknown', since: at },
+    hibernation: { state: 'awake', until: null },
     config: config ?? defaultConfig(fields.app_type, DEFAULT_APP_VERSIONS),
     revision: 1,
     applied_at: at,
     in_flight: [inFlightEntry({ type: 'deployment.create', id: operationId })],
+    // A schedule given at creation: the scheduler first looks at it the next minute (decision 260).
+    ...(config?.hibernation ? { hibernation_due: nextDueMinute(Date.parse(at)) } : {}),
     last_operation_id: operationId,
     op_count: 1,
   };
@@ -81,6 +107,9 @@ const TRANSITIONS: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
   destroyed: [],
 };
 
+/** The start of the minute after the one holding `ms` (core/hibernation.ts's nextMinute; here to keep this module's imports few). */
+export const nextDueMinute = (ms: number): string => new Date((Math.floor(ms / 60_000) + 1) * 60_000).toISOString();
+
 export const canTransition = (from: DeploymentStatus, to: DeploymentStatus): boolean => TRANSITIONS[from].includes(to);
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -102,6 +131,7 @@ export function deploymentView(d: DeploymentRecord, appDomain: string): Deployme
     status: d.status,
     ...(d.status === 'ready' ? { url: deploymentUrl(d, appDomain) } : {}),
     health: healthOf(d),
+    hibernation: hibernationStateOf(d),
     environment_id: d.environment_id,
     created_at: d.created_at,
     config: configView(d.config),
@@ -130,9 +160,18 @@ export const inFlightEntry = (op: { type: OperationType; id: string }): string =
 
 /**
  * The operation in flight that a request on the deployment must wait for: any, for a
- * configuration update; a `deployment.update`, for the others (decision 42).
+ * configuration update (and a hibernate or a wake); a `deployment.update`, a
+ * `deployment.hibernate` or a `deployment.wake`, for the others (decisions 42, 50).
  */
 export function blockingOperation(d: DeploymentRecord, by: 'update' | 'other'): string | undefined {
   const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);
-  return entries.find(([type]) => by === 'update' || type === 'deployment.update')?.[1];
+  return entries.find(([type]) => by === 'update' || BLOCKING_OTHERS.includes(type))?.[1];
+}
+
+const BLOCKING_OTHERS: readonly OperationType[] = ['deployment.update', 'deployment.hibernate', 'deployment.wake'];
+
+/** A hibernate or a wake in flight: a DELETE waits for it (decision 50). */
+export function hibernationInFlight(d: DeploymentRecord): string | undefined {
+  const entries = d.in_flight.map((e) => e.split(' ') as [OperationType, string]);
+  return entries.find(([type]) => type === 'deployment.hibernate' || type === 'deployment.wake')?.[1];
 }

@@ -34,7 +34,10 @@ export const PHASE_MESSAGES: Record<Phase, string> = {
   awake: 'The deployment is awake.',
 };
 
-/** A destroy cannot be canceled (it would strand half-deleted resources; decision 22). */
+/**
+ * A destroy cannot be canceled (it would strand half-deleted resources; decision 22), nor can a
+ * hibernate or a wake (decision 50: half-stopped services are neither state).
+ */
 export const CANCELABLE_TYPES: readonly OperationType[] = [
   'deployment.create',
   'dag_sync.trigger',

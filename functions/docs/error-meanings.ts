@@ -110,8 +110,13 @@ const ERROR_MEANINGS: { readonly [C in ErrorCode]: ErrorMeaning<ErrorParams<C>> 
       'An operation on the deployment is queued or running (for a dag sync, an app user or a rollback: a configuration update); `operation_id` names it. Wait for it, then retry.',
     example: { id: EXAMPLE_DEPLOYMENT, operationId: EXAMPLE_OPERATION },
   },
+  DEPLOYMENT_HIBERNATED: {
+    meaning:
+      'The deployment is hibernated (decision 50): DAG syncs, app users and configuration changes other than `config.hibernation` wait until it is woken.',
+    example: { id: EXAMPLE_DEPLOYMENT },
+  },
   OPERATION_NOT_CANCELABLE: {
-    meaning: 'The operation is finished, or is a destroy, and cannot be canceled.',
+    meaning: 'The operation is finished, or is a destroy, a hibernate or a wake, and cannot be canceled.',
     example: { id: EXAMPLE_OPERATION, type: 'deployment.create', status: 'succeeded', cancelableType: true },
   },
   WEBHOOK_LIMIT_REACHED: {

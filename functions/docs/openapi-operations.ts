@@ -74,10 +74,10 @@ function successResponse(id: RouteId, route: Route): RouteConfig['responses'] {
   };
 }
 
-function requestBody(body: core.$ZodType, mediaTypes: readonly string[]): NonNullable<RouteConfig['request']>['body'] {
+function requestBody(body: core.$ZodType, mediaTypes: readonly string[], optional = false): NonNullable<RouteConfig['request']>['body'] {
   const example = exampleOf(body);
   return {
-    required: !(body instanceof ZodMiniObject && Object.keys(body.shape).length === 0),
+    required: !optional && !(body instanceof ZodMiniObject && Object.keys(body.shape).length === 0),
     content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: classic(body), ...(example !== undefined ? { example } : {}) }])),
   };
 }
@@ -102,7 +102,7 @@ export function operationOf(id: RouteId, route: Route): RouteConfig {
     request: {
       ...(route.params ? { params: classic(route.params) as z.ZodObject } : {}),
       ...(route.query instanceof ZodMiniObject ? { query: classic(route.query) as z.ZodObject } : {}),
-      ...(route.body ? { body: requestBody(route.body, route.bodyMediaTypes ?? ['application/json']) } : {}),
+      ...(route.body ? { body: requestBody(route.body, route.bodyMediaTypes ?? ['application/json'], route.bodyOptional) } : {}),
       ...(route.success.etag && route.method !== 'GET' ? { headers: IF_MATCH } : {}),
     },
     responses: { ...successResponse(id, route), ...errorResponses(route) },

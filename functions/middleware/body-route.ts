@@ -13,7 +13,8 @@ import { idempotency, type ReplaySealer } from './idempotency.js';
 import { jsonBody } from './json-body.js';
 import { validateInput } from './validate-input.js';
 
-const takesNoBody = (route: Route) => route.body instanceof z.ZodMiniObject && Object.keys(route.body.shape).length === 0;
+const takesNoBody = (route: Route) =>
+  route.bodyOptional === true || (route.body instanceof z.ZodMiniObject && Object.keys(route.body.shape).length === 0);
 
 /** `sealer`: required by a route whose answer shows a secret (`secretInAnswer`), for the copy kept for replays. */
 export function httpBodyRoute<R extends Route & { readonly body: z.ZodMiniType }>(

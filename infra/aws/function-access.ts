@@ -29,7 +29,16 @@ import {
   USER_RATE_ATTRIBUTES,
   WAIT_SLOT_ATTRIBUTES,
 } from '../../contract/table/attributes.js';
-import { apiKey, deploymentHealth, INDEX, type IndexName, operation, PARTITIONS, type Partition } from '../../contract/table/entities.js';
+import {
+  apiKey,
+  deployment,
+  deploymentHealth,
+  INDEX,
+  type IndexName,
+  operation,
+  PARTITIONS,
+  type Partition,
+} from '../../contract/table/entities.js';
 import type { PhysicalIndex } from '../../contract/table/table.js';
 
 /** DynamoDB item actions on the table (granted on the table's ARN only). */
@@ -41,12 +50,13 @@ export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDA
  * partition of operation.activeOperations, or the organizations' key lists
  * (apiKey.keysByOrg, key management only).
  */
-export type Reach = Partition | 'activeOperations' | 'healthChecks' | 'orgKeyLists';
+export type Reach = Partition | 'activeOperations' | 'healthChecks' | 'hibernationDue' | 'orgKeyLists';
 
 /** The partitions of those two indexes, as their declarations (entities.ts) build them. */
 const INDEX_REACH = {
   activeOperations: operation.indexes.activeOperations.pk.pattern,
   healthChecks: deploymentHealth.indexes.healthChecks.pk.pattern,
+  hibernationDue: deployment.indexes.hibernationDue.pk.pattern,
   orgKeyLists: apiKey.indexes.keysByOrg.pk.pattern,
 } as const;
 
@@ -116,7 +126,8 @@ export type WorkflowFunctionName =
   | 'complete-operation'
   | 'fail-operation'
   | 'reconcile-operations'
-  | 'check-health';
+  | 'check-health'
+  | 'run-hibernation-schedule';
 /**
  * Every module in functions/events/: invoked by an event source mapping (the table's
  * stream, the delivery queue), not by API Gateway or the state machine.
@@ -131,6 +142,8 @@ export const EVENTS_FUNCTIONS: readonly EventsFunctionName[] = ['dispatch-events
 export const SCHEDULED_FUNCTION: WorkflowFunctionName = 'reconcile-operations';
 /** The health checker's round, scheduled every minute (decisions 48, 246). */
 export const HEALTH_CHECK_FUNCTION: WorkflowFunctionName = 'check-health';
+/** The hibernation scheduler's round, scheduled every minute (decisions 50, 260). */
+export const HIBERNATION_SCHEDULE_FUNCTION: WorkflowFunctionName = 'run-hibernation-schedule';
 
 const NONE: FunctionAccess = { items: [], query: { table: false, indexes: [], reach: [] }, states: [], queue: [], kms: [], users: [] };
 
@@ -325,6 +338,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // Decisions 48-49, one function for both routes: the health reads the deployment and its health item, one key
   // range of the organization's partition (health-store.ts); the metrics read the deployment (when it ran).
   'get-deployment-monitoring': { ...KEYED, query: { table: true, indexes: [], reach: ['org'] } },
+  // Decision 50, one function for both routes: the operation and the hold written in one transaction.
+  'change-hibernation': writer(['StartExecution']),
   'create-dag-sync': writer(['StartExecution']),
   // The user's password is sealed for its operation, and the answer kept for replays (decision 51).
   'create-app-user': { ...writer(['StartExecution']), kms: ['Encrypt', 'Decrypt:replay'] },
@@ -354,6 +369,14 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'check-health': {
     ...STEP,
     query: { table: true, indexes: ['healthChecks'], reach: ['org', 'healthChecks'] },
+  },
+  // Decisions 50, 260: finds the deployments due this minute (deployment.hibernationDue), reads each (GetItem),
+  // ends a hold or starts a hibernate or a wake (the request's transaction, and StartExecution), and moves its next visit.
+  'run-hibernation-schedule': {
+    ...NONE,
+    items: [{ actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], reach: ['org'] }],
+    query: { table: false, indexes: ['hibernationDue'], reach: ['hibernationDue'] },
+    states: ['StartExecution'],
   },
   // Decision 38. The stream's event items → the organization's webhooks → one
   // message each on the delivery queue. Reading the stream is the event source's grant.

@@ -96,6 +96,8 @@ const RESERVED_OVERRIDES: Partial<Record<FunctionName, number>> = {
   'reconcile-operations': 1,
   // One round at a time (decision 246): a round that overran its interval must not meet the next.
   'check-health': 1,
+  // One round at a time (decision 260): two rounds would visit the same due deployments.
+  'run-hibernation-schedule': 1,
 };
 /** The dashboard's API serves people signed in to a page, not programs: a few executions each are plenty. */
 const RESERVED_DASHBOARD = 5;

@@ -16,7 +16,14 @@ import { dashboardHandlerNames } from '../../contract/dashboard-routes.js';
 import { handlerNames } from '../../contract/routes.js';
 import { NOT_FOUND_HANDLER, ServiceApi } from './api.js';
 import { DashboardSite, DashboardUsers } from './dashboard.js';
-import { EVENTS_FUNCTIONS, type FunctionName, HEALTH_CHECK_FUNCTION, type HttpHandlerName, SCHEDULED_FUNCTION } from './function-access.js';
+import {
+  EVENTS_FUNCTIONS,
+  type FunctionName,
+  HEALTH_CHECK_FUNCTION,
+  HIBERNATION_SCHEDULE_FUNCTION,
+  type HttpHandlerName,
+  SCHEDULED_FUNCTION,
+} from './function-access.js';
 import { FunctionFactory } from './functions.js';
 import { Monitoring } from './monitoring.js';
 import { platformNames } from './platform/names.js';
@@ -30,6 +37,8 @@ import { WebhookDelivery } from './webhooks.js';
 export const RECONCILE_EVERY = Duration.minutes(5);
 /** Decision 48: HEALTH_CHECK_SECONDS's default, and EventBridge's shortest rate. */
 export const HEALTH_CHECK_EVERY = Duration.minutes(1);
+/** Decision 260: the hibernation scheduler looks at each minute once. */
+export const HIBERNATION_SCHEDULE_EVERY = Duration.minutes(1);
 
 export interface DeploymentApiStackProps extends StackProps {
   readonly settings: Settings;
@@ -117,6 +126,15 @@ export class DeploymentApiStack extends Stack {
       description: `Checks the health of every ready deployment (${settings.stage})`,
       schedule: events.Schedule.rate(HEALTH_CHECK_EVERY),
       targets: [new targets.LambdaFunction(checker.fn, { retryAttempts: 0, maxEventAge: HEALTH_CHECK_EVERY })],
+    });
+
+    // Decisions 50, 260: the hibernation scheduler's round every minute (one rule, not one schedule per
+    // deployment); a round that is late is dropped, not queued: its minute is not replayed.
+    const scheduler = this.functions.create('workflow', HIBERNATION_SCHEDULE_FUNCTION, stateMachine);
+    new events.Rule(this, 'HibernationSchedule', {
+      description: `Hibernates and wakes deployments on their schedules (${settings.stage})`,
+      schedule: events.Schedule.rate(HIBERNATION_SCHEDULE_EVERY),
+      targets: [new targets.LambdaFunction(scheduler.fn, { retryAttempts: 0, maxEventAge: HIBERNATION_SCHEDULE_EVERY })],
     });
 
     for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])

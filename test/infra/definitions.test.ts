@@ -15,6 +15,7 @@ import {
   EVENTS_FUNCTIONS,
   FUNCTION_ACCESS,
   HEALTH_CHECK_FUNCTION,
+  HIBERNATION_SCHEDULE_FUNCTION,
   physicalIndexes,
   SCHEDULED_FUNCTION,
 } from '../../infra/aws/function-access.js';
@@ -44,6 +45,7 @@ describe('FUNCTION_ACCESS', () => {
         ...steps,
         SCHEDULED_FUNCTION,
         HEALTH_CHECK_FUNCTION,
+        HIBERNATION_SCHEDULE_FUNCTION,
         ...EVENTS_FUNCTIONS,
       ]),
     ].sort();
@@ -51,7 +53,9 @@ describe('FUNCTION_ACCESS', () => {
   });
 
   it('names a module that exists for every entry (and every workflow module is deployed)', () => {
-    expect(moduleNames('workflow')).toEqual([...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION, HEALTH_CHECK_FUNCTION].sort());
+    expect(moduleNames('workflow')).toEqual(
+      [...aslSteps(asl).map((st) => st.name), SCHEDULED_FUNCTION, HEALTH_CHECK_FUNCTION, HIBERNATION_SCHEDULE_FUNCTION].sort(),
+    );
     for (const name of [...handlerNames, ...dashboardHandlerNames, NOT_FOUND_HANDLER])
       expect(fs.existsSync(entryOf('http', name))).toBe(true);
     expect(moduleNames('events')).toEqual([...EVENTS_FUNCTIONS].sort());
@@ -93,6 +97,9 @@ describe('FUNCTION_ACCESS', () => {
       'create-app-user': ['StartExecution'],
       'update-deployment': ['StartExecution'],
       'rollback-deployment': ['StartExecution'],
+      // Decision 50: a hibernate or a wake, by request or by schedule.
+      'change-hibernation': ['StartExecution'],
+      'run-hibernation-schedule': ['StartExecution'],
       'cancel-operation': ['StopExecution'],
       'dashboard-create-deployment': ['StartExecution'],
       'dashboard-destroy-deployment': ['StartExecution', 'StopExecution'],

@@ -70,3 +70,23 @@ describe('deployctl deployments metrics', () => {
     expect(sparkline([1, 2, 3, 4], 2)).toBe('▆█');
   });
 });
+
+describe('deployctl deployments hibernate | wake (decision 50)', () => {
+  it('hibernates with --wait, says "already" when there is nothing to do, and wakes with a hold', async () => {
+    const { key } = await createKey();
+    const d = await readyDeployment(key, { app_type: 'superset' });
+    const slept = await deployctl(['deployments', 'hibernate', d.id, '--wait'], key);
+    expect(slept.code).toBe(EXIT.ok);
+    expect(slept.stdout).toBe(`Deployment ${d.name} (${d.id}) is hibernated.\n`);
+    const again = await deployctl(['deployments', 'hibernate', d.id], key);
+    expect(again).toEqual({ code: EXIT.ok, stdout: `Deployment ${d.name} (${d.id}) is already hibernated.\n` });
+    const shown = await deployctl(['deployments', 'get', d.id], key);
+    expect(shown.stdout).toMatch(/^hibernation:\s+hibernated$/m);
+    const until = new Date(Date.now() + 3600_000).toISOString();
+    const woken = await deployctl(['deployments', 'wake', d.id, '--until', until, '--wait', '--json'], key);
+    expect(woken.code).toBe(EXIT.ok);
+    expect(JSON.parse(woken.stdout).deployment.hibernation).toEqual({ state: 'awake', until });
+    const bad = await deployctl(['deployments', 'wake', d.id, '--until', 'soon'], key);
+    expect(bad.code).toBe(EXIT.usage);
+  });
+});

@@ -376,6 +376,7 @@ describe('managing deployments from the dashboard', () => {
       app_version: updated.config.app_version,
       size: 'large',
       env: { PLAIN: { value: 'v1', secret: false }, TOKEN: { secret: true } },
+      hibernation: null,
     });
 
     const back = await dash('POST', `/deployments/${id}/rollback?dry_run=true`, as('admin'), { revision: 1 });

@@ -26,7 +26,7 @@ describe('configuration at creation (decision 41)', () => {
   it('defaults to the newest supported version, small and no env; revision 1, updated_at = created_at; ETag', async () => {
     const { key } = await createKey();
     const d = await readyDeployment(key, { app_type: 'airflow' });
-    expect(d.config).toEqual({ app_version: '3.1.3', size: 'small', env: {} });
+    expect(d.config).toEqual({ app_version: '3.1.3', size: 'small', env: {}, hibernation: null });
     expect(d.revision).toBe(1);
     expect(d.updated_at).toBe(d.created_at);
     const got = await call('GET', `/deployments/${d.id}`, { key });
@@ -45,6 +45,7 @@ describe('configuration at creation (decision 41)', () => {
       app_version: '2.10.5',
       size: 'small',
       env: { LOG_LEVEL: { value: 'info', secret: false }, DB_PASSWORD: { secret: true } },
+      hibernation: null,
     });
     expect(JSON.stringify(d)).not.toContain(`${SECRET}create`);
   });
@@ -101,7 +102,7 @@ describe('PATCH /deployments/{id} (decision 42)', () => {
     const events = await call('GET', `/events?resource_id=${d.id}&type=deployment.updated`, { key });
     const configEvent = events.body.data.items.find((e: { data: { previous: Record<string, unknown> } }) => e.data.previous.config);
     expect(configEvent.data.previous).toEqual({
-      config: { app_version: '2.11.0', size: 'small', env: { A: { value: '1', secret: false } } },
+      config: { app_version: '2.11.0', size: 'small', env: { A: { value: '1', secret: false } }, hibernation: null },
       revision: 1,
       updated_at: d.updated_at,
     });
@@ -245,7 +246,7 @@ describe('revisions and rollback (decision 43)', () => {
     const first = await call('GET', `/deployments/${d.id}/revisions/1`, { key });
     expect(first.body.data).toEqual({
       revision: 1,
-      config: { app_version: '3.1.3', size: 'small', env: { S: { secret: true } } },
+      config: { app_version: '3.1.3', size: 'small', env: { S: { secret: true } }, hibernation: null },
       created_at: d.created_at,
       operation_id: d.links.operation.split('/').pop(),
       rollback_of: null,

@@ -241,7 +241,7 @@ describe('versions', () => {
     expect(compareVersions('2.9', '2.9.0')).toBe(0);
     expect(compareVersions('3.0.0', '10.0.0')).toBe(-1);
     expect(newestVersion(['2.9.0', '2.10.5', '2.10.0'])).toBe('2.10.5');
-    expect(defaultConfig('superset', DEFAULT_APP_VERSIONS)).toEqual({ app_version: '5.0.0', size: 'small', env: {} });
+    expect(defaultConfig('superset', DEFAULT_APP_VERSIONS)).toEqual({ app_version: '5.0.0', size: 'small', env: {}, hibernation: null });
   });
 
   it('order as a total order would (antisymmetric, transitive)', () => {

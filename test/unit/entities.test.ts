@@ -176,7 +176,7 @@ describe('the declarations', () => {
   });
 
   it('give every partition a reach the grants can name, and only the key lists to key management', () => {
-    const reaches: Reach[] = [...(Object.keys(PARTITIONS) as Reach[]), 'activeOperations', 'healthChecks', 'orgKeyLists'];
+    const reaches: Reach[] = [...(Object.keys(PARTITIONS) as Reach[]), 'activeOperations', 'healthChecks', 'hibernationDue', 'orgKeyLists'];
     const glob = (pattern: string) =>
       new RegExp(
         `^${pattern

@@ -1,4 +1,4 @@
-/** deployctl deployments list | get | create | delete | update | revisions | rollback. */
+/** deployctl deployments list | get | create | delete | update | revisions | rollback | hibernate | wake. */
 import { APP_TYPES, DEPLOYMENT_STATUSES } from '../../../contract/vocabulary.js';
 import type { Accepted, Deployment, UpdateOptions, UpdateResult } from '../../client.js';
 import { oneOf, optionalWait, pageQuery, positiveInt, UsageError, type Values, type WaitLimit } from '../args.js';
@@ -59,6 +59,34 @@ function reportUpdate(r: Run, result: UpdateResult, wait: WaitLimit | undefined)
   if (values.json) json(ctx, result.outcome === 'dry_run' ? { deployment: result.deployment, changes: result.changes } : result.deployment);
   else out(ctx, showChanges(result.outcome === 'dry_run' ? result.changes : []));
   return EXIT.ok;
+}
+
+/** Decision 50: hibernate or wake, with an optional hold's end; "already …" when there is nothing to do. */
+function hibernationCommand(kind: 'hibernate' | 'wake'): Command {
+  return {
+    args: ['deployment-id'],
+    options: ['until', 'idempotency-key', 'wait', 'timeout'],
+    async run(r) {
+      const { values, ctx } = r;
+      const wait = optionalWait(values);
+      const until = values.until;
+      if (until !== undefined && Number.isNaN(Date.parse(until)))
+        throw new UsageError('--until must be a timestamp such as 2026-11-28T19:00:00Z');
+      const body = until === undefined ? {} : { until: new Date(until).toISOString() };
+      const opts = { idempotencyKey: values['idempotency-key'] };
+      const id = r.args[0]!;
+      const result = kind === 'hibernate' ? await r.api.hibernateDeployment(id, body, opts) : await r.api.wakeDeployment(id, body, opts);
+      if (result.outcome === 'accepted')
+        return reportAccepted(r, result.accepted, wait, {
+          being: kind === 'hibernate' ? 'hibernated' : 'woken',
+          label: kind === 'hibernate' ? 'hibernating' : 'waking',
+          done: (d) => `Deployment ${d.name} (${d.id}) is ${d.hibernation.state}.`,
+        });
+      if (values.json) json(ctx, result.deployment);
+      else out(ctx, `Deployment ${result.deployment.name} (${result.deployment.id}) is already ${result.deployment.hibernation.state}.`);
+      return EXIT.ok;
+    },
+  };
 }
 
 export const deploymentCommands: Record<string, Command> = {
@@ -138,4 +166,6 @@ export const deploymentCommands: Record<string, Command> = {
       return reportUpdate(r, await r.api.rollbackDeployment(r.args[0]!, revision, opts), wait);
     },
   },
+  'deployments hibernate': hibernationCommand('hibernate'),
+  'deployments wake': hibernationCommand('wake'),
 };

@@ -6,7 +6,7 @@
 
 import type { DeploymentStatus } from '../../../contract/schemas.js';
 import { deployment, deploymentKey, nameKey } from '../../../contract/table/entities.js';
-import { type DeploymentRecord, inFlightEntry } from '../../core/deployments.js';
+import { type DeploymentRecord, inFlightEntry, nextDueMinute } from '../../core/deployments.js';
 import type { HealthDetail } from '../../core/health.js';
 import type { NewLogLine } from '../../core/operation-logs.js';
 import { isTerminal, type OperationRecord } from '../../core/operations.js';
@@ -14,6 +14,7 @@ import type { RevisionRecord } from '../../core/revisions.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
 import { healthItem } from './health-store.js';
+import { dueIndexKeys } from './hibernation-store.js';
 import { deploymentCountedIn, operationCountedIn, revisionItem } from './items.js';
 import { type OperationChange, operationWrites } from './operation-update.js';
 import { type Item, orgAfter, orgUpdate, putNew, remember, snapshotOf, withWriteState } from './org-lock.js';
@@ -45,6 +46,12 @@ export interface Transition {
   health?: HealthDetail;
   /** A configuration update's success: the deployment takes it as its next revision (decision 42). */
   applied?: { record: DeploymentRecord; revision: RevisionRecord };
+  /**
+   * A hibernate's or a wake's success (decision 50): what the ready deployment's record takes
+   * (`hibernation`, `health`, its hibernated spans), and its health item (a hibernated one
+   * leaves the checker's list; a woken one joins it with its first check).
+   */
+  hibernation?: { record: DeploymentRecord; set: Partial<DeploymentRecord>; healthItem: { detail: HealthDetail; watched: boolean } };
   at: string;
   /** How long to keep retrying the organization's lock. */
   retries: RetryPolicy;
@@ -76,10 +83,23 @@ function deploymentWrite(t: Transition, ending: boolean): { item?: TransactItem;
   if (t.applied) {
     const { record: d, revision: r } = t.applied;
     set = { config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at };
+    // New schedules: the scheduler looks at the deployment from the next minute (decision 260).
+    if (JSON.stringify(r.config.hibernation ?? null) !== JSON.stringify(d.config.hibernation ?? null) && r.config.hibernation) {
+      const due = { hibernation_due: nextDueMinute(Date.parse(t.at)) };
+      Object.assign(set, due, dueIndexKeys(d, due));
+    }
     condition = '(attribute_not_exists(#rev) AND :prev = :one) OR #rev = :prev';
     names = { '#rev': 'revision' };
     values = { ':prev': r.revision - 1, ':one': 1 };
     change = [d, { ...d, config: r.config, revision: r.revision, applied_at: r.created_at, updated_at: t.at }];
+  }
+  if (t.hibernation) {
+    const { record: d, set: fields } = t.hibernation;
+    set = { ...fields, updated_at: t.at };
+    condition = '#st = :ready';
+    names = { '#st': 'status' };
+    values = { ':ready': 'ready' };
+    change = [d, { ...d, ...fields, updated_at: t.at }];
   }
   if (!change && !ending) return {};
   const entry = inFlightEntry(op);
@@ -116,6 +136,11 @@ export async function applyTransition(t: Transition): Promise<boolean> {
   if (t.health && t.deployment?.to === 'ready') {
     const d = t.deployment.record;
     items.health = { Put: { TableName: tableName(), Item: healthItem(d.org_id, d.id, t.health, true) } };
+  }
+  if (t.hibernation) {
+    const d = t.hibernation.record;
+    const { detail, watched } = t.hibernation.healthItem;
+    items.health = { Put: { TableName: tableName(), Item: healthItem(d.org_id, d.id, detail, watched) } };
   }
   if (t.deployment) {
     const { record: d, to } = t.deployment;

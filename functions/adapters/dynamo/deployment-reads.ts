@@ -4,7 +4,7 @@ import type { DeploymentStatus, Pagination } from '../../../contract/schemas.js'
 import { deployment, deploymentKey, opCountAttr } from '../../../contract/table/entities.js';
 import { OPERATION_TYPES } from '../../../contract/vocabulary.js';
 import { defaultConfig, type StoredConfig } from '../../core/deployment-config.js';
-import type { DeploymentRecord } from '../../core/deployments.js';
+import type { DeploymentRecord, HibernatedSpan, Hibernation } from '../../core/deployments.js';
 import type { DeploymentHealth } from '../../core/health.js';
 import type { PageRequest } from '../../core/pagination.js';
 import { config } from '../../lib/config.js';
@@ -40,6 +40,9 @@ export function toDeployment(item: Record<string, unknown>): DeploymentRecord {
     ),
     seq: Number(item.seq),
     ...(item.health ? { health: item.health as DeploymentHealth } : {}),
+    ...(item.hibernation ? { hibernation: item.hibernation as Hibernation } : {}),
+    ...(typeof item.hibernation_due === 'string' ? { hibernation_due: item.hibernation_due } : {}),
+    ...(Array.isArray(item.hibernated_spans) ? { hibernated_spans: item.hibernated_spans as HibernatedSpan[] } : {}),
     ...(typeof item.ready_at === 'string' ? { ready_at: item.ready_at } : {}),
     ...(typeof item.destroyed_at === 'string' ? { destroyed_at: item.destroyed_at } : {}),
   };

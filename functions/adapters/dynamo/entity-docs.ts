@@ -44,6 +44,11 @@ export const ENTITY_DOCS: { readonly [N in EntityName]: EntityDoc } = {
       seq: 'its position among the organization’s deployments',
       op_count: 'its operations, 1..n',
       'op_count_<type>': 'its operations of one type, 1..n',
+      'health, ready_at, destroyed_at': 'its rolled-up health (decision 48) and when it became ready and was destroyed (decision 49)',
+      hibernation: 'awake or hibernated, and a manual hold’s end (decision 50); absent on items stored before: awake',
+      hibernated_spans: 'when it was hibernated, the latest 64: its metrics’ gaps (decision 50)',
+      hibernation_due:
+        'the next minute the scheduler visits it (decision 260); absent, and out of hibernationDue, without a schedule or a hold',
     },
   },
   operation: {

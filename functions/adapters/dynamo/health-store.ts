@@ -8,7 +8,7 @@
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deploymentHealth, deploymentHealthKey, deploymentKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import type { HealthDetail } from '../../core/health.js';
@@ -52,6 +52,12 @@ export async function getDeploymentWithHealth(orgId: string, id: string, consist
   const record = Items.find((i) => i.sk === sk);
   const health = Items.find((i) => i.sk === deploymentHealthKey(orgId, id).sk);
   return { deployment: record && toDeployment(record), health: health && toDetail(health) };
+}
+
+/** The health item alone (GetItem): what a hibernate keeps of it (decision 50). */
+export async function getHealthDetail(orgId: string, id: string): Promise<(HealthDetail & { watched: boolean }) | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: deploymentHealthKey(orgId, id), ConsistentRead: true }));
+  return Item && toDetail(Item);
 }
 
 /** One Update of the health item, only while it exists: false when it did not. */

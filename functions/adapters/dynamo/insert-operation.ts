@@ -11,6 +11,7 @@ import { type DeploymentRecord, healthOf, inFlightEntry } from '../../core/deplo
 import type { OperationPositions, OperationRecord } from '../../core/operations.js';
 import { tableName } from './client.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
+import { dueIndexKeys } from './hibernation-store.js';
 import { deploymentCountedIn, operationCountedIn, operationItem } from './items.js';
 import { operationWrites } from './operation-update.js';
 import { type Item, num, orgAfter, orgUpdate, putNew, remember, snapshotOf } from './org-lock.js';
@@ -29,6 +30,8 @@ export interface NewOperation {
   cancel?: { operation: OperationRecord; message: string };
   now: Date;
   events: ChangeEvents;
+  /** Fields the request also sets on the deployment (a manual hold's `until` and the scheduler's next visit, decision 50). */
+  deploymentFields?: Pick<DeploymentRecord, 'hibernation' | 'hibernation_due'>;
 }
 
 /** One attempt; throws Retry when the organization or the deployment moved since they were read. */
@@ -54,6 +57,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     last_operation_id: operation.id,
     updated_at: snap.at,
   };
+  if (req.deploymentFields) Object.assign(depSet, req.deploymentFields, dueIndexKeys(d, req.deploymentFields));
   const entry = inFlightEntry(operation);
   // A destroy supersedes what was in flight; another operation joins it.
   const inFlight = req.deploymentStatus ? [entry] : [...d.in_flight, entry];
@@ -76,6 +80,7 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
     status: req.deploymentStatus ?? d.status,
     in_flight: inFlight,
     ...health,
+    ...req.deploymentFields,
   };
   const events = eventWrites(d.org_id, snap, [
     req.cancel && canceled && req.events.operation(req.cancel.operation, { ...req.cancel.operation, ...canceled }),
