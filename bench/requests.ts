@@ -76,6 +76,23 @@ export const ROWS: readonly Row[] = [
     goal: { calls: 3, sequential: 2 },
     load: true,
   },
+  // A deployment's health and metrics (decisions 48, 49) are held to the other reads' goals.
+  {
+    label: 'GET /deployments/{id}/health',
+    method: 'GET',
+    path: (f) => `/deployments/${f.deploymentId}/health`,
+    status: 200,
+    goal: { calls: 3, sequential: 2 },
+    load: true,
+  },
+  {
+    label: 'GET /deployments/{id}/metrics',
+    method: 'GET',
+    path: (f) => `/deployments/${f.deploymentId}/metrics`,
+    status: 200,
+    goal: { calls: 3, sequential: 2 },
+    load: true,
+  },
   { label: 'GET /environments', method: 'GET', path: () => '/environments', status: 200, goal: { calls: 3 }, load: true },
   list('GET /deployments', '/deployments'),
   list('GET /deployments?status=ready', '/deployments?status=ready'),

@@ -1,6 +1,6 @@
 /**
  * CloudFormation's and Lambda's hard limits, with room to grow (decision 151): the prod
- * stack stays 150 resources under the 500 a stack may hold, each function's resource
+ * stack stays 125 resources under the 500 a stack may hold, each function's resource
  * policy under half of Lambda's 20 KB, and a change adds or removes at most one of the
  * table's global secondary indexes (one per update) compared with test/infra/gsi-baseline.json.
  */
@@ -11,7 +11,7 @@ import { escapeRegExp, flatten, logicalId, PROD_CONTEXT, resourcesOfType, stageO
 
 /** CloudFormation's limit on resources in one stack (nested stacks count one each in their parent). */
 const STACK_RESOURCE_LIMIT = 500;
-const RESOURCE_HEADROOM = 150;
+const RESOURCE_HEADROOM = 125;
 /** Lambda's limit on a function's resource-based policy. */
 const LAMBDA_POLICY_LIMIT_BYTES = 20 * 1024;
 

@@ -82,6 +82,20 @@ describe('the call counter', () => {
 });
 
 describe('the request rows', () => {
+  it("measures a deployment's health and metrics within the other reads' goals (decisions 48, 49)", async () => {
+    for (const label of ['GET /deployments/{id}/health', 'GET /deployments/{id}/metrics']) {
+      const m = await measureRow(bench, row(label), OPTIONS);
+      expect({ label, requests: m.requests > 0, wrongStatus: m.wrongStatus, starts: m.starts }).toEqual({
+        label,
+        requests: true,
+        wrongStatus: 0,
+        starts: [0, 0],
+      });
+      for (const calls of m.calls) expect({ label, calls: calls <= 3 }).toEqual({ label, calls: true });
+      expect({ label, pass: m.pass, sequential: m.sequential }).toEqual({ label, pass: true, sequential: m.sequential });
+    }
+  });
+
   it('count each route’s DynamoDB calls and StartExecutions through the local API server, under load and one by one', async () => {
     const read = await measureRow(bench, row('GET /deployments/{id}'), OPTIONS);
     expect(read.requests).toBeGreaterThan(0);
