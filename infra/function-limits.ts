@@ -34,8 +34,9 @@ export const LIMIT_OVERRIDES = {
   // A round must end inside its minute (decision 246); about 2 ms of CPU a visit (bench/health-checker.ts)
   // is 20 s for 10,000 deployments on one vCPU, which 1,769 MB buys.
   'check-health': { timeoutSeconds: 55, memoryMb: 1769 },
-  // A round must start its minute's transitions within the minute (decision 260): 10,000 due at one
-  // minute are a few Query pages and 64 visits at a time, each a few DynamoDB calls and a StartExecution.
+  // A round must start its minute's transitions within the minute (decision 260): finding 10,000 due is
+  // 11 Query pages, but each visit is about 8 ms of CPU (bench/hibernation-scheduler.ts), so one vCPU
+  // starts about 5,000-6,000 a minute; more must fan out (decision 310).
   'run-hibernation-schedule': { timeoutSeconds: 55, memoryMb: 1769 },
 } as const satisfies Readonly<Record<string, Partial<FunctionLimits>>>;
 

@@ -69,6 +69,25 @@ async function transition(d: DeploymentRecord, kind: 'hibernate' | 'wake', now: 
   }
 }
 
+/**
+ * A page of due keys reordered in turns of organizations: the index sorts a minute's keys by
+ * organization, and this process writes one organization's changes at a time (its lock,
+ * adapters/dynamo/org-lock.ts), so visits taken in index order would queue behind one
+ * organization while the others wait (decision 310).
+ */
+export function acrossOrganizations<T extends { orgId: string }>(items: T[]): T[] {
+  const byOrg = new Map<string, T[]>();
+  for (const item of items) {
+    const list = byOrg.get(item.orgId);
+    if (list) list.push(item);
+    else byOrg.set(item.orgId, [item]);
+  }
+  const lists = [...byOrg.values()];
+  const out: T[] = [];
+  for (let k = 0; out.length < items.length; k++) for (const list of lists) if (k < list.length) out.push(list[k] as T);
+  return out;
+}
+
 export interface ScheduleRound {
   minute: string;
   due: number;
@@ -86,7 +105,10 @@ export async function runSchedule(opts: { now?: () => Date; concurrency?: number
   const round: ScheduleRound = { minute: new Date(minuteMs).toISOString(), due: 0, results: {} };
   const before = new Date(minuteMs + MINUTE).toISOString();
   const { visited, results } = await visitPages({
-    page: (after) => duePage(before, pageSize, after),
+    page: async (after) => {
+      const page = await duePage(before, pageSize, after);
+      return { ...page, items: acrossOrganizations(page.items) };
+    },
     visit: (item) => visitDue(item, minuteMs, now()),
     concurrency,
     failure: 'scheduled hibernation failed',
