@@ -15,6 +15,7 @@ import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
 import { FAULTS_PATH, STATS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
 import { twinEndpoints } from '../../local/aws-twin/twin.js';
+import { type RecordedActions, recordPlatformCalls, ungranted, unused } from '../helpers/platform-grant-check.js';
 import { eventually } from '../helpers/wait.js';
 
 jest.setTimeout(180_000);
@@ -28,6 +29,8 @@ let twin: {
   faults(f: Partial<TwinFaults>): Promise<void>;
 };
 let driver: HostingPlatform;
+/** Every AWS call the driver made, by the use of the method that made it (the grant check). */
+let recorded: RecordedActions;
 let ecs: ECSClient;
 let rdsData: RDSDataClient;
 
@@ -52,7 +55,7 @@ beforeAll(async () => {
     },
   };
   Object.assign(process.env, twinEndpoints(twin.endpoint));
-  driver = ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' });
+  ({ driver, recorded } = recordPlatformCalls(ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' })));
   const options = { endpoint: twin.endpoint, region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } };
   ecs = new ECSClient(options);
   rdsData = new RDSDataClient(options);
@@ -156,11 +159,31 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect((await service()).desiredCount).toBeGreaterThanOrEqual(1);
   });
 
+  it('updates to a new revision, restores the previous one and cancels a one-off task', async () => {
+    const operationId = `op_${randomUUID()}`;
+    const before = (await service()).taskDefinition;
+    const changed = { ...config, env: { ...config.env, A: { value: 'b', secret: false } } };
+    expect((await run('applying_config', { operationId, config: changed })).status).toEqual({ state: 'succeeded' });
+    expect((await run('restarting_services', { operationId })).status).toMatchObject({ state: 'succeeded' });
+    expect((await service()).taskDefinition).not.toBe(before);
+    await driver.restore!({ operationId, orgId: target.orgId, deploymentId });
+    expect((await service()).taskDefinition).toBe(before);
+    const handle = await driver.start({ operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target });
+    await driver.cancel(handle);
+    expect((await driver.check(handle)).state).not.toBe('running');
+  });
+
   it('destroys the service and drops the database and its role', async () => {
     expect((await run('destroying_infrastructure')).status).toEqual({ state: 'succeeded' });
     expect((await service()).status).toBe('INACTIVE');
     expect((await run('destroying_db')).status).toEqual({ state: 'succeeded' });
     expect(await database()).toHaveLength(0);
     expect(costliestCheck).toBeLessThanOrEqual(6);
+  });
+
+  it('made only calls its grants allow, each under the use of the method that made it (issue 33)', () => {
+    expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [] });
+    // Least privilege: every action granted to drive and restore was needed by a call here.
+    expect(unused(recorded)).toMatchObject({ drive: [], restore: [] });
   });
 });
