@@ -8,13 +8,20 @@
  * - RunTask: each task stops after `taskMs` with exit code 0 (or a fault's code), its
  *   container's lines written to CloudWatch Logs in the awslogs stream AWS would write;
  *   a capacity fault answers with RunTask's `failures` instead;
- * - rds-data ExecuteStatement: real SQL on PGlite (data-api.ts).
+ * - rds-data ExecuteStatement: real SQL on PGlite (data-api.ts);
+ * - health (decision 48): a service's running tasks, listed and described as ECS would
+ *   (ListTasks by service, DescribeTasks), each container HEALTHY unless a fault or the
+ *   deployment's own SIMULATE_UNHEALTHY env entry names its component (so the twin answers
+ *   health as the simulated platform does), and its task registered in its target group.
  * Everything else passes through to moto untouched.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand } from '@aws-sdk/client-ecs';
+import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand, type TaskDefinition } from '@aws-sdk/client-ecs';
+import { ElasticLoadBalancingV2Client, RegisterTargetsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DATABASE_HEALTH_SQL } from '../../functions/adapters/platform/ecs/monitoring.js';
+import { COMPONENT_CONTAINERS } from '../../functions/core/platform-ecs-monitoring.js';
 import type { TwinDatabase } from './data-api.js';
 
 /** Faults a test injects: each is used once. */
@@ -27,12 +34,16 @@ export interface TwinFaults {
   failNextRollout: boolean;
   /** Lines every one-off task writes before its own (e.g. to test redaction). */
   extraLines: string[];
+  /** Health components (decision 48's names) every deployment reports unhealthy while listed: a container's health check failing, or the metadata database not answering. */
+  unhealthy: string[];
 }
 
-export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [] });
+export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [], unhealthy: [] });
 
 interface EcsService {
   serviceArn?: string;
+  serviceName?: string;
+  loadBalancers?: { targetGroupArn?: string; containerPort?: number }[];
   status?: string;
   taskDefinition?: string;
   desiredCount?: number;
@@ -69,6 +80,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   const aws = { endpoint: motoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' } };
   const ecs = new ECSClient(aws);
   const logs = new CloudWatchLogsClient(aws);
+  const elb = new ElasticLoadBalancingV2Client(aws);
   const faults = noFaults();
   /** The exit code of each one-off task the twin stopped. */
   const exited = new Map<string, number>();
@@ -76,6 +88,67 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   /** Each service's last completed revision, and the revisions whose rollout failed. */
   const completed = new Map<string, string>();
   const failedRevisions = new Set<string>();
+  /** Each service the driver has looked at: the revision and the number of tasks it runs, by service name. */
+  const running = new Map<string, { taskDefinition: string; count: number }>();
+  /** Target groups a running service's task is registered in. */
+  const registered = new Set<string>();
+  const definitions = new Map<string, TaskDefinition | undefined>();
+
+  async function definition(revision: string): Promise<TaskDefinition | undefined> {
+    if (!definitions.has(revision))
+      definitions.set(
+        revision,
+        (await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: revision })).catch(() => undefined))?.taskDefinition,
+      );
+    return definitions.get(revision);
+  }
+
+  /** The components a task definition's application reports unhealthy: the faults', and its own SIMULATE_UNHEALTHY entry's. */
+  function unhealthyIn(def: TaskDefinition | undefined): Set<string> {
+    const env = def?.containerDefinitions?.[0]?.environment ?? [];
+    const own = env.find((e) => e.name === 'SIMULATE_UNHEALTHY')?.value ?? '';
+    return new Set([...faults.unhealthy, ...own.split(',').map((n) => n.trim())].filter(Boolean));
+  }
+
+  // A service is `<app>-<hex of its deployment>`: its tasks' ids are that hex and a number.
+  const idOf = (service: string) => service.split('-').at(-1) ?? service;
+  const taskArnOf = (clusterArn: string, service: string, n: number) => `${clusterArn.replace(':cluster/', ':task/')}/${idOf(service)}${n}`;
+
+  /** The service's tasks as DescribeTasks shows them; their containers' health as the faults and SIMULATE_UNHEALTHY say. */
+  async function serviceTasks(clusterArn: string, service: string): Promise<Record<string, unknown>[]> {
+    const state = running.get(service);
+    if (!state || state.count === 0) return [];
+    const def = await definition(state.taskDefinition);
+    const app = service.startsWith('superset') ? 'superset' : 'airflow';
+    const unhealthy = new Set([...unhealthyIn(def)].map((c) => COMPONENT_CONTAINERS[app][c] ?? c));
+    const containers = (def?.containerDefinitions ?? []).map((c) => ({
+      name: c.name,
+      lastStatus: 'RUNNING',
+      healthStatus: unhealthy.has(c.name ?? '') ? 'UNHEALTHY' : 'HEALTHY',
+    }));
+    return Array.from({ length: state.count }, (_, n) => ({
+      taskArn: taskArnOf(clusterArn, service, n),
+      clusterArn,
+      taskDefinitionArn: state.taskDefinition,
+      group: `service:${service}`,
+      lastStatus: 'RUNNING',
+      desiredStatus: 'RUNNING',
+      launchType: 'FARGATE',
+      healthStatus: containers.some((c) => c.healthStatus === 'UNHEALTHY') ? 'UNHEALTHY' : 'HEALTHY',
+      containers,
+    }));
+  }
+
+  /** The health query of a deployment whose metadata_db is to be unhealthy fails as an unreachable database would. */
+  async function databaseDown(input: {
+    sql?: string;
+    parameters?: { name?: string; value?: { stringValue?: string } }[];
+  }): Promise<boolean> {
+    if (input.sql !== DATABASE_HEALTH_SQL) return false;
+    const hex = input.parameters?.find((p) => p.name === 'd')?.value?.stringValue?.replace(/^d_/, '') ?? '';
+    for (const app of ['airflow', 'superset']) if (unhealthyIn(await definition(`${app}-${hex}`)).has('metadata_db')) return true;
+    return faults.unhealthy.includes('metadata_db');
+  }
 
   // moto moves a task one status further at each describe; on AWS it runs until its command ends.
   await fetch(`${motoEndpoint}/moto-api/state-manager/set-transition`, {
@@ -125,6 +198,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     } else completed.set(key, revision);
     const desired = s.desiredCount ?? 0;
     s.runningCount = state === 'COMPLETED' ? desired : 0;
+    if (s.serviceName) running.set(s.serviceName, { taskDefinition: revision, count: s.runningCount });
     s.pendingCount = 0;
     const primary = { ...(s.deployments?.[0] ?? {}), status: 'PRIMARY', taskDefinition: revision, desiredCount: desired };
     s.deployments = [
@@ -135,6 +209,19 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
         rolloutStateReason: state === 'FAILED' ? 'ECS deployment circuit breaker: tasks failed to start.' : 'ECS deployment completed.',
       },
     ];
+  }
+
+  /** A running service's task in its target group, as ECS registers it (moto reports a registered target healthy). */
+  async function registerTask(s: EcsService): Promise<void> {
+    const group = s.loadBalancers?.[0]?.targetGroupArn;
+    if (!group || !s.runningCount || registered.has(group)) return;
+    await elb.send(
+      new RegisterTargetsCommand({
+        TargetGroupArn: group,
+        Targets: [{ Id: '10.0.0.10', Port: s.loadBalancers?.[0]?.containerPort ?? 8080 }],
+      }),
+    );
+    registered.add(group);
   }
 
   async function forward(
@@ -168,7 +255,14 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(faults)) };
     }
     if (service === 'rds-data' && req.url?.startsWith('/Execute')) {
-      const answer = await database.execute(JSON.parse(body.toString() || '{}'));
+      const input = JSON.parse(body.toString() || '{}');
+      if (await databaseDown(input))
+        return {
+          status: 400,
+          headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'DatabaseUnavailableException' },
+          body: Buffer.from(JSON.stringify({ message: 'The database is unavailable.' })),
+        };
+      const answer = await database.execute(input);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (answer.errorType) headers['x-amzn-errortype'] = answer.errorType;
       return { status: answer.status, headers, body: Buffer.from(JSON.stringify(answer.body)) };
@@ -184,6 +278,24 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
         headers: { 'content-type': 'application/x-amz-json-1.1' },
         body: Buffer.from(JSON.stringify({ tasks: [], failures: [{ reason }] })),
       };
+    }
+    const json200 = (value: unknown) => ({
+      status: 200,
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
+      body: Buffer.from(JSON.stringify(value)),
+    });
+    const asked = JSON.parse(body.toString() || '{}') as { cluster?: string; serviceName?: string; tasks?: string[] };
+    // moto starts no service tasks: the twin lists and describes those ECS would run.
+    if (op === 'ListTasks' && asked.serviceName) {
+      const tasks = await serviceTasks(asked.cluster ?? '', asked.serviceName);
+      return json200({ taskArns: tasks.map((t) => t.taskArn) });
+    }
+    if (op === 'DescribeTasks' && asked.tasks?.length) {
+      const ours = new Map<string, Record<string, unknown>>();
+      for (const name of new Set(asked.tasks.map((t) => [...running.keys()].find((n) => t.includes(`/${idOf(n)}`)))))
+        if (name) for (const t of await serviceTasks(asked.cluster ?? '', name)) ours.set(String(t.taskArn), t);
+      if (ours.size > 0 && asked.tasks.every((t) => ours.has(t)))
+        return json200({ tasks: asked.tasks.map((t) => ours.get(t)), failures: [] });
     }
     const res = await forward(req, body);
     if (res.status !== 200) return res;
@@ -207,7 +319,11 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
           for (const c of task.containers ?? []) c.exitCode = code;
         } else if (task.lastStatus === 'STOPPED') for (const c of task.containers ?? []) delete c.exitCode; // stopped before it ran
       }
-    else if (op === 'DescribeServices') for (const s of json.services ?? []) rollout(s);
+    else if (op === 'DescribeServices')
+      for (const s of json.services ?? []) {
+        rollout(s);
+        await registerTask(s);
+      }
     else return res;
     return { ...res, body: Buffer.from(JSON.stringify(json)) };
   }
@@ -240,6 +356,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       });
       ecs.destroy();
       logs.destroy();
+      elb.destroy();
     },
   };
 }

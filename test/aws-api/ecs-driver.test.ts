@@ -125,6 +125,21 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect(costliestCheck).toBeLessThanOrEqual(6);
   });
 
+  it('reports a fresh deployment healthy from AWS, and a failing container or database with why, in at most 5 calls', async () => {
+    const before = await twin.calls();
+    expect(await driver.health!(target, { ...config, env: {} } as never)).toEqual(
+      ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((name) => ({ name, status: 'healthy', message: null })),
+    );
+    expect((await twin.calls()) - before).toBeLessThanOrEqual(5);
+    await twin.faults({ unhealthy: ['scheduler', 'metadata_db'] });
+    const sick = await driver.health!(target, { ...config, env: {} } as never);
+    await twin.faults({ unhealthy: [] });
+    expect(sick.filter((c) => c.status !== 'healthy')).toEqual([
+      { name: 'scheduler', status: 'unhealthy', message: expect.stringMatching(/scheduler container's health check fails/) },
+      { name: 'metadata_db', status: 'unhealthy', message: expect.stringMatching(/DatabaseUnavailableException/) },
+    ]);
+  });
+
   it('starting the same job again starts nothing more', async () => {
     const job: PhaseJob = { operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target };
     const first = await driver.start(job);
@@ -162,10 +177,17 @@ describe('the ECS driver on the twin, phase by phase', () => {
   it('updates to a new revision, restores the previous one and cancels a one-off task', async () => {
     const operationId = `op_${randomUUID()}`;
     const before = (await service()).taskDefinition;
-    const changed = { ...config, env: { ...config.env, A: { value: 'b', secret: false } } };
+    // The twin honours SIMULATE_UNHEALTHY as the simulated platform does, through the containers' health.
+    const changed = {
+      ...config,
+      env: { ...config.env, A: { value: 'b', secret: false }, SIMULATE_UNHEALTHY: { value: 'dag_processor', secret: false } },
+    };
     expect((await run('applying_config', { operationId, config: changed })).status).toEqual({ state: 'succeeded' });
     expect((await run('restarting_services', { operationId })).status).toMatchObject({ state: 'succeeded' });
     expect((await service()).taskDefinition).not.toBe(before);
+    expect((await driver.health!(target, changed as never)).filter((c) => c.status !== 'healthy').map((c) => c.name)).toEqual([
+      'dag_processor',
+    ]);
     await driver.restore!({ operationId, orgId: target.orgId, deploymentId });
     expect((await service()).taskDefinition).toBe(before);
     const handle = await driver.start({ operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target });
@@ -182,7 +204,7 @@ describe('the ECS driver on the twin, phase by phase', () => {
   });
 
   it('made only calls its grants allow, each under the use of the method that made it (issue 33)', () => {
-    expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [] });
+    expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [], observe: [] });
     // Least privilege: every action granted to drive and restore was needed by a call here.
     expect(unused(recorded)).toMatchObject({ drive: [], restore: [] });
   });

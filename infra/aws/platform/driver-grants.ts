@@ -231,18 +231,12 @@ const GRANTS: readonly DriverGrant[] = [
     conditions: () => tagged,
     why: "The deployments' own secrets (GetSecretValue: the Data API logs in with a deployment's own secret to prove its role works).",
   },
+
   {
-    uses: ['observe'],
-    actions: ['secretsmanager:GetSecretValue'],
-    resources: (arn) => [arn('secretsmanager', `secret:${DEPLOYMENT_SECRET_PREFIX}*`)],
-    conditions: () => tagged,
-    why: "The health check's Data API query logs in with the deployment's own database secret, `deployments/<id>/…`.",
-  },
-  {
-    uses: ALL,
+    uses: ['drive', 'observe'],
     actions: ['secretsmanager:GetSecretValue'],
     resources: (arn, t) => [arn('secretsmanager', `secret:${t.names.dbAdminSecret}-??????`)],
-    why: 'The database admin secret: its name is fixed, Secrets Manager appends 6 random characters.',
+    why: "The database admin secret: its name is fixed, Secrets Manager appends 6 random characters (the health check queries the deployment's database with it).",
   },
   // ---- Database, logs, metrics
   {
