@@ -12,16 +12,23 @@
  * - health (decision 48): a service's running tasks, listed and described as ECS would
  *   (ListTasks by service, DescribeTasks), each container HEALTHY unless a fault or the
  *   deployment's own SIMULATE_UNHEALTHY env entry names its component (so the twin answers
- *   health as the simulated platform does), and its task registered in its target group.
+ *   health as the simulated platform does), and its task registered in its target group;
+ * - metrics (decision 49): before a GetMetricData, each minute that has ended since the
+ *   asked service started running gets the simulated platform's values (PutMetricData to
+ *   moto, once), as ECS and the load balancer would publish them; moto computes no
+ *   percentile, so a p95 is asked of it as the Maximum (one value a minute: the same).
  * Everything else passes through to moto untouched.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand, type TaskDefinition } from '@aws-sdk/client-ecs';
 import { ElasticLoadBalancingV2Client, RegisterTargetsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { DATABASE_HEALTH_SQL } from '../../functions/adapters/platform/ecs/monitoring.js';
-import { COMPONENT_CONTAINERS } from '../../functions/core/platform-ecs-monitoring.js';
+import { simulatedMetrics } from '../../functions/adapters/platform/simulated-metrics.js';
+import { METRIC_NAMES } from '../../functions/core/metrics-range.js';
+import { COMPONENT_CONTAINERS, METRIC_SOURCES, type MetricQuery } from '../../functions/core/platform-ecs-monitoring.js';
 import type { TwinDatabase } from './data-api.js';
 
 /** Faults a test injects: each is used once. */
@@ -75,12 +82,23 @@ export const STATS_PATH = '/_twin/stats';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
-export async function startTwinProxy(motoEndpoint: string, database: TwinDatabase, options: { taskMs?: number } = {}): Promise<TwinProxy> {
+export interface TwinProxyOptions {
+  /** How long a one-off task runs (ms). */
+  taskMs?: number;
+  /** Metrics are published as if each service had started running this long before it did (tests of ended periods; default 0). */
+  metricsBackfillSeconds?: number;
+}
+
+export async function startTwinProxy(motoEndpoint: string, database: TwinDatabase, options: TwinProxyOptions = {}): Promise<TwinProxy> {
   const taskMs = options.taskMs ?? 1500;
   const aws = { endpoint: motoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' } };
   const ecs = new ECSClient(aws);
   const logs = new CloudWatchLogsClient(aws);
   const elb = new ElasticLoadBalancingV2Client(aws);
+  const cloudwatch = new CloudWatchClient(aws);
+  /** When each service (by its deployment's hex) started running, Unix seconds; and up to when each metric has been published. */
+  const runningSince = new Map<string, number>();
+  const publishedUntil = new Map<string, number>();
   const faults = noFaults();
   /** The exit code of each one-off task the twin stopped. */
   const exited = new Map<string, number>();
@@ -199,6 +217,8 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     const desired = s.desiredCount ?? 0;
     s.runningCount = state === 'COMPLETED' ? desired : 0;
     if (s.serviceName) running.set(s.serviceName, { taskDefinition: revision, count: s.runningCount });
+    if (s.serviceName && s.runningCount > 0 && !runningSince.has(idOf(s.serviceName)))
+      runningSince.set(idOf(s.serviceName), Math.floor(Date.now() / 1000) - (options.metricsBackfillSeconds ?? 0));
     s.pendingCount = 0;
     const primary = { ...(s.deployments?.[0] ?? {}), status: 'PRIMARY', taskDefinition: revision, desiredCount: desired };
     s.deployments = [
@@ -222,6 +242,32 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       }),
     );
     registered.add(group);
+  }
+
+  /** The ended minutes of each asked metric since its service ran, published once with the simulated platform's values. */
+  async function publishMetrics(queries: MetricQuery[]): Promise<void> {
+    const now = Math.floor(Date.now() / 60_000) * 60;
+    for (const q of queries) {
+      const dims = Object.fromEntries(q.MetricStat.Metric.Dimensions.map((d) => [d.Name, d.Value]));
+      // The service `<app>-<hex>`, or the target group `targetgroup/d<hex, 31>/<id>`.
+      const hex = dims.ServiceName ? idOf(dims.ServiceName) : (dims.TargetGroup?.split('/')[1] ?? '').slice(1);
+      const since = [...runningSince].find(([id]) => hex && id.startsWith(hex))?.[1];
+      const metric = METRIC_NAMES.find((m) => METRIC_SOURCES[m].metric === q.MetricStat.Metric.MetricName);
+      if (since === undefined || !metric) continue;
+      const key = `${q.MetricStat.Metric.MetricName}|${JSON.stringify(dims)}`;
+      const from = publishedUntil.get(key) ?? Math.floor(since / 60) * 60;
+      if (from >= now) continue;
+      const [series] = simulatedMetrics(hex, 'small', { metrics: [metric], start: from, end: now, period: 60 }, [{ from, to: null }], now);
+      const data: MetricDatum[] = series!.points.map((p) => ({
+        MetricName: q.MetricStat.Metric.MetricName,
+        Dimensions: q.MetricStat.Metric.Dimensions,
+        Timestamp: new Date(p.time * 1000),
+        Value: metric === 'response_time_p95' ? p.value / 1000 : p.value,
+      }));
+      for (let i = 0; i < data.length; i += 500)
+        await cloudwatch.send(new PutMetricDataCommand({ Namespace: q.MetricStat.Metric.Namespace, MetricData: data.slice(i, i + 500) }));
+      publishedUntil.set(key, now);
+    }
   }
 
   async function forward(
@@ -268,6 +314,12 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       return { status: answer.status, headers, body: Buffer.from(JSON.stringify(answer.body)) };
     }
     const target = String(req.headers['x-amz-target'] ?? '');
+    if (service === 'monitoring' && target.endsWith('.GetMetricData')) {
+      const input = JSON.parse(body.toString() || '{}') as { MetricDataQueries?: MetricQuery[] };
+      await publishMetrics(input.MetricDataQueries ?? []);
+      for (const q of input.MetricDataQueries ?? []) if (q.MetricStat?.Stat === 'p95') q.MetricStat.Stat = 'Maximum';
+      return forward(req, Buffer.from(JSON.stringify(input)));
+    }
     if (!target.startsWith(ECS_TARGET)) return forward(req, body);
     const op = target.slice(ECS_TARGET.length);
     if (op === 'RunTask' && faults.capacity > 0) {
@@ -357,6 +409,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       ecs.destroy();
       logs.destroy();
       elb.destroy();
+      cloudwatch.destroy();
     },
   };
 }

@@ -12,6 +12,7 @@ import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data
 import { ecsPlatform } from '../../functions/adapters/platform/ecs/ecs-platform.js';
 import { serviceName } from '../../functions/adapters/platform/ecs/names.js';
 import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
+import { METRIC_NAMES } from '../../functions/core/metrics-range.js';
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
 import { FAULTS_PATH, STATS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
 import { twinEndpoints } from '../../local/aws-twin/twin.js';
@@ -36,7 +37,7 @@ let rdsData: RDSDataClient;
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../local/aws-twin/main.ts')], {
-    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300' },
+    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300', TWIN_METRICS_BACKFILL_SECONDS: '900' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const started = await new Promise<{ endpoint: string; settings: EcsSettings }>((resolve, reject) => {
@@ -140,6 +141,37 @@ describe('the ECS driver on the twin, phase by phase', () => {
     ]);
   });
 
+  it('reads the five metrics in one GetMetricData, within decision 49 bounds, only in ended periods it ran in', async () => {
+    const end = Math.floor(Date.now() / 60_000) * 60;
+    const window = { metrics: [...METRIC_NAMES], start: end - 600, end, period: 60 as const };
+    const runs = [{ from: end - 480, to: null }];
+    const before = await twin.calls();
+    const series = await driver.metrics!({ ...target, size: 'small' }, window, runs);
+    // The target group looked up by name, and the one GetMetricData.
+    expect((await twin.calls()) - before).toBe(2);
+    expect(series.map((s) => [s.metric, s.unit])).toEqual([
+      ['cpu_utilization', 'percent'],
+      ['memory_utilization', 'percent'],
+      ['http_requests', 'count'],
+      ['http_errors', 'count'],
+      ['response_time_p95', 'milliseconds'],
+    ]);
+    const at = (metric: string) => new Map(series.find((s) => s.metric === metric)!.points.map((p) => [p.time, p.value]));
+    for (const s of series) {
+      expect(s.points.map((p) => p.time)).toEqual(Array.from({ length: 8 }, (_, i) => end - 480 + i * 60));
+      for (const p of s.points) {
+        expect(p.value).toBeGreaterThanOrEqual(0);
+        if (s.unit === 'percent') expect(p.value).toBeLessThanOrEqual(100);
+        if (s.unit === 'count') expect(Number.isInteger(p.value)).toBe(true);
+      }
+    }
+    for (const [t, errors] of at('http_errors')) expect(errors).toBeLessThanOrEqual(at('http_requests').get(t)!);
+    expect([...at('http_requests').values()].some((v) => v > 0)).toBe(true);
+    expect([...at('response_time_p95').values()].every((v) => v >= 100)).toBe(true);
+    // Ended periods answer the same at every later request.
+    expect(await driver.metrics!({ ...target, size: 'small' }, window, runs)).toEqual(series);
+  });
+
   it('starting the same job again starts nothing more', async () => {
     const job: PhaseJob = { operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target };
     const first = await driver.start(job);
@@ -206,6 +238,6 @@ describe('the ECS driver on the twin, phase by phase', () => {
   it('made only calls its grants allow, each under the use of the method that made it (issue 33)', () => {
     expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [], observe: [] });
     // Least privilege: every action granted to drive and restore was needed by a call here.
-    expect(unused(recorded)).toMatchObject({ drive: [], restore: [] });
+    expect(unused(recorded)).toMatchObject({ drive: [], restore: [], observe: [] });
   });
 });

@@ -15,9 +15,7 @@ import { simulatedPlatform } from './simulated-platform.js';
 function chosenPlatform(): HostingPlatform {
   const c = config();
   if (c.platform !== 'ecs') return simulatedPlatform(c);
-  // Metrics are the simulated platform's until the ECS driver reads CloudWatch's.
-  const { metrics } = simulatedPlatform(c);
-  return { metrics, ...ecsPlatform({ settings: parseEcsSettings(c.platformSettings), appDomain: c.appDomain }) };
+  return ecsPlatform({ settings: parseEcsSettings(c.platformSettings), appDomain: c.appDomain });
 }
 
 export const hostingPlatform = /* @__PURE__ */ injectable('HostingPlatform', chosenPlatform);

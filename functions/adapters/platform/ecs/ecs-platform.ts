@@ -29,7 +29,7 @@ import {
   startDestroyingInfrastructure,
   startProvisioningInfrastructure,
 } from './infrastructure.js';
-import { ecsHealthOf } from './monitoring.js';
+import { ecsHealthOf, ecsMetricsOf } from './monitoring.js';
 import type { EcsSettings } from './settings.js';
 
 export interface EcsPlatformOptions {
@@ -100,5 +100,6 @@ export function ecsPlatform({ settings, appDomain, now = Date.now }: EcsPlatform
     restore: (r) => restore(ctx, r),
 
     health: (target) => ecsHealthOf(ctx, target),
+    metrics: (target, window, runs) => ecsMetricsOf(ctx, target, window, runs),
   };
 }

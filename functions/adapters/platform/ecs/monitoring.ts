@@ -5,14 +5,23 @@
  * database), metrics in one CloudWatch GetMetricData. The rules are
  * core/platform-ecs-monitoring.ts's.
  */
+import { GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { DescribeServicesCommand, DescribeTasksCommand, ListTasksCommand } from '@aws-sdk/client-ecs';
-import { DescribeTargetHealthCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeTargetGroupsCommand, DescribeTargetHealthCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ComponentObservation } from '../../../core/health.js';
+import type { MetricSeries, MetricsWindow, RunInterval } from '../../../core/metrics-range.js';
 import type { DeploymentTarget } from '../../../core/platform.js';
-import { ecsHealth, type HealthObservations } from '../../../core/platform-ecs-monitoring.js';
-import { aws, type EcsContext, errorName } from './context.js';
+import {
+  albDimensions,
+  ecsHealth,
+  type HealthObservations,
+  type MetricDimensions,
+  metricQueries,
+  metricSeriesOf,
+} from '../../../core/platform-ecs-monitoring.js';
+import { aws, type EcsContext, errorName, unlessAbsent } from './context.js';
 import { sql } from './database.js';
-import { dbName, serviceName } from './names.js';
+import { dbName, serviceName, targetGroupName } from './names.js';
 
 /** The health check's query: the deployment's database is there and takes connections. */
 export const DATABASE_HEALTH_SQL = 'SELECT datallowconn FROM pg_database WHERE datname = :d';
@@ -79,4 +88,42 @@ export async function ecsHealthOf(ctx: EcsContext, target: DeploymentTarget): Pr
     targets,
     database: db,
   });
+}
+
+/**
+ * Decision 49's series from CloudWatch: the target group looked up by its name (its ARN and
+ * its load balancer's name it in CloudWatch), then one GetMetricData over the service's CPU
+ * and memory and the target group's requests, 5xx answers and p95 response time.
+ */
+export async function ecsMetricsOf(
+  ctx: EcsContext,
+  target: DeploymentTarget,
+  window: MetricsWindow,
+  runs: readonly RunInterval[],
+): Promise<MetricSeries[]> {
+  const groups = await unlessAbsent('looked up the target group', ['TargetGroupNotFoundException'], () =>
+    ctx.aws.elb.send(new DescribeTargetGroupsCommand({ Names: [targetGroupName(target.deploymentId)] })),
+  );
+  const group = groups?.TargetGroups?.[0];
+  const dims: MetricDimensions = {
+    clusterName: ctx.settings.clusterArn.slice(ctx.settings.clusterArn.lastIndexOf('/') + 1),
+    serviceName: serviceName(target.appType, target.deploymentId),
+    ...(group?.TargetGroupArn && group.LoadBalancerArns?.[0] ? albDimensions(group.TargetGroupArn, group.LoadBalancerArns[0]) : {}),
+  };
+  const out = await aws('read the metrics', () =>
+    ctx.aws.cloudwatch.send(
+      new GetMetricDataCommand({
+        StartTime: new Date(window.start * 1000),
+        EndTime: new Date(window.end * 1000),
+        ScanBy: 'TimestampAscending',
+        MetricDataQueries: metricQueries(window, dims),
+      }),
+    ),
+  );
+  const results = (out.MetricDataResults ?? []).map((r) => ({
+    id: r.Id ?? '',
+    times: (r.Timestamps ?? []).map((t) => Math.floor(new Date(t).getTime() / 1000)),
+    values: r.Values ?? [],
+  }));
+  return metricSeriesOf(window, results, runs, Math.floor(ctx.now() / 1000));
 }
