@@ -195,6 +195,16 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     expect(health.components.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual(
       ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((n) => [n, 'healthy']),
     );
+    // Metrics come from CloudWatch (decision 49): the five series, none with a point before it ran.
+    const metrics = await api('GET', `/deployments/${airflow.id}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.data.series.map((m: { metric: string }) => m.metric)).toEqual([
+      'cpu_utilization',
+      'memory_utilization',
+      'http_requests',
+      'http_errors',
+      'response_time_p95',
+    ]);
     const running = (await serviceOf(airflow.id))!;
     expect(running.service.desiredCount).toBeGreaterThanOrEqual(1);
     await expectRuns(running.def, '2.11.0', env1);
