@@ -164,7 +164,11 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   }): Promise<boolean> {
     if (input.sql !== DATABASE_HEALTH_SQL) return false;
     const hex = input.parameters?.find((p) => p.name === 'd')?.value?.stringValue?.replace(/^d_/, '') ?? '';
-    for (const app of ['airflow', 'superset']) if (unhealthyIn(await definition(`${app}-${hex}`)).has('metadata_db')) return true;
+    // The family's latest revision (not cached: an update registers a new one).
+    for (const app of ['airflow', 'superset']) {
+      const latest = await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: `${app}-${hex}` })).catch(() => undefined);
+      if (unhealthyIn(latest?.taskDefinition).has('metadata_db')) return true;
+    }
     return faults.unhealthy.includes('metadata_db');
   }
 
