@@ -10,6 +10,8 @@ import { startAwsTwin } from './twin.js';
 const twin = await startAwsTwin({
   domain: process.env.APP_DOMAIN || 'apps.localhost',
   ...(process.env.TWIN_TASK_MS ? { taskMs: Number(process.env.TWIN_TASK_MS) } : {}),
+  // A test of metrics reads minutes that ended before its deployment was made: see proxy.ts.
+  ...(process.env.TWIN_METRICS_BACKFILL_SECONDS ? { metricsBackfillSeconds: Number(process.env.TWIN_METRICS_BACKFILL_SECONDS) } : {}),
 });
 process.stdout.write(`${JSON.stringify({ endpoint: twin.endpoint, motoEndpoint: twin.motoEndpoint, settings: twin.settings })}\n`);
 const stop = () => void twin.stop().then(() => process.exit(0));

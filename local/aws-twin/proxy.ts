@@ -8,13 +8,27 @@
  * - RunTask: each task stops after `taskMs` with exit code 0 (or a fault's code), its
  *   container's lines written to CloudWatch Logs in the awslogs stream AWS would write;
  *   a capacity fault answers with RunTask's `failures` instead;
- * - rds-data ExecuteStatement: real SQL on PGlite (data-api.ts).
+ * - rds-data ExecuteStatement: real SQL on PGlite (data-api.ts);
+ * - health (decision 48): a service's running tasks, listed and described as ECS would
+ *   (ListTasks by service, DescribeTasks), each container HEALTHY unless a fault or the
+ *   deployment's own SIMULATE_UNHEALTHY env entry names its component (so the twin answers
+ *   health as the simulated platform does), and its task registered in its target group;
+ * - metrics (decision 49): before a GetMetricData, each minute that has ended since the
+ *   asked service started running gets the simulated platform's values (PutMetricData to
+ *   moto, once), as ECS and the load balancer would publish them; moto computes no
+ *   percentile, so a p95 is asked of it as the Maximum (one value a minute: the same).
  * Everything else passes through to moto untouched.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand } from '@aws-sdk/client-ecs';
+import { DescribeTaskDefinitionCommand, ECSClient, StopTaskCommand, type TaskDefinition } from '@aws-sdk/client-ecs';
+import { ElasticLoadBalancingV2Client, RegisterTargetsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DATABASE_HEALTH_SQL } from '../../functions/adapters/platform/ecs/monitoring.js';
+import { simulatedMetrics } from '../../functions/adapters/platform/simulated-metrics.js';
+import { METRIC_NAMES } from '../../functions/core/metrics-range.js';
+import { COMPONENT_CONTAINERS, METRIC_SOURCES, type MetricQuery } from '../../functions/core/platform-ecs-monitoring.js';
 import type { TwinDatabase } from './data-api.js';
 
 /** Faults a test injects: each is used once. */
@@ -27,12 +41,16 @@ export interface TwinFaults {
   failNextRollout: boolean;
   /** Lines every one-off task writes before its own (e.g. to test redaction). */
   extraLines: string[];
+  /** Health components (decision 48's names) every deployment reports unhealthy while listed: a container's health check failing, or the metadata database not answering. */
+  unhealthy: string[];
 }
 
-export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [] });
+export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [], unhealthy: [] });
 
 interface EcsService {
   serviceArn?: string;
+  serviceName?: string;
+  loadBalancers?: { targetGroupArn?: string; containerPort?: number }[];
   status?: string;
   taskDefinition?: string;
   desiredCount?: number;
@@ -64,11 +82,23 @@ export const STATS_PATH = '/_twin/stats';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
-export async function startTwinProxy(motoEndpoint: string, database: TwinDatabase, options: { taskMs?: number } = {}): Promise<TwinProxy> {
+export interface TwinProxyOptions {
+  /** How long a one-off task runs (ms). */
+  taskMs?: number;
+  /** Metrics are published as if each service had started running this long before it did (tests of ended periods; default 0). */
+  metricsBackfillSeconds?: number;
+}
+
+export async function startTwinProxy(motoEndpoint: string, database: TwinDatabase, options: TwinProxyOptions = {}): Promise<TwinProxy> {
   const taskMs = options.taskMs ?? 1500;
   const aws = { endpoint: motoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' } };
   const ecs = new ECSClient(aws);
   const logs = new CloudWatchLogsClient(aws);
+  const elb = new ElasticLoadBalancingV2Client(aws);
+  const cloudwatch = new CloudWatchClient(aws);
+  /** When each service (by its deployment's hex) started running, Unix seconds; and up to when each metric has been published. */
+  const runningSince = new Map<string, number>();
+  const publishedUntil = new Map<string, number>();
   const faults = noFaults();
   /** The exit code of each one-off task the twin stopped. */
   const exited = new Map<string, number>();
@@ -76,6 +106,71 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   /** Each service's last completed revision, and the revisions whose rollout failed. */
   const completed = new Map<string, string>();
   const failedRevisions = new Set<string>();
+  /** Each service the driver has looked at: the revision and the number of tasks it runs, by service name. */
+  const running = new Map<string, { taskDefinition: string; count: number }>();
+  /** Target groups a running service's task is registered in. */
+  const registered = new Set<string>();
+  const definitions = new Map<string, TaskDefinition | undefined>();
+
+  async function definition(revision: string): Promise<TaskDefinition | undefined> {
+    if (!definitions.has(revision))
+      definitions.set(
+        revision,
+        (await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: revision })).catch(() => undefined))?.taskDefinition,
+      );
+    return definitions.get(revision);
+  }
+
+  /** The components a task definition's application reports unhealthy: the faults', and its own SIMULATE_UNHEALTHY entry's. */
+  function unhealthyIn(def: TaskDefinition | undefined): Set<string> {
+    const env = def?.containerDefinitions?.[0]?.environment ?? [];
+    const own = env.find((e) => e.name === 'SIMULATE_UNHEALTHY')?.value ?? '';
+    return new Set([...faults.unhealthy, ...own.split(',').map((n) => n.trim())].filter(Boolean));
+  }
+
+  // A service is `<app>-<hex of its deployment>`: its tasks' ids are that hex and a number.
+  const idOf = (service: string) => service.split('-').at(-1) ?? service;
+  const taskArnOf = (clusterArn: string, service: string, n: number) => `${clusterArn.replace(':cluster/', ':task/')}/${idOf(service)}${n}`;
+
+  /** The service's tasks as DescribeTasks shows them; their containers' health as the faults and SIMULATE_UNHEALTHY say. */
+  async function serviceTasks(clusterArn: string, service: string): Promise<Record<string, unknown>[]> {
+    const state = running.get(service);
+    if (!state || state.count === 0) return [];
+    const def = await definition(state.taskDefinition);
+    const app = service.startsWith('superset') ? 'superset' : 'airflow';
+    const unhealthy = new Set([...unhealthyIn(def)].map((c) => COMPONENT_CONTAINERS[app][c] ?? c));
+    const containers = (def?.containerDefinitions ?? []).map((c) => ({
+      name: c.name,
+      lastStatus: 'RUNNING',
+      healthStatus: unhealthy.has(c.name ?? '') ? 'UNHEALTHY' : 'HEALTHY',
+    }));
+    return Array.from({ length: state.count }, (_, n) => ({
+      taskArn: taskArnOf(clusterArn, service, n),
+      clusterArn,
+      taskDefinitionArn: state.taskDefinition,
+      group: `service:${service}`,
+      lastStatus: 'RUNNING',
+      desiredStatus: 'RUNNING',
+      launchType: 'FARGATE',
+      healthStatus: containers.some((c) => c.healthStatus === 'UNHEALTHY') ? 'UNHEALTHY' : 'HEALTHY',
+      containers,
+    }));
+  }
+
+  /** The health query of a deployment whose metadata_db is to be unhealthy fails as an unreachable database would. */
+  async function databaseDown(input: {
+    sql?: string;
+    parameters?: { name?: string; value?: { stringValue?: string } }[];
+  }): Promise<boolean> {
+    if (input.sql !== DATABASE_HEALTH_SQL) return false;
+    const hex = input.parameters?.find((p) => p.name === 'd')?.value?.stringValue?.replace(/^d_/, '') ?? '';
+    // The family's latest revision (not cached: an update registers a new one).
+    for (const app of ['airflow', 'superset']) {
+      const latest = await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: `${app}-${hex}` })).catch(() => undefined);
+      if (unhealthyIn(latest?.taskDefinition).has('metadata_db')) return true;
+    }
+    return faults.unhealthy.includes('metadata_db');
+  }
 
   // moto moves a task one status further at each describe; on AWS it runs until its command ends.
   await fetch(`${motoEndpoint}/moto-api/state-manager/set-transition`, {
@@ -125,6 +220,9 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     } else completed.set(key, revision);
     const desired = s.desiredCount ?? 0;
     s.runningCount = state === 'COMPLETED' ? desired : 0;
+    if (s.serviceName) running.set(s.serviceName, { taskDefinition: revision, count: s.runningCount });
+    if (s.serviceName && s.runningCount > 0 && !runningSince.has(idOf(s.serviceName)))
+      runningSince.set(idOf(s.serviceName), Math.floor(Date.now() / 1000) - (options.metricsBackfillSeconds ?? 0));
     s.pendingCount = 0;
     const primary = { ...(s.deployments?.[0] ?? {}), status: 'PRIMARY', taskDefinition: revision, desiredCount: desired };
     s.deployments = [
@@ -135,6 +233,45 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
         rolloutStateReason: state === 'FAILED' ? 'ECS deployment circuit breaker: tasks failed to start.' : 'ECS deployment completed.',
       },
     ];
+  }
+
+  /** A running service's task in its target group, as ECS registers it (moto reports a registered target healthy). */
+  async function registerTask(s: EcsService): Promise<void> {
+    const group = s.loadBalancers?.[0]?.targetGroupArn;
+    if (!group || !s.runningCount || registered.has(group)) return;
+    await elb.send(
+      new RegisterTargetsCommand({
+        TargetGroupArn: group,
+        Targets: [{ Id: '10.0.0.10', Port: s.loadBalancers?.[0]?.containerPort ?? 8080 }],
+      }),
+    );
+    registered.add(group);
+  }
+
+  /** The ended minutes of each asked metric since its service ran, published once with the simulated platform's values. */
+  async function publishMetrics(queries: MetricQuery[]): Promise<void> {
+    const now = Math.floor(Date.now() / 60_000) * 60;
+    for (const q of queries) {
+      const dims = Object.fromEntries(q.MetricStat.Metric.Dimensions.map((d) => [d.Name, d.Value]));
+      // The service `<app>-<hex>`, or the target group `targetgroup/d<hex, 31>/<id>`.
+      const hex = dims.ServiceName ? idOf(dims.ServiceName) : (dims.TargetGroup?.split('/')[1] ?? '').slice(1);
+      const since = [...runningSince].find(([id]) => hex && id.startsWith(hex))?.[1];
+      const metric = METRIC_NAMES.find((m) => METRIC_SOURCES[m].metric === q.MetricStat.Metric.MetricName);
+      if (since === undefined || !metric) continue;
+      const key = `${q.MetricStat.Metric.MetricName}|${JSON.stringify(dims)}`;
+      const from = publishedUntil.get(key) ?? Math.floor(since / 60) * 60;
+      if (from >= now) continue;
+      const [series] = simulatedMetrics(hex, 'small', { metrics: [metric], start: from, end: now, period: 60 }, [{ from, to: null }], now);
+      const data: MetricDatum[] = series!.points.map((p) => ({
+        MetricName: q.MetricStat.Metric.MetricName,
+        Dimensions: q.MetricStat.Metric.Dimensions,
+        Timestamp: new Date(p.time * 1000),
+        Value: metric === 'response_time_p95' ? p.value / 1000 : p.value,
+      }));
+      for (let i = 0; i < data.length; i += 500)
+        await cloudwatch.send(new PutMetricDataCommand({ Namespace: q.MetricStat.Metric.Namespace, MetricData: data.slice(i, i + 500) }));
+      publishedUntil.set(key, now);
+    }
   }
 
   async function forward(
@@ -168,12 +305,25 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(faults)) };
     }
     if (service === 'rds-data' && req.url?.startsWith('/Execute')) {
-      const answer = await database.execute(JSON.parse(body.toString() || '{}'));
+      const input = JSON.parse(body.toString() || '{}');
+      if (await databaseDown(input))
+        return {
+          status: 400,
+          headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'DatabaseUnavailableException' },
+          body: Buffer.from(JSON.stringify({ message: 'The database is unavailable.' })),
+        };
+      const answer = await database.execute(input);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (answer.errorType) headers['x-amzn-errortype'] = answer.errorType;
       return { status: answer.status, headers, body: Buffer.from(JSON.stringify(answer.body)) };
     }
     const target = String(req.headers['x-amz-target'] ?? '');
+    if (service === 'monitoring' && target.endsWith('.GetMetricData')) {
+      const input = JSON.parse(body.toString() || '{}') as { MetricDataQueries?: MetricQuery[] };
+      await publishMetrics(input.MetricDataQueries ?? []);
+      for (const q of input.MetricDataQueries ?? []) if (q.MetricStat?.Stat === 'p95') q.MetricStat.Stat = 'Maximum';
+      return forward(req, Buffer.from(JSON.stringify(input)));
+    }
     if (!target.startsWith(ECS_TARGET)) return forward(req, body);
     const op = target.slice(ECS_TARGET.length);
     if (op === 'RunTask' && faults.capacity > 0) {
@@ -184,6 +334,24 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
         headers: { 'content-type': 'application/x-amz-json-1.1' },
         body: Buffer.from(JSON.stringify({ tasks: [], failures: [{ reason }] })),
       };
+    }
+    const json200 = (value: unknown) => ({
+      status: 200,
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
+      body: Buffer.from(JSON.stringify(value)),
+    });
+    const asked = JSON.parse(body.toString() || '{}') as { cluster?: string; serviceName?: string; tasks?: string[] };
+    // moto starts no service tasks: the twin lists and describes those ECS would run.
+    if (op === 'ListTasks' && asked.serviceName) {
+      const tasks = await serviceTasks(asked.cluster ?? '', asked.serviceName);
+      return json200({ taskArns: tasks.map((t) => t.taskArn) });
+    }
+    if (op === 'DescribeTasks' && asked.tasks?.length) {
+      const ours = new Map<string, Record<string, unknown>>();
+      for (const name of new Set(asked.tasks.map((t) => [...running.keys()].find((n) => t.includes(`/${idOf(n)}`)))))
+        if (name) for (const t of await serviceTasks(asked.cluster ?? '', name)) ours.set(String(t.taskArn), t);
+      if (ours.size > 0 && asked.tasks.every((t) => ours.has(t)))
+        return json200({ tasks: asked.tasks.map((t) => ours.get(t)), failures: [] });
     }
     const res = await forward(req, body);
     if (res.status !== 200) return res;
@@ -207,7 +375,11 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
           for (const c of task.containers ?? []) c.exitCode = code;
         } else if (task.lastStatus === 'STOPPED') for (const c of task.containers ?? []) delete c.exitCode; // stopped before it ran
       }
-    else if (op === 'DescribeServices') for (const s of json.services ?? []) rollout(s);
+    else if (op === 'DescribeServices')
+      for (const s of json.services ?? []) {
+        rollout(s);
+        await registerTask(s);
+      }
     else return res;
     return { ...res, body: Buffer.from(JSON.stringify(json)) };
   }
@@ -240,6 +412,8 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       });
       ecs.destroy();
       logs.destroy();
+      elb.destroy();
+      cloudwatch.destroy();
     },
   };
 }

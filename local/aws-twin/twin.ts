@@ -10,7 +10,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
 import { TwinDatabase } from './data-api.js';
 import { type RunningMoto, startMoto } from './moto-process.js';
-import { startTwinProxy, type TwinFaults } from './proxy.js';
+import { startTwinProxy, type TwinFaults, type TwinProxyOptions } from './proxy.js';
 import { createSharedResources, TWIN_REGION } from './shared-resources.js';
 
 export const TWIN_MOTO_MISSING =
@@ -50,7 +50,7 @@ const freeLoopbackPort = () =>
     });
   });
 
-export async function startAwsTwin(options: { domain: string; taskMs?: number; command?: string }): Promise<AwsTwin> {
+export async function startAwsTwin(options: { domain: string; command?: string } & TwinProxyOptions): Promise<AwsTwin> {
   const moto: RunningMoto = await startMoto(await freeLoopbackPort(), options.command, {
     missing: TWIN_MOTO_MISSING,
     // Certificates are issued at once in the twin (moto ignores DNS anyway).
@@ -64,7 +64,8 @@ export async function startAwsTwin(options: { domain: string; taskMs?: number; c
   const database = new TwinDatabase(secrets);
   try {
     const [settings] = await Promise.all([createSharedResources(moto.endpoint, options.domain), database.ready()]);
-    const proxy = await startTwinProxy(moto.endpoint, database, options.taskMs === undefined ? {} : { taskMs: options.taskMs });
+    const { domain: _domain, command: _command, ...proxyOptions } = options;
+    const proxy = await startTwinProxy(moto.endpoint, database, proxyOptions);
     return {
       endpoint: proxy.endpoint,
       motoEndpoint: moto.endpoint,

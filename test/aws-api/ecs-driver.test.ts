@@ -12,9 +12,11 @@ import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data
 import { ecsPlatform } from '../../functions/adapters/platform/ecs/ecs-platform.js';
 import { serviceName } from '../../functions/adapters/platform/ecs/names.js';
 import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
+import { METRIC_NAMES } from '../../functions/core/metrics-range.js';
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
 import { FAULTS_PATH, STATS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
 import { twinEndpoints } from '../../local/aws-twin/twin.js';
+import { type RecordedActions, recordPlatformCalls, ungranted, unused } from '../helpers/platform-grant-check.js';
 import { eventually } from '../helpers/wait.js';
 
 jest.setTimeout(180_000);
@@ -28,12 +30,14 @@ let twin: {
   faults(f: Partial<TwinFaults>): Promise<void>;
 };
 let driver: HostingPlatform;
+/** Every AWS call the driver made, by the use of the method that made it (the grant check). */
+let recorded: RecordedActions;
 let ecs: ECSClient;
 let rdsData: RDSDataClient;
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../local/aws-twin/main.ts')], {
-    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300' },
+    env: { ...process.env, APP_DOMAIN: 'apps.test', TWIN_TASK_MS: '300', TWIN_METRICS_BACKFILL_SECONDS: '900' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const started = await new Promise<{ endpoint: string; settings: EcsSettings }>((resolve, reject) => {
@@ -52,7 +56,7 @@ beforeAll(async () => {
     },
   };
   Object.assign(process.env, twinEndpoints(twin.endpoint));
-  driver = ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' });
+  ({ driver, recorded } = recordPlatformCalls(ecsPlatform({ settings: twin.settings, appDomain: 'apps.test' })));
   const options = { endpoint: twin.endpoint, region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } };
   ecs = new ECSClient(options);
   rdsData = new RDSDataClient(options);
@@ -122,6 +126,52 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect(costliestCheck).toBeLessThanOrEqual(6);
   });
 
+  it('reports a fresh deployment healthy from AWS, and a failing container or database with why, in at most 5 calls', async () => {
+    const before = await twin.calls();
+    expect(await driver.health!(target, { ...config, env: {} } as never)).toEqual(
+      ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((name) => ({ name, status: 'healthy', message: null })),
+    );
+    expect((await twin.calls()) - before).toBeLessThanOrEqual(5);
+    await twin.faults({ unhealthy: ['scheduler', 'metadata_db'] });
+    const sick = await driver.health!(target, { ...config, env: {} } as never);
+    await twin.faults({ unhealthy: [] });
+    expect(sick.filter((c) => c.status !== 'healthy')).toEqual([
+      { name: 'scheduler', status: 'unhealthy', message: expect.stringMatching(/scheduler container's health check fails/) },
+      { name: 'metadata_db', status: 'unhealthy', message: expect.stringMatching(/DatabaseUnavailableException/) },
+    ]);
+  });
+
+  it('reads the five metrics in one GetMetricData, within decision 49 bounds, only in ended periods it ran in', async () => {
+    const end = Math.floor(Date.now() / 60_000) * 60;
+    const window = { metrics: [...METRIC_NAMES], start: end - 600, end, period: 60 as const };
+    const runs = [{ from: end - 480, to: null }];
+    const before = await twin.calls();
+    const series = await driver.metrics!({ ...target, size: 'small' }, window, runs);
+    // The target group looked up by name, and the one GetMetricData.
+    expect((await twin.calls()) - before).toBe(2);
+    expect(series.map((s) => [s.metric, s.unit])).toEqual([
+      ['cpu_utilization', 'percent'],
+      ['memory_utilization', 'percent'],
+      ['http_requests', 'count'],
+      ['http_errors', 'count'],
+      ['response_time_p95', 'milliseconds'],
+    ]);
+    const at = (metric: string) => new Map(series.find((s) => s.metric === metric)!.points.map((p) => [p.time, p.value]));
+    for (const s of series) {
+      expect(s.points.map((p) => p.time)).toEqual(Array.from({ length: 8 }, (_, i) => end - 480 + i * 60));
+      for (const p of s.points) {
+        expect(p.value).toBeGreaterThanOrEqual(0);
+        if (s.unit === 'percent') expect(p.value).toBeLessThanOrEqual(100);
+        if (s.unit === 'count') expect(Number.isInteger(p.value)).toBe(true);
+      }
+    }
+    for (const [t, errors] of at('http_errors')) expect(errors).toBeLessThanOrEqual(at('http_requests').get(t)!);
+    expect([...at('http_requests').values()].some((v) => v > 0)).toBe(true);
+    expect([...at('response_time_p95').values()].every((v) => v >= 100)).toBe(true);
+    // Ended periods answer the same at every later request.
+    expect(await driver.metrics!({ ...target, size: 'small' }, window, runs)).toEqual(series);
+  });
+
   it('starting the same job again starts nothing more', async () => {
     const job: PhaseJob = { operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target };
     const first = await driver.start(job);
@@ -156,11 +206,38 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect((await service()).desiredCount).toBeGreaterThanOrEqual(1);
   });
 
+  it('updates to a new revision, restores the previous one and cancels a one-off task', async () => {
+    const operationId = `op_${randomUUID()}`;
+    const before = (await service()).taskDefinition;
+    // The twin honours SIMULATE_UNHEALTHY as the simulated platform does, through the containers' health.
+    const changed = {
+      ...config,
+      env: { ...config.env, A: { value: 'b', secret: false }, SIMULATE_UNHEALTHY: { value: 'dag_processor', secret: false } },
+    };
+    expect((await run('applying_config', { operationId, config: changed })).status).toEqual({ state: 'succeeded' });
+    expect((await run('restarting_services', { operationId })).status).toMatchObject({ state: 'succeeded' });
+    expect((await service()).taskDefinition).not.toBe(before);
+    expect((await driver.health!(target, changed as never)).filter((c) => c.status !== 'healthy').map((c) => c.name)).toEqual([
+      'dag_processor',
+    ]);
+    await driver.restore!({ operationId, orgId: target.orgId, deploymentId });
+    expect((await service()).taskDefinition).toBe(before);
+    const handle = await driver.start({ operationId: `op_${randomUUID()}`, phase: 'syncing_dags', target });
+    await driver.cancel(handle);
+    expect((await driver.check(handle)).state).not.toBe('running');
+  });
+
   it('destroys the service and drops the database and its role', async () => {
     expect((await run('destroying_infrastructure')).status).toEqual({ state: 'succeeded' });
     expect((await service()).status).toBe('INACTIVE');
     expect((await run('destroying_db')).status).toEqual({ state: 'succeeded' });
     expect(await database()).toHaveLength(0);
     expect(costliestCheck).toBeLessThanOrEqual(6);
+  });
+
+  it('made only calls its grants allow, each under the use of the method that made it (issue 33)', () => {
+    expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [], observe: [] });
+    // Least privilege: every action granted to drive and restore was needed by a call here.
+    expect(unused(recorded)).toMatchObject({ drive: [], restore: [], observe: [] });
   });
 });

@@ -55,6 +55,8 @@ beforeAll(async () => {
     // The tests poll the API: the limits of a customer's key are not what they test.
     RATE_LIMIT_PER_MINUTE: '100000',
     CREATE_LIMIT_PER_HOUR: '1000',
+    // Health changes are seen within seconds (decision 48's checker).
+    HEALTH_CHECK_SECONDS: '2',
   };
   stack = await startNpm(env, 180_000);
   awsEndpoint = readStackFile(dataDir)!.aws_endpoint!;
@@ -187,6 +189,22 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     const d = (await api('GET', `/deployments/${airflow.id}`)).body.data;
     expect(d.status).toBe('ready');
     url = d.url;
+    // The create's first health check read the service, its tasks, its targets and its database (decision 48).
+    const health = (await api('GET', `/deployments/${airflow.id}/health`)).body.data;
+    expect(health).toMatchObject({ status: 'healthy' });
+    expect(health.components.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual(
+      ['webserver', 'scheduler', 'dag_processor', 'triggerer', 'metadata_db'].map((n) => [n, 'healthy']),
+    );
+    // Metrics come from CloudWatch (decision 49): the five series, none with a point before it ran.
+    const metrics = await api('GET', `/deployments/${airflow.id}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.data.series.map((m: { metric: string }) => m.metric)).toEqual([
+      'cpu_utilization',
+      'memory_utilization',
+      'http_requests',
+      'http_errors',
+      'response_time_p95',
+    ]);
     const running = (await serviceOf(airflow.id))!;
     expect(running.service.desiredCount).toBeGreaterThanOrEqual(1);
     await expectRuns(running.def, '2.11.0', env1);
@@ -206,6 +224,33 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     );
     expect(attached.Certificates?.map((c) => c.CertificateArn)).toContain(cert.CertificateArn);
     expect((await dnsRecordFor(new URL(url).host))?.AliasTarget?.DNSName).toBeTruthy();
+  });
+
+  it('a container whose health check fails makes the deployment degraded, with why, until it passes again', async () => {
+    await faults({ unhealthy: ['triggerer'] });
+    try {
+      const degraded = await eventually(
+        async () => {
+          const h = (await api('GET', `/deployments/${airflow.id}/health`)).body.data;
+          return h.status === 'degraded' ? h : undefined;
+        },
+        'the health to become degraded',
+        30_000,
+        250,
+      );
+      expect(degraded.components.find((c: { name: string }) => c.name === 'triggerer')).toMatchObject({
+        status: 'unhealthy',
+        message: expect.stringMatching(/triggerer container's health check fails/),
+      });
+    } finally {
+      await faults({ unhealthy: [] });
+    }
+    await eventually(
+      async () => ((await api('GET', `/deployments/${airflow.id}`)).body.data.health.status === 'healthy' ? true : undefined),
+      'the health to be healthy again',
+      30_000,
+      250,
+    );
   });
 
   it('an update runs a new revision holding the new configuration, with more CPU and memory for a larger size', async () => {

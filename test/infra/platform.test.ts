@@ -241,9 +241,7 @@ describe("the driver's functions", () => {
         'ecs:DeleteService',
         'ecs:DescribeServices',
         'ecs:RunTask',
-        'ecs:StopTask',
         'ecs:DescribeTasks',
-        'ecs:ListTasks',
         'ecs:TagResource',
         'elasticloadbalancing:CreateTargetGroup',
         'elasticloadbalancing:DeleteTargetGroup',
@@ -251,7 +249,6 @@ describe("the driver's functions", () => {
         'elasticloadbalancing:DeleteRule',
         'elasticloadbalancing:DescribeRules',
         'elasticloadbalancing:DescribeTargetGroups',
-        'elasticloadbalancing:DescribeTargetHealth',
         'elasticloadbalancing:AddTags',
         'secretsmanager:CreateSecret',
         'secretsmanager:PutSecretValue',
@@ -260,8 +257,6 @@ describe("the driver's functions", () => {
         'secretsmanager:GetSecretValue',
         'rds-data:ExecuteStatement',
         'logs:GetLogEvents',
-        'logs:FilterLogEvents',
-        'cloudwatch:GetMetricData',
         'acm:RequestCertificate',
         'acm:DescribeCertificate',
         'acm:DeleteCertificate',
@@ -269,8 +264,22 @@ describe("the driver's functions", () => {
         'iam:PassRole',
       ]),
     );
+    // Least privilege: what only cancel (StopTask) or observe (health and metrics) calls is not drive's.
+    for (const a of ['ecs:StopTask', 'ecs:ListTasks', 'elasticloadbalancing:DescribeTargetHealth', 'cloudwatch:GetMetricData'])
+      expect(PLATFORM_ACTIONS.drive).not.toContain(a);
+    expect(PLATFORM_ACTIONS.observe).toEqual(
+      expect.arrayContaining([
+        'ecs:DescribeServices',
+        'ecs:DescribeTasks',
+        'elasticloadbalancing:DescribeTargetHealth',
+        'cloudwatch:GetMetricData',
+      ]),
+    );
     for (const use of ['cancel', 'restore', 'observe'] as const) {
-      expect(PLATFORM_ACTIONS[use].every((a) => PLATFORM_ACTIONS.drive.includes(a) || use === 'observe')).toBe(true);
+      // Stopping a one-off task is cancel's alone: no phase of drive stops one.
+      expect(PLATFORM_ACTIONS[use].every((a) => PLATFORM_ACTIONS.drive.includes(a) || use === 'observe' || a === 'ecs:StopTask')).toBe(
+        true,
+      );
       expect(PLATFORM_ACTIONS[use].length).toBeLessThan(10);
     }
     expect(PLATFORM_ACTIONS.cancel).not.toContain('ecs:DeleteService');
@@ -292,7 +301,6 @@ describe("the driver's functions", () => {
       'elasticloadbalancing:CreateRule',
       'acm:RequestCertificate',
       'secretsmanager:CreateSecret',
-      'elasticfilesystem:CreateAccessPoint',
     ])
       expect({ create, conditions: withAction(create).map(conditionsOf) }).toEqual({
         create,
@@ -306,15 +314,17 @@ describe("the driver's functions", () => {
       'acm:DeleteCertificate',
       'secretsmanager:DeleteSecret',
       'secretsmanager:PutSecretValue',
-      'elasticfilesystem:DeleteAccessPoint',
     ])
       expect({ change, conditions: withAction(change).map(conditionsOf) }).toEqual({
         change,
         conditions: [expect.objectContaining({ Null: { 'aws:ResourceTag/deployment': 'false' } })],
       });
     // The ECS calls that name a cluster name the platform's.
-    for (const a of ['ecs:CreateService', 'ecs:RunTask', 'ecs:ListTasks'])
+    for (const a of ['ecs:CreateService', 'ecs:RunTask'])
       expect(flatten(withAction(a).map(conditionsOf)[0]?.ArnEquals?.['ecs:cluster'])).toContain(`:cluster/${names.cluster}`);
+    // ListTasks is the health check's (observe): it too names the platform's cluster.
+    const listTasks = statementsOf(prod, 'check-health').filter((s) => actionsOf(s).includes('ecs:ListTasks'));
+    expect(flatten(listTasks.map(conditionsOf)[0]?.ArnEquals?.['ecs:cluster'])).toContain(`:cluster/${names.cluster}`);
   });
 
   it('pass exactly the two task roles, to ECS tasks only; run SQL on the one cluster; change records in the one zone under the domain', () => {

@@ -15,9 +15,7 @@ import { simulatedPlatform } from './simulated-platform.js';
 function chosenPlatform(): HostingPlatform {
   const c = config();
   if (c.platform !== 'ecs') return simulatedPlatform(c);
-  // Health and metrics are the simulated platform's until the ECS driver reads its own.
-  const { health, metrics } = simulatedPlatform(c);
-  return { health, metrics, ...ecsPlatform({ settings: parseEcsSettings(c.platformSettings), appDomain: c.appDomain }) };
+  return ecsPlatform({ settings: parseEcsSettings(c.platformSettings), appDomain: c.appDomain });
 }
 
 export const hostingPlatform = /* @__PURE__ */ injectable('HostingPlatform', chosenPlatform);

@@ -69,17 +69,17 @@ const clusterCondition = (arn: Arn, t: DriverTargets) => ({ ArnEquals: { 'ecs:cl
 const GRANTS: readonly DriverGrant[] = [
   // ---- ECS
   {
-    uses: ['drive', 'restore'],
+    uses: ALL,
     actions: ['ecs:RegisterTaskDefinition'],
     resources: () => ['*'],
     conditions: () => tagging,
     why: 'RegisterTaskDefinition takes no resource-level permission; the request must tag the revision with its deployment.',
   },
   {
-    uses: ['drive', 'restore'],
-    actions: ['ecs:DescribeTaskDefinition', 'ecs:DeregisterTaskDefinition'],
+    uses: ALL,
+    actions: ['ecs:DescribeTaskDefinition', 'ecs:DeregisterTaskDefinition', 'ecs:ListTaskDefinitions', 'ecs:DeleteTaskDefinitions'],
     resources: () => ['*'],
-    why: 'Task definitions take no resource-level permission for these reads and deregistrations.',
+    why: 'Task definitions take no resource-level permission for these reads, deregistrations and deletions.',
   },
   {
     uses: ALL,
@@ -103,7 +103,7 @@ const GRANTS: readonly DriverGrant[] = [
     why: "Only services of the platform's cluster that carry a deployment tag.",
   },
   {
-    uses: ['drive', 'cancel', 'restore', 'observe'],
+    uses: ['drive', 'observe'],
     actions: ['ecs:DescribeServices'],
     resources: (arn, t) => [arn('ecs', `service/${t.names.cluster}/*`)],
     why: "Reads of the platform cluster's services (a missing one must be answered MISSING, so no tag condition).",
@@ -116,20 +116,26 @@ const GRANTS: readonly DriverGrant[] = [
     why: "One-off tasks of the deployments' task definitions (families named at run time), only in the platform's cluster, tagged.",
   },
   {
-    uses: ['drive', 'cancel'],
-    actions: ['ecs:StopTask', 'ecs:DescribeTasks'],
+    uses: ['cancel'],
+    actions: ['ecs:StopTask'],
     resources: (arn, t) => [arn('ecs', `task/${t.names.cluster}/*`)],
     why: "Tasks have ids made by ECS; only the platform cluster's.",
   },
   {
-    uses: ['drive', 'cancel'],
+    uses: ['drive', 'observe'],
+    actions: ['ecs:DescribeTasks'],
+    resources: (arn, t) => [arn('ecs', `task/${t.names.cluster}/*`)],
+    why: "Tasks have ids made by ECS; only the platform cluster's.",
+  },
+  {
+    uses: ['observe'],
     actions: ['ecs:ListTasks'],
     resources: () => ['*'],
     conditions: clusterCondition,
     why: 'ListTasks is authorised on the cluster named in the request: the platform cluster only (ecs:cluster).',
   },
   {
-    uses: ['drive', 'restore'],
+    uses: ALL,
     actions: ['ecs:TagResource'],
     resources: (arn, t) => [
       arn('ecs', `service/${t.names.cluster}/*`),
@@ -160,7 +166,7 @@ const GRANTS: readonly DriverGrant[] = [
   },
   {
     uses: ALL,
-    actions: ['elasticloadbalancing:DeleteTargetGroup', 'elasticloadbalancing:ModifyTargetGroupAttributes'],
+    actions: ['elasticloadbalancing:DeleteTargetGroup'],
     resources: (arn) => [arn('elasticloadbalancing', 'targetgroup/*')],
     conditions: () => tagged,
     why: 'Only target groups that carry a deployment tag.',
@@ -189,12 +195,19 @@ const GRANTS: readonly DriverGrant[] = [
     why: "Each deployment's certificate on its shard's HTTPS listener (decision 281); listener ids are AWS's.",
   },
   {
-    uses: ['drive', 'observe'],
+    uses: ALL,
     actions: [
+      'elasticloadbalancing:DescribeLoadBalancers',
+      'elasticloadbalancing:DescribeListeners',
       'elasticloadbalancing:DescribeRules',
       'elasticloadbalancing:DescribeTargetGroups',
-      'elasticloadbalancing:DescribeTargetHealth',
     ],
+    resources: () => ['*'],
+    why: 'The Describe actions of Elastic Load Balancing take no resource-level permission.',
+  },
+  {
+    uses: ['observe'],
+    actions: ['elasticloadbalancing:DescribeTargetGroups', 'elasticloadbalancing:DescribeTargetHealth'],
     resources: () => ['*'],
     why: 'The Describe actions of Elastic Load Balancing take no resource-level permission.',
   },
@@ -218,45 +231,27 @@ const GRANTS: readonly DriverGrant[] = [
     conditions: () => tagged,
     why: "The deployments' own secrets (GetSecretValue: the Data API logs in with a deployment's own secret to prove its role works).",
   },
+
   {
-    uses: ALL,
+    uses: ['drive', 'observe'],
     actions: ['secretsmanager:GetSecretValue'],
     resources: (arn, t) => [arn('secretsmanager', `secret:${t.names.dbAdminSecret}-??????`)],
-    why: 'The database admin secret: its name is fixed, Secrets Manager appends 6 random characters.',
-  },
-  {
-    uses: ALL,
-    actions: ['secretsmanager:GetRandomPassword'],
-    resources: () => ['*'],
-    why: 'GetRandomPassword touches no resource.',
+    why: "The database admin secret: its name is fixed, Secrets Manager appends 6 random characters (the health check queries the deployment's database with it).",
   },
   // ---- Database, logs, metrics
   {
-    uses: ALL,
+    uses: ['drive', 'observe'],
     actions: ['rds-data:ExecuteStatement'],
     resources: (arn, t) => [arn('rds', `cluster:${t.names.dbCluster}`)],
   },
   {
     uses: ALL,
-    actions: [
-      'logs:CreateLogGroup',
-      'logs:PutRetentionPolicy',
-      'logs:TagResource',
-      'logs:DescribeLogStreams',
-      'logs:GetLogEvents',
-      'logs:FilterLogEvents',
-    ],
+    actions: ['logs:CreateLogGroup', 'logs:PutRetentionPolicy', 'logs:TagResource', 'logs:GetLogEvents'],
     resources: (arn, t) => [arn('logs', `log-group:${t.names.logGroupPrefix}*`)],
     why: "Each deployment's log group is `<prefix><id>`; its streams are named by the awslogs driver.",
   },
   {
     uses: ['observe'],
-    actions: ['logs:FilterLogEvents'],
-    resources: (arn, t) => [arn('logs', `log-group:${t.names.logGroupPrefix}*`)],
-    why: "Each deployment's log group is `<prefix><id>`.",
-  },
-  {
-    uses: ['drive', 'observe'],
     actions: ['cloudwatch:GetMetricData'],
     resources: () => ['*'],
     why: 'GetMetricData takes no resource-level permission.',
@@ -268,6 +263,12 @@ const GRANTS: readonly DriverGrant[] = [
     resources: () => ['*'],
     conditions: () => tagging,
     why: 'RequestCertificate takes no resource-level permission; the request must tag the certificate.',
+  },
+  {
+    uses: ALL,
+    actions: ['acm:ListCertificates'],
+    resources: () => ['*'],
+    why: 'ListCertificates takes no resource-level permission (the driver finds its certificate again by domain).',
   },
   {
     uses: ALL,
@@ -292,41 +293,12 @@ const GRANTS: readonly DriverGrant[] = [
   },
   {
     uses: ALL,
-    actions: ['route53:GetChange'],
-    resources: (arn) => [arn('route53', 'change/*', { region: '', account: '' })],
-    why: 'Change ids are made by Route 53.',
-  },
-  // ---- DAGs (EFS access point per deployment)
-  {
-    uses: ALL,
-    actions: ['elasticfilesystem:CreateAccessPoint'],
-    resources: (arn) => [arn('elasticfilesystem', 'file-system/*')],
-    conditions: () => tagging,
-    why: "The file system's id is AWS's (PLATFORM_SETTINGS.fileSystemId); the request must tag the access point.",
-  },
-  {
-    uses: ALL,
-    actions: ['elasticfilesystem:DeleteAccessPoint'],
-    resources: (arn) => [arn('elasticfilesystem', 'access-point/*')],
-    conditions: () => tagged,
-    why: 'Only access points that carry a deployment tag.',
-  },
-  {
-    uses: ALL,
-    actions: ['elasticfilesystem:TagResource'],
-    resources: (arn) => [arn('elasticfilesystem', 'access-point/*')],
-    conditions: () => ({ StringEquals: { 'elasticfilesystem:CreateAction': 'CreateAccessPoint' } }),
-    why: 'Tags only as part of CreateAccessPoint.',
-  },
-  {
-    uses: ALL,
-    actions: ['elasticfilesystem:DescribeAccessPoints'],
-    resources: (arn) => [arn('elasticfilesystem', 'file-system/*'), arn('elasticfilesystem', 'access-point/*')],
-    why: 'Access point and file system ids are made by AWS.',
+    actions: ['route53:ListResourceRecordSets'],
+    resources: (arn, t) => [arn('route53', `hostedzone/${t.hostedZoneId}`, { region: '', account: '' })],
   },
   // ---- The two task roles, and nothing else, handed to ECS
   {
-    uses: ['drive', 'restore'],
+    uses: ALL,
     actions: ['iam:PassRole'],
     resources: (arn, t) => [
       arn('iam', `role/${t.names.executionRole}`, { region: '' }),

@@ -14,7 +14,7 @@ import { deleteSecret, secretArnOf } from './secrets.js';
 const tags = (job: EcsJob) => deploymentTags(job.dep, job.org).map((t) => ({ Key: t.key, Value: t.value }));
 
 /** One statement through the Data API; its rows as strings. */
-async function sql(ctx: EcsContext, secretArn: string, text: string, params: Record<string, string> = {}): Promise<string[][]> {
+export async function sql(ctx: EcsContext, secretArn: string, text: string, params: Record<string, string> = {}): Promise<string[][]> {
   const parameters: SqlParameter[] = Object.entries(params).map(([name, value]) => ({ name, value: { stringValue: value } }));
   const out = await aws('ran a database statement', () =>
     ctx.aws.rdsData.send(

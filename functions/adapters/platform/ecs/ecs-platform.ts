@@ -29,6 +29,7 @@ import {
   startDestroyingInfrastructure,
   startProvisioningInfrastructure,
 } from './infrastructure.js';
+import { ecsHealthOf, ecsMetricsOf } from './monitoring.js';
 import type { EcsSettings } from './settings.js';
 
 export interface EcsPlatformOptions {
@@ -97,5 +98,8 @@ export function ecsPlatform({ settings, appDomain, now = Date.now }: EcsPlatform
     },
 
     restore: (r) => restore(ctx, r),
+
+    health: (target) => ecsHealthOf(ctx, target),
+    metrics: (target, window, runs) => ecsMetricsOf(ctx, target, window, runs),
   };
 }

@@ -17,6 +17,21 @@ const CONTAINERS: Record<AppType, { names: readonly string[]; web: string; port:
   airflow: { names: ['webserver', 'scheduler', 'dag-processor', 'triggerer'], web: 'webserver', port: 8080 },
   superset: { names: ['superset'], web: 'superset', port: 8088 },
 };
+/**
+ * Each container's health check, which ECS runs in it and reports in DescribeTasks: the
+ * driver's health (decision 48) reads it, as a function outside the VPC cannot reach the
+ * application itself. Airflow's processes answer `airflow jobs check` for their own job.
+ */
+function healthCheckOf(app: AppType, container: string, version: string): ContainerDefinition['healthCheck'] {
+  const timing = { interval: 30, timeout: 10, retries: 3, startPeriod: 120 };
+  const check = (command: string) => ({ command: ['CMD-SHELL', command], ...timing });
+  if (app === 'superset') return check('curl -fsS http://localhost:8088/health || exit 1');
+  if (container === 'webserver')
+    return check(`curl -fsS http://localhost:8080${Number(version.split('.')[0]) >= 3 ? '/api/v2/monitor/health' : '/health'} || exit 1`);
+  const job = { scheduler: 'SchedulerJob', 'dag-processor': 'DagProcessorJob', triggerer: 'TriggererJob' }[container];
+  return job ? check(`airflow jobs check --job-type ${job} --local`) : undefined;
+}
+
 export const webContainer = (app: AppType): { name: string; port: number } => ({ name: CONTAINERS[app].web, port: CONTAINERS[app].port });
 
 /** The command of each Airflow container; Airflow 3 renamed its web server `api-server`. */
@@ -81,6 +96,7 @@ export function taskDefinitions(
     environment,
     secrets,
     logConfiguration: logs('app'),
+    healthCheck: healthCheckOf(app, name, config.app_version),
     ...(commandOf(app, name, config.app_version) ? { command: commandOf(app, name, config.app_version) } : {}),
     ...(name === web ? { portMappings: [{ containerPort: port, protocol: 'tcp' as const }] } : {}),
   }));
