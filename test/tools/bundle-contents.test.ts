@@ -25,7 +25,14 @@ async function bundle(handler: string) {
     logLevel: 'silent',
   });
   const inputs = Object.keys(result.metafile.inputs);
-  return { text: result.outputFiles[0]!.text, holds: (part: string) => inputs.some((i) => i.includes(part)) };
+  // What esbuild read but shook out entirely is not in the bundle: no bytes of it in the output.
+  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+  const kept = Object.entries(output?.inputs ?? {}).flatMap(([file, { bytesInOutput }]) => (bytesInOutput > 0 ? [file] : []));
+  return {
+    text: result.outputFiles[0]!.text,
+    holds: (part: string) => inputs.some((i) => i.includes(part)),
+    holdsOutput: (part: string) => kept.some((i) => i.includes(part)),
+  };
 }
 
 const otherHandlers = (own: string) => [...routeList, ...dashboardRouteList].map((r) => r.handler).filter((h) => h !== own);
@@ -64,4 +71,22 @@ it('holds a dashboard function’s own route and schemas, and no JWT library', a
   for (const part of ['aws-jwt-verify', 'node_modules/jose/']) expect({ part, held: holds(part) }).toEqual({ part, held: false });
   // The schemas of the other dashboard routes stay out: key creation's body, for one.
   expect(text).not.toContain('must not repeat a scope');
+});
+
+it("holds the ECS driver's SDK clients only where the function calls the driver (PLATFORM_USE)", async () => {
+  // The writers reach the driver's module for its cancel (deployment-commands.ts), yet only
+  // cancel and destroy call it; the others must shake the driver and its clients out.
+  for (const handler of ['create-deployment', 'update-deployment', 'rollback-deployment', 'change-hibernation', 'get-deployment']) {
+    const { holdsOutput } = await bundle(handler);
+    for (const part of [
+      '@aws-sdk/client-ecs/',
+      '@aws-sdk/client-elastic-load-balancing-v2/',
+      '@aws-sdk/client-route-53/',
+      'adapters/platform/ecs/ecs-platform.ts',
+    ])
+      expect({ handler, part, held: holdsOutput(part) }).toEqual({ handler, part, held: false });
+  }
+  // …while a function that cancels a phase's work does hold them.
+  const { holdsOutput } = await bundle('cancel-operation');
+  expect(holdsOutput('@aws-sdk/client-ecs/')).toBe(true);
 });
