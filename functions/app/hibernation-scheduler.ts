@@ -16,7 +16,7 @@ import { hibernationOf } from '../core/deployment-config.js';
 import { type DeploymentRecord, hibernationStateOf } from '../core/deployments.js';
 import { SYSTEM_ACTOR } from '../core/events.js';
 import { minuteAtOrAfter } from '../core/hibernation.js';
-import { nextTransition, transitionAt } from '../core/hibernation-schedule.js';
+import { nextTransition, transitionAt } from '../core/hibernation-times.js';
 import { systemChanges } from './change-events.js';
 import { requestHibernation } from './hibernation.js';
 import { visitPages } from './paged-visits.js';

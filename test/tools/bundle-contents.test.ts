@@ -4,15 +4,21 @@
  * documents read (decisions 201-203), and no JWT library (decision 200). The cold-start
  * goal is measured by `npm run bench`; this keeps what it rests on from slipping back.
  */
+import { execFileSync, execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { dashboardRouteList } from '../../contract/dashboard-routes.js';
 import { routeList } from '../../contract/routes.js';
-import { BUNDLE_OPTIONS, REPO_ROOT } from '../../infra/aws/functions.js';
+import type { FunctionName } from '../../infra/aws/function-access.js';
+import { BUNDLE_OPTIONS, externalModulesOf, LAZY_MODULES, lazyModuleCopies, REPO_ROOT } from '../../infra/aws/functions.js';
 
-async function bundle(handler: string) {
+async function bundle(handler: string, external: string[] = [], kind = 'http') {
   const result = await build({
-    entryPoints: [path.join(REPO_ROOT, 'functions/http', `${handler}.ts`)],
+    entryPoints: [path.join(REPO_ROOT, 'functions', kind, `${handler}.ts`)],
+    external,
     bundle: true,
     write: false,
     metafile: true,
@@ -89,4 +95,55 @@ it("holds the ECS driver's SDK clients only where the function calls the driver 
   // …while a function that cancels a phase's work does hold them.
   const { holdsOutput } = await bundle('cancel-operation');
   expect(holdsOutput('@aws-sdk/client-ecs/')).toBe(true);
+});
+
+it('leaves the cron parser out of the writers that check schedules, and loads it from the asset when one comes (decision 320)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-croner-'));
+  try {
+    for (const handler of Object.keys(LAZY_MODULES) as FunctionName[]) {
+      const { text, holdsOutput } = await bundle(handler, externalModulesOf(handler));
+      expect({ handler, croner: holdsOutput('node_modules/croner/'), dynamic: text.includes('import("croner")') }).toEqual({
+        handler,
+        croner: false,
+        dynamic: true,
+      });
+      // No static import: the function loads without it.
+      expect(text).not.toMatch(/import\s*\{[^}]*\}\s*from\s*"croner"|import\s*"croner"/);
+    }
+    // The scheduler evaluates schedules on every round: croner is in its bundle.
+    expect(
+      (await bundle('run-hibernation-schedule', externalModulesOf('run-hibernation-schedule'), 'workflow')).holdsOutput(
+        'node_modules/croner/',
+      ),
+    ).toBe(true);
+    // The check, bundled as the writers are, with croner copied into node_modules beside it as the stack copies it.
+    const entry = path.join(dir, 'entry.ts');
+    fs.writeFileSync(
+      entry,
+      `export { cronProblem } from ${JSON.stringify(path.join(REPO_ROOT, 'functions/core/hibernation-schedule.ts'))};\n`,
+    );
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: path.join(dir, 'index.mjs'),
+      external: externalModulesOf('create-deployment'),
+      logLevel: 'silent',
+    });
+    // The very commands the stack runs after bundling (FunctionFactory's afterBundling).
+    for (const command of lazyModuleCopies('create-deployment', dir)) execSync(command);
+    expect(fs.readdirSync(path.join(dir, 'node_modules/croner'))).toEqual(['dist', 'package.json']);
+    // In a Node process of its own (jest loads no ES module), from a folder with no other node_modules on its way up.
+    const script = `const { cronProblem } = await import(process.argv[1]); console.log(JSON.stringify([await cronProblem('0 19 * * 1-5'), await cronProblem('*/70 * * * *')]));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, pathToFileURL(path.join(dir, 'index.mjs')).href], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const [good, bad] = JSON.parse(out) as [string | null, string | null];
+    expect(good).toBeNull();
+    expect(bad).toContain('not a valid cron expression (CronPattern');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
