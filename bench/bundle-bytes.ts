@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { FUNCTION_ACCESS, type FunctionName } from '../infra/aws/function-access.js';
-import { entryOf, REPO_ROOT } from '../infra/aws/functions.js';
+import { entryOf, externalModulesOf, REPO_ROOT } from '../infra/aws/functions.js';
+import { PLATFORM_USE } from '../infra/aws/platform/driver-grants.js';
 import type { FunctionKind } from '../infra/function-limits.js';
 import { buildFloor, COLD_START_LIMITS, commandsIn, declaredClients, ESBUILD_OPTIONS } from './cold-start.js';
 
@@ -30,10 +31,10 @@ async function measure(name: FunctionName, outDir: string, top: number) {
     ...ESBUILD_OPTIONS,
     entryPoints: [entryOf(kindOf(name), name)],
     outfile,
-    external: ['swagger-ui-dist'],
+    external: externalModulesOf(name),
     metafile: true,
   });
-  const clients = declaredClients(FUNCTION_ACCESS[name]);
+  const clients = declaredClients(FUNCTION_ACCESS[name], PLATFORM_USE[name]);
   const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
   // What the bundle holds: the inputs esbuild read but shook out entirely have no bytes in it.
   const inputs = Object.entries(output?.inputs ?? {}).flatMap(([file, { bytesInOutput }]) => (bytesInOutput > 0 ? [file] : []));

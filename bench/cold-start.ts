@@ -22,6 +22,7 @@ import { type BuildOptions, build } from 'esbuild';
 import { buildApp } from '../infra/aws/app.js';
 import { type FunctionAccess, usesTable } from '../infra/aws/function-access.js';
 import { BUNDLE_OPTIONS, REPO_ROOT } from '../infra/aws/functions.js';
+import { PLATFORM_USE, type PlatformUse } from '../infra/aws/platform/driver-grants.js';
 
 /** Goal 3: each bundle at most this many times its floor's bytes, and its import at most this many times the floor's CPU time. */
 export const COLD_START_LIMITS = { bytes: 1.25, import: 1.2 } as const;
@@ -37,11 +38,33 @@ const CLIENT_CLASS: Record<string, string> = {
   '@aws-sdk/client-kms': 'KMSClient',
   '@aws-sdk/client-secrets-manager': 'SecretsManagerClient',
   '@aws-sdk/client-cognito-identity-provider': 'CognitoIdentityProviderClient',
+  '@aws-sdk/client-ecs': 'ECSClient',
+  '@aws-sdk/client-elastic-load-balancing-v2': 'ElasticLoadBalancingV2Client',
+  '@aws-sdk/client-rds-data': 'RDSDataClient',
+  '@aws-sdk/client-cloudwatch-logs': 'CloudWatchLogsClient',
+  '@aws-sdk/client-cloudwatch': 'CloudWatchClient',
+  '@aws-sdk/client-acm': 'ACMClient',
+  '@aws-sdk/client-route-53': 'Route53Client',
 };
 
-/** The clients FUNCTION_ACCESS says a function uses. */
-export function declaredClients(access: FunctionAccess): string[] {
-  return [
+/**
+ * The ECS driver's clients (functions/adapters/platform/ecs/clients.ts), all made when the
+ * driver is: what a function PLATFORM_USE names uses, whatever its use.
+ */
+export const DRIVER_CLIENTS = [
+  '@aws-sdk/client-ecs',
+  '@aws-sdk/client-elastic-load-balancing-v2',
+  '@aws-sdk/client-secrets-manager',
+  '@aws-sdk/client-rds-data',
+  '@aws-sdk/client-cloudwatch-logs',
+  '@aws-sdk/client-cloudwatch',
+  '@aws-sdk/client-acm',
+  '@aws-sdk/client-route-53',
+];
+
+/** The clients FUNCTION_ACCESS says a function uses, and the driver's when PLATFORM_USE names it (`platformUse`). */
+export function declaredClients(access: FunctionAccess, platformUse?: PlatformUse): string[] {
+  const own = [
     ...(usesTable(access) ? ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'] : []),
     ...(access.states.length ? ['@aws-sdk/client-sfn'] : []),
     ...(access.apiKeySecret ? ['@aws-sdk/client-secrets-manager'] : []),
@@ -49,6 +72,7 @@ export function declaredClients(access: FunctionAccess): string[] {
     ...(access.kms.length ? ['@aws-sdk/client-kms'] : []),
     ...(access.users.length ? ['@aws-sdk/client-cognito-identity-provider'] : []),
   ];
+  return platformUse ? [...own, ...DRIVER_CLIENTS.filter((c) => !own.includes(c))] : own;
 }
 
 /** The SDK client packages a bundle holds, read from its source map. */
@@ -249,7 +273,7 @@ export async function measureColdStart(o: { runs: number; only?: string[] }): Pr
         .map(async (f) => {
           const resource = template.Resources[Stack.of(f.fn).resolve((f.fn.node.defaultChild as CfnElement).logicalId) as string]!;
           const file = path.join(outdir, `asset.${resource.Properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs');
-          const clients = declaredClients(f.access);
+          const clients = declaredClients(f.access, PLATFORM_USE[f.name]);
           const commands = bundledCommands(`${file}.map`, clients);
           const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
           return { f, file, clients, commands, floor: await floorOf(clients, commands), nodeOptions };

@@ -45,7 +45,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
     { allowDowngrade: true },
   );
   // Decision 50's schedules: cron expressions and an IANA time zone.
-  if (planned.config.hibernation) planned.problems.push(...scheduleIssues(planned.config.hibernation));
+  if (planned.config.hibernation) planned.problems.push(...(await scheduleIssues(planned.config.hibernation)));
   if (planned.problems.length) throw invalidRequest('The configuration is invalid.', planned.problems);
   const firstConfig = await sealEnv(planned.config, req.orgId, id);
   const { deployment, operation } = await withWriteState(

@@ -16,7 +16,7 @@ import { hibernationOf } from '../core/deployment-config.js';
 import { type DeploymentRecord, hibernationStateOf } from '../core/deployments.js';
 import { SYSTEM_ACTOR } from '../core/events.js';
 import { minuteAtOrAfter } from '../core/hibernation.js';
-import { nextTransition, transitionAt } from '../core/hibernation-schedule.js';
+import { nextTransition, transitionAt } from '../core/hibernation-times.js';
 import { systemChanges } from './change-events.js';
 import { requestHibernation } from './hibernation.js';
 import { visitPages } from './paged-visits.js';
@@ -26,9 +26,9 @@ const MINUTE = 60_000;
 export type VisitResult = 'started' | 'skipped' | 'idle' | 'left' | 'moved';
 
 /** The next minute to visit: the schedule's next transition after `minuteMs`, or the hold's end if earlier; null for neither. */
-export function nextVisit(d: DeploymentRecord, minuteMs: number): string | null {
+export async function nextVisit(d: DeploymentRecord, minuteMs: number): Promise<string | null> {
   const schedule = hibernationOf(d.config);
-  const transition = schedule ? nextTransition(schedule, minuteMs)?.at : undefined;
+  const transition = schedule ? (await nextTransition(schedule, minuteMs))?.at : undefined;
   const until = hibernationStateOf(d).until;
   const holdEnd = until === null ? undefined : Date.parse(minuteAtOrAfter(Math.max(Date.parse(until), minuteMs + MINUTE)));
   const next = Math.min(transition ?? Number.POSITIVE_INFINITY, holdEnd ?? Number.POSITIVE_INFINITY);
@@ -51,11 +51,11 @@ export async function visitDue(entry: DueEntry, minuteMs: number, now: Date): Pr
     d = after;
   }
   const schedule = hibernationOf(d.config);
-  const kind = schedule ? transitionAt(schedule, minuteMs) : null;
+  const kind = schedule ? await transitionAt(schedule, minuteMs) : null;
   let result: VisitResult = 'idle';
   if (kind && hibernationStateOf(d).until === null) result = await transition(d, kind, now);
   else if (kind) result = 'skipped';
-  return (await moveDue(d, entry.due, nextVisit(d, minuteMs))) || result === 'started' ? result : 'moved';
+  return (await moveDue(d, entry.due, await nextVisit(d, minuteMs))) || result === 'started' ? result : 'moved';
 }
 
 /** Starts the scheduled operation; a deployment already in that state, not ready or busy skips this minute. */

@@ -22,7 +22,7 @@ export const updateDeployment = (req: UpdateRequest & { patch: ConfigInput | und
       });
       // The schedules' cron expressions and time zone (decision 50): checked here, where a patch brings them, so
       // that a rollback, which restores a revision checked when it was stored, does not bundle the cron parser.
-      if (planned.hibernation) problems.push(...scheduleIssues(planned.hibernation));
+      if (planned.hibernation) problems.push(...(await scheduleIssues(planned.hibernation)));
       return { config: planned, problems, rollbackOf: null };
     },
     (planned, d) => sealEnv(planned, d.org_id, d.id),

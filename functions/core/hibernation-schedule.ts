@@ -2,11 +2,10 @@
  * Hibernation schedules (decision 50): which five-field cron expressions and time zones a
  * configuration may hold, and at which minutes they hibernate or wake a deployment.
  *
- * croner evaluates the expressions (time zones and daylight-saving changes included); the
- * grammar is checked here first, because croner also takes seconds, years, names, `L`, `W`
- * and `#`, and the published grammar is numbers, `*`, ranges, lists and steps only.
+ * croner parses the expressions (hibernation-times.ts evaluates them); the grammar is
+ * checked here first, because croner also takes seconds, years, names, `L`, `W` and `#`,
+ * and the published grammar is numbers, `*`, ranges, lists and steps only.
  */
-import { Cron } from 'croner';
 import type { FieldIssue } from '../../contract/errors.js';
 
 export interface HibernationSchedule {
@@ -36,7 +35,7 @@ const FIELDS = [
 const ITEM = /^(\*|(\d{1,2})(?:-(\d{1,2}))?)(?:\/(\d{1,2}))?$/;
 
 /** Why a cron expression is not one the schedule takes, or null when it is. */
-export function cronProblem(expression: string): string | null {
+export async function cronProblem(expression: string): Promise<string | null> {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) return 'must be a cron expression of five fields: minute hour day-of-month month day-of-week';
   for (const [i, field] of fields.entries()) {
@@ -53,7 +52,10 @@ export function cronProblem(expression: string): string | null {
     }
   }
   try {
-    new Cron(fields.join(' '), { paused: true });
+    // Loaded on first use, not at import: the writers that check a configuration bundle it
+    // apart and load it only when a configuration brings schedules (decision 320).
+    const { Cron: Parser } = await import('croner');
+    new Parser(fields.join(' '), { paused: true });
   } catch (e) {
     return `is not a valid cron expression (${(e as Error).message})`;
   }
@@ -73,59 +75,18 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** The problems of a schedule configuration, each naming its field under `prefix`. */
-export function scheduleIssues(config: HibernationConfig, prefix = 'config.hibernation'): FieldIssue[] {
+export async function scheduleIssues(config: HibernationConfig, prefix = 'config.hibernation'): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   if (config.schedules.length < 1 || config.schedules.length > MAX_SCHEDULES) {
     issues.push({ field: `${prefix}.schedules`, issue: `must hold 1 to ${MAX_SCHEDULES} schedules` });
   }
   for (const [i, s] of config.schedules.entries()) {
     for (const kind of ['hibernate', 'wake'] as const) {
-      const problem = cronProblem(s[kind]);
+      const problem = await cronProblem(s[kind]);
       if (problem) issues.push({ field: `${prefix}.schedules.${i}.${kind}`, issue: problem });
     }
   }
   if (!isTimeZone(config.time_zone))
     issues.push({ field: `${prefix}.time_zone`, issue: 'must be an IANA time zone name such as Europe/Berlin' });
   return issues;
-}
-
-const MINUTE = 60_000;
-const startOfMinute = (ms: number) => Math.floor(ms / MINUTE) * MINUTE;
-
-function crons(config: HibernationConfig, kind: Transition): Cron[] {
-  return config.schedules.map((s) => new Cron(s[kind].trim(), { timezone: config.time_zone, paused: true }));
-}
-
-/** What the schedule does at the minute holding `atMs`: null when no expression matches, or both kinds do. */
-export function transitionAt(config: HibernationConfig, atMs: number): Transition | null {
-  const minute = new Date(startOfMinute(atMs));
-  const hibernate = crons(config, 'hibernate').some((c) => c.match(minute));
-  const wake = crons(config, 'wake').some((c) => c.match(minute));
-  return hibernate === wake ? null : hibernate ? 'hibernate' : 'wake';
-}
-
-/**
- * The first minute after the one holding `afterMs` at which the schedule hibernates or wakes
- * (a minute where both kinds match does nothing and is passed over), or null when there is
- * none within `horizonMinutes` (a schedule whose only matches are such minutes).
- */
-export function nextTransition(
-  config: HibernationConfig,
-  afterMs: number,
-  horizonMinutes = 366 * 24 * 60,
-): { at: number; kind: Transition } | null {
-  const all = [...crons(config, 'hibernate'), ...crons(config, 'wake')];
-  const limit = startOfMinute(afterMs) + horizonMinutes * MINUTE;
-  let from = startOfMinute(afterMs);
-  while (from < limit) {
-    const next = all
-      .map((c) => c.nextRun(new Date(from))?.getTime())
-      .filter((t): t is number => t !== undefined)
-      .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
-    if (!Number.isFinite(next) || next >= limit) return null;
-    const kind = transitionAt(config, next);
-    if (kind) return { at: next, kind };
-    from = next;
-  }
-  return null;
 }

@@ -58,6 +58,40 @@ const RUNTIME_FILES: Partial<Record<FunctionName, () => RuntimeFiles>> = {
   'get-docs': swaggerUiFiles,
 };
 
+/**
+ * Packages a function loads with `import()` only on a path few of its requests take, kept out
+ * of its bundle (esbuild leaves the `import()` as written) and copied into the asset's
+ * node_modules, where Node finds them on first use: the writers that check a configuration's
+ * hibernation schedules load the cron parser only when a configuration brings some (decision 320).
+ */
+export const LAZY_MODULES: Partial<Record<FunctionName, readonly string[]>> = {
+  'create-deployment': ['croner'],
+  'update-deployment': ['croner'],
+  'dashboard-create-deployment': ['croner'],
+  'dashboard-update-deployment': ['croner'],
+  'run-hibernation-schedule': ['croner'],
+};
+
+/** What esbuild leaves out of a function's bundle: its lazy packages, and the docs' assets' package (found at run time). */
+export const externalModulesOf = (name: FunctionName): string[] => ['swagger-ui-dist', ...(LAZY_MODULES[name] ?? [])];
+
+/** A lazy package's files, relative to its folder: its package.json and the ES module its `import` condition names. */
+export function lazyModuleFiles(pkg: string): { dir: string; files: string[] } {
+  const manifest = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
+  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: { '.': { import: { default: string } } } };
+  return { dir: path.dirname(manifest), files: ['package.json', path.normalize(exports['.'].import.default)] };
+}
+
+/** The shell commands that copy a function's lazy packages into its asset (`output`), run after bundling. */
+export const lazyModuleCopies = (name: FunctionName, output: string): string[] =>
+  (LAZY_MODULES[name] ?? []).flatMap((pkg) => {
+    const { dir, files } = lazyModuleFiles(pkg);
+    return files.flatMap((f) => {
+      const into = path.join(output, 'node_modules', pkg, path.dirname(f));
+      return [`mkdir -p "${into}"`, `cp "${path.join(dir, f)}" "${into}/"`];
+    });
+  });
+
 const NAMED_BY: Record<FunctionKind, string> = {
   http: 'contract/routes.ts',
   workflow: 'the state machine',
@@ -238,18 +272,20 @@ export class FunctionFactory extends Construct {
         logLevel: LogLevel.WARNING,
         // The SDK version the code is tested with, not whatever the runtime carries.
         bundleAwsSDK: true,
-        // Only ever located with createRequire().resolve, as a fallback to SWAGGER_UI_DIST.
-        externalModules: ['swagger-ui-dist'],
+        // swagger-ui-dist is only ever located with createRequire().resolve, as a fallback to SWAGGER_UI_DIST.
+        externalModules: externalModulesOf(name),
         commandHooks: {
           beforeInstall: () => [],
           beforeBundling: () => [],
-          afterBundling: (_input: string, output: string) =>
-            files
+          afterBundling: (_input: string, output: string) => [
+            ...(files
               ? [
                   `mkdir -p "${output}/${files.into}"`,
                   ...files.files.map((f) => `cp "${path.join(files.from, f)}" "${output}/${files.into}/"`),
                 ]
-              : [],
+              : []),
+            ...lazyModuleCopies(name, output),
+          ],
         },
       },
     });

@@ -10,7 +10,15 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributed } from '../../bench/call-counter.js';
 import { CLI_OVER_NODE_MS, measureCli, printCliReport } from '../../bench/cli.js';
-import { buildFloor, bundledClients, bundledCommands, declaredClients, importOnce, pairedImports } from '../../bench/cold-start.js';
+import {
+  buildFloor,
+  bundledClients,
+  bundledCommands,
+  DRIVER_CLIENTS,
+  declaredClients,
+  importOnce,
+  pairedImports,
+} from '../../bench/cold-start.js';
 import { runContention } from '../../bench/contention.js';
 import { printRequestsReport } from '../../bench/report-requests.js';
 import {
@@ -24,6 +32,7 @@ import {
 } from '../../bench/requests.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { FUNCTION_ACCESS } from '../../infra/aws/function-access.js';
+import { PLATFORM_USE } from '../../infra/aws/platform/driver-grants.js';
 
 // The rows send more requests than the default limits allow in a minute; config() reads these at first use.
 const LIMITS = ['RATE_LIMIT_PER_HOUR', 'RATE_LIMIT_PER_MINUTE', 'CREATE_LIMIT_PER_HOUR'] as const;
@@ -168,6 +177,15 @@ describe('the cold-start floor', () => {
       '@aws-sdk/lib-dynamodb',
       '@aws-sdk/client-cognito-identity-provider',
     ]);
+    // A function that calls the ECS driver (PLATFORM_USE) makes its clients too, each once.
+    expect(declaredClients(FUNCTION_ACCESS['cancel-operation']!, PLATFORM_USE['cancel-operation'])).toEqual([
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/client-sfn',
+      '@aws-sdk/client-secrets-manager',
+      ...DRIVER_CLIENTS.filter((c) => c !== '@aws-sdk/client-secrets-manager'),
+    ]);
+    expect(declaredClients(FUNCTION_ACCESS['create-deployment']!, PLATFORM_USE['create-deployment'])).not.toContain('@aws-sdk/client-ecs');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
     try {
       const floor = await buildFloor(declaredClients(FUNCTION_ACCESS['get-deployment']!), dir);

@@ -138,14 +138,14 @@ describe('config.hibernation as a merge patch (RFC 7396)', () => {
 describe('the scheduler’s next visit', () => {
   // Monday 2030-01-07, 19:00 Berlin = 18:00 UTC.
   const MINUTE = Date.parse('2030-01-07T18:00:00.000Z');
-  it('is the next transition, the hold’s end when earlier, or none', () => {
+  it('is the next transition, the hold’s end when earlier, or none', async () => {
     const scheduled = record({ config: { app_version: '5.0.0', size: 'small', env: {}, hibernation: BERLIN } });
-    expect(nextVisit(scheduled, MINUTE)).toBe('2030-01-08T06:00:00.000Z');
+    expect(await nextVisit(scheduled, MINUTE)).toBe('2030-01-08T06:00:00.000Z');
     const held = { ...scheduled, hibernation: { state: 'awake' as const, until: '2030-01-07T20:30:10.000Z' } };
-    expect(nextVisit(held, MINUTE)).toBe('2030-01-07T20:31:00.000Z');
-    expect(nextVisit(record(), MINUTE)).toBeNull();
+    expect(await nextVisit(held, MINUTE)).toBe('2030-01-07T20:31:00.000Z');
+    expect(await nextVisit(record(), MINUTE)).toBeNull();
     // Friday 19:00 → Monday 07:00.
-    expect(nextVisit(scheduled, Date.parse('2030-01-11T18:00:00.000Z'))).toBe('2030-01-14T06:00:00.000Z');
+    expect(await nextVisit(scheduled, Date.parse('2030-01-11T18:00:00.000Z'))).toBe('2030-01-14T06:00:00.000Z');
   });
 });
 

@@ -6,29 +6,32 @@
  */
 import * as z from 'zod/mini';
 
-const arns = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
+// Built when the settings are read, not at import: the functions that reach this module without
+// calling the driver (a writer's launch, the hibernation scheduler) then bundle none of it.
+const schema = () => {
+  const arns = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
+  return z.strictObject({
+    region: z.string().check(z.minLength(1)),
+    clusterArn: z.string().check(z.minLength(1)),
+    subnetIds: arns,
+    securityGroupIds: arns,
+    /** One HTTPS listener per load-balancer shard (an ALB holds at most 100 target groups). */
+    listenerArns: arns,
+    domain: z.string().check(z.minLength(1)),
+    hostedZoneId: z.string().check(z.minLength(1)),
+    dbClusterArn: z.string().check(z.minLength(1)),
+    dbAdminSecretArn: z.string().check(z.minLength(1)),
+    /** Repository URIs; the image tag is the app_version. */
+    images: z.strictObject({ airflow: z.string().check(z.minLength(1)), superset: z.string().check(z.minLength(1)) }),
+    executionRoleArn: z.string().check(z.minLength(1)),
+    taskRoleArn: z.string().check(z.minLength(1)),
+    logGroupPrefix: z.string().check(z.minLength(1)),
+    /** EFS for the DAGs of Airflow deployments. */
+    fileSystemId: z.string().check(z.minLength(1)),
+  });
+};
 
-const schema = z.strictObject({
-  region: z.string().check(z.minLength(1)),
-  clusterArn: z.string().check(z.minLength(1)),
-  subnetIds: arns,
-  securityGroupIds: arns,
-  /** One HTTPS listener per load-balancer shard (an ALB holds at most 100 target groups). */
-  listenerArns: arns,
-  domain: z.string().check(z.minLength(1)),
-  hostedZoneId: z.string().check(z.minLength(1)),
-  dbClusterArn: z.string().check(z.minLength(1)),
-  dbAdminSecretArn: z.string().check(z.minLength(1)),
-  /** Repository URIs; the image tag is the app_version. */
-  images: z.strictObject({ airflow: z.string().check(z.minLength(1)), superset: z.string().check(z.minLength(1)) }),
-  executionRoleArn: z.string().check(z.minLength(1)),
-  taskRoleArn: z.string().check(z.minLength(1)),
-  logGroupPrefix: z.string().check(z.minLength(1)),
-  /** EFS for the DAGs of Airflow deployments. */
-  fileSystemId: z.string().check(z.minLength(1)),
-});
-
-export type EcsSettings = z.infer<typeof schema>;
+export type EcsSettings = z.infer<ReturnType<typeof schema>>;
 
 export function parseEcsSettings(raw: string | undefined): EcsSettings {
   if (!raw) throw new Error('PLATFORM=ecs needs PLATFORM_SETTINGS (JSON; docs/platform.md)');
@@ -38,7 +41,7 @@ export function parseEcsSettings(raw: string | undefined): EcsSettings {
   } catch {
     throw new Error('PLATFORM_SETTINGS must be JSON');
   }
-  const parsed = z.safeParse(schema, json);
+  const parsed = z.safeParse(schema(), json);
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new Error(`PLATFORM_SETTINGS is invalid: ${where}`);
