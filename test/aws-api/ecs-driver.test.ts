@@ -235,7 +235,7 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect(costliestCheck).toBeLessThanOrEqual(6);
   });
 
-  it('made only calls its grants allow, each under the use of the method that made it (issue 33)', () => {
+  it('made only calls its grants allow, each under the use of the method that made it (decision 313)', () => {
     expect(ungranted(recorded)).toEqual({ drive: [], cancel: [], restore: [], observe: [] });
     // Least privilege: every action granted to drive and restore was needed by a call here.
     expect(unused(recorded)).toMatchObject({ drive: [], restore: [], observe: [] });

@@ -1,5 +1,5 @@
 /**
- * The grant check for the hosting platform's calls (issue 33): every SDK call the ECS
+ * The grant check for the hosting platform's calls (decision 313): every SDK call the ECS
  * driver sends in the aws-api tests is recorded (watchPlatformCalls in
  * functions/adapters/platform/ecs/clients.ts) under the driver use that sent it (start and
  * check: `drive`, cancel: `cancel`, restore: `restore`, health and metrics: `observe`, as
