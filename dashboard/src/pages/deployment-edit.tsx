@@ -201,7 +201,16 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
           Add variable
         </button>
       </fieldset>
-      <ScheduleEditor form={schedule} onChange={setSchedule} errors={fieldErrors} />
+      <ScheduleEditor
+        form={schedule}
+        onChange={(f) => {
+          // The API's refusal was of what the form held then: an edit makes it stale.
+          setSchedule(f);
+          setFieldErrors({});
+          setError('');
+        }}
+        errors={fieldErrors}
+      />
       <Alert message={error} />
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>
