@@ -229,7 +229,7 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
           )}
         </div>
       )}
-      {!canManage && <p class="note">You can see this deployment; an admin edits, hibernates, rolls back and destroys it.</p>}
+      {!canManage && <p class="note">You can see this deployment; an admin edits, rolls back and destroys it.</p>}
       {following && <Following key={following} operationId={following} onEnded={page.reload} />}
       {d && editing && (
         <EditForm
