@@ -97,6 +97,10 @@ async function overflowingTables(page: Page): Promise<string[]> {
 
 /** On a phone: nothing on the page is wider than the screen, and no table scrolls inside its panel (rows are cards). */
 async function fitsPhone(page: Page): Promise<{ pageScrolls: boolean; tables: string[] }> {
+  // After a resize the charts redraw at the new width a moment later: measured once it settles (5 s at most).
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5000 })
+    .catch(() => undefined);
   const pageScrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   return { pageScrolls, tables: await overflowingTables(page) };
 }
