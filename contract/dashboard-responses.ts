@@ -34,6 +34,9 @@ export const dashboardResponses = {
   destroyDeployment: { data: s.Accepted },
   updateDeployment: { data: s.Accepted, or: UPDATE_OR },
   rollbackDeployment: { data: s.Accepted, or: UPDATE_OR },
+  // Decision 50: already in the asked state, the deployment as it is.
+  hibernateDeployment: { data: s.Accepted, or: { data: s.Deployment } },
+  wakeDeployment: { data: s.Accepted, or: { data: s.Deployment } },
   listOperations: { data: /* @__PURE__ */ listPage(s.Operation) },
   getOperation: { data: s.Operation },
   listOperationLogs: { data: /* @__PURE__ */ listPage(s.OperationLogLine) },

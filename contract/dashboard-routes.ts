@@ -29,6 +29,8 @@ export interface DashboardRoute {
   readonly params?: z.ZodMiniObject;
   readonly query?: z.ZodMiniType;
   readonly body?: z.ZodMiniType;
+  /** The body may be left out (read as `{}`), as the public hibernate and wake take it. */
+  readonly bodyOptional?: true;
   /**
    * `or`: the other success it may answer instead (an update that changes nothing, or a
    * dry run). The schemas of both are the route's entry in dashboard-responses.ts.
@@ -195,6 +197,32 @@ export const rollbackDeployment = {
   success: { status: 202, or: { status: 200 } },
 } as const satisfies DashboardRoute;
 
+/** A hibernate or a wake as the public route's (decision 50); one function serves both (decision 305). */
+/* @__NO_SIDE_EFFECTS__ */
+function hibernationRoute<P extends string>(path: P, summary: string) {
+  return {
+    method: 'POST',
+    path,
+    handler: 'dashboard-change-hibernation',
+    role: 'admin',
+    summary,
+    params: s.DeploymentIdParams,
+    body: s.HibernationBody,
+    bodyOptional: true,
+    success: { status: 202, or: { status: 200 } },
+  } as const satisfies DashboardRoute;
+}
+
+export const hibernateDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/hibernate',
+  'Hibernate a ready deployment, as POST /api/v1/deployments/{deployment_id}/hibernate does',
+);
+
+export const wakeDeployment = /* @__PURE__ */ hibernationRoute(
+  '/deployments/{deployment_id}/wake',
+  'Wake a hibernated deployment, as POST /api/v1/deployments/{deployment_id}/wake does',
+);
+
 export const listOperations = {
   method: 'GET',
   path: '/operations',
@@ -273,6 +301,8 @@ export const dashboardRoutes = {
   destroyDeployment,
   updateDeployment,
   rollbackDeployment,
+  hibernateDeployment,
+  wakeDeployment,
   listOperations,
   getOperation,
   listOperationLogs,

@@ -35,6 +35,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly code: ErrorCode | 'UNEXPECTED_RESPONSE',
     message: string,
+    /** The fields a 400 names, so that a form can show each problem at its field. */
+    readonly details: readonly { field: string; issue: string }[] = [],
   ) {
     super(message);
   }
@@ -76,5 +78,6 @@ export async function api<K extends DashboardRouteId>(
     res.status,
     parsed?.error?.code ?? 'UNEXPECTED_RESPONSE',
     `${parsed?.error?.message ?? `The server answered ${res.status}.`}${details ? ` (${details})` : ''}`,
+    parsed?.error?.details,
   );
 }

@@ -1,5 +1,6 @@
 import type { ConfigChange } from '../../contract/schemas.js';
 
+import { scheduleText } from './hibernation.js';
 import { Table } from './table.js';
 
 type Shown = ConfigChange['from'];
@@ -8,7 +9,7 @@ type Shown = ConfigChange['from'];
 function side(v: Shown) {
   if (v === null) return <span class="note">(none)</span>;
   if (typeof v === 'string') return <code>{v}</code>;
-  if ('schedules' in v) return <code>{JSON.stringify(v)}</code>;
+  if ('schedules' in v) return <code>{scheduleText(v)}</code>;
   if (v.secret) return <span class="badge secret">secret</span>;
   return <code>{v.value}</code>;
 }

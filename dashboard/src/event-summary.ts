@@ -22,6 +22,23 @@ function configChanges(before: Obj, after: Obj): string[] {
     return JSON.stringify(envBefore[n]) === JSON.stringify(envAfter[n]) ? [] : [`~${n}`];
   });
   if (env.length) out.push(`env ${env.join(' ')}`);
+  if (JSON.stringify(before.hibernation ?? null) !== JSON.stringify(after.hibernation ?? null))
+    out.push(`hibernation schedule ${scheduleWords(before.hibernation)} → ${scheduleWords(after.hibernation)}`);
+  return out;
+}
+
+/** Decision 50's `config.hibernation`: `none`, or how many schedules in which zone. */
+function scheduleWords(v: unknown): string {
+  const h = asObj(v);
+  if (!Array.isArray(h.schedules)) return 'none';
+  return `${h.schedules.length} schedule${h.schedules.length === 1 ? '' : 's'} (${str(h.time_zone)})`;
+}
+
+/** Decision 50's `hibernation`: the state's move, and the manual hold's `until` set or ended. */
+function hibernationChanges(before: Obj, after: Obj): string[] {
+  const out: string[] = [];
+  if (before.state !== after.state) out.push(`hibernation: ${str(before.state)} → ${str(after.state)}`);
+  if (before.until !== after.until) out.push(after.until ? `hibernation hold until ${str(after.until)}` : 'hibernation hold ended');
   return out;
 }
 
@@ -39,6 +56,7 @@ export function describeChange(object: unknown, previous: unknown): string {
   if ('config' in p) parts.push(...configChanges(asObj(p.config), asObj(o.config)));
   // Decision 48: a health change is a deployment.updated event of its own, said as the move it was.
   if ('health' in p) parts.push(`health: ${str(asObj(p.health).status)} → ${str(asObj(o.health).status)}`);
+  if ('hibernation' in p) parts.push(...hibernationChanges(asObj(p.hibernation), asObj(o.hibernation)));
   if ('revision' in p) parts.push(`revision ${str(p.revision)} → ${str(o.revision)}`);
   if ('links' in p) {
     const op = asObj(o.links).operation;
@@ -52,6 +70,7 @@ export function describeChange(object: unknown, previous: unknown): string {
     'progress',
     'config',
     'health',
+    'hibernation',
     'revision',
     'links',
     'url',

@@ -34,7 +34,7 @@ export function dashboardRoute<R extends DashboardRoute>(
   let stack = baseStack(DASHBOARD_ROUTE_GROUP, DASHBOARD_API_PREFIX + route.path)
     .use(envelope())
     .use(authorizeUser(route.role));
-  if (route.body) stack = stack.use(bodyGuard(false)).use(jsonBody());
+  if (route.body) stack = stack.use(bodyGuard(route.bodyOptional === true)).use(jsonBody());
   const handler = stack.use(validateInput(route)).handler(async (event, context): Promise<IntentResult> => {
     const api: RequestState = context.api;
     const { params, query, body } = api.input;

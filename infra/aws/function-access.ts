@@ -298,6 +298,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'dashboard-create-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
   'dashboard-update-deployment': { ...dashboardWriter(['StartExecution']), kms: ['Encrypt'], apiKeySecret: true },
   'dashboard-rollback-deployment': dashboardWriter(['StartExecution']),
+  // As change-hibernation: one function for both routes (decision 305).
+  'dashboard-change-hibernation': dashboardWriter(['StartExecution']),
   'dashboard-destroy-deployment': dashboardWriter(['StartExecution', 'StopExecution']),
   'dashboard-cancel-operation': dashboardWriter(['StopExecution']),
   'list-environments': KEYED,

@@ -6,7 +6,8 @@
  * API while the app refreshes it, sign-out revokes the refresh token, and a foreign Host
  * is refused. An admin manages a deployment from the dashboard (create, edit with a
  * dry-run diff, a failed update on a second stack whose platform fails, rollback,
- * destroy) while a viewer may only look; at 1280 px no table scrolls sideways. With
+ * destroy) and hibernates, schedules and wakes one, while a viewer may only look; at
+ * 1280 px no table scrolls sideways. With
  * UPDATE_SCREENSHOTS=1 it also writes the screenshots in docs/screenshots.
  */
 import { randomUUID } from 'node:crypto';
@@ -57,6 +58,13 @@ async function dashboardApi(method: string, p: string, token: string, body?: unk
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/** A deployment as the dashboard API answers it, read with the page's own token. */
+async function deploymentAs(page: Page, deploymentId: string): Promise<any> {
+  // The deployment page polls every few seconds: its next call carries a fresh token.
+  const token = nextToken(page);
+  return (await dashboardApi('GET', `/deployments/${deploymentId}`, await token)).body.data;
+}
+
 /** The bearer token of the page's next dashboard API call. */
 function nextToken(page: Page): Promise<string> {
   return page
@@ -89,6 +97,10 @@ async function overflowingTables(page: Page): Promise<string[]> {
 
 /** On a phone: nothing on the page is wider than the screen, and no table scrolls inside its panel (rows are cards). */
 async function fitsPhone(page: Page): Promise<{ pageScrolls: boolean; tables: string[] }> {
+  // After a resize the charts redraw at the new width a moment later: measured once it settles (5 s at most).
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5000 })
+    .catch(() => undefined);
   const pageScrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   return { pageScrolls, tables: await overflowingTables(page) };
 }
@@ -730,6 +742,118 @@ describe('the dashboard, against npm start', () => {
       });
     expect(await status(`rebind.attacker.test:${port}`)).toBe(421);
     expect(await status(`localhost:${port}`)).toBe(200);
+  });
+
+  it('lets an admin hibernate with an until, see the badge, edit the schedule after a dry-run diff, and wake (decision 50)', async () => {
+    const { context, page } = await signedIn('admin@acme.test', { viewport: { width: 1280, height: 900 } });
+    await page.getByRole('link', { name: 'Deployments' }).click();
+    await page.getByRole('button', { name: 'New deployment' }).click();
+    await page.getByLabel('Name (optional)').fill('sleepy');
+    await page.getByLabel('App', { exact: true }).selectOption('superset');
+    await page.getByRole('button', { name: 'Create deployment' }).click();
+    await page.getByRole('heading', { name: 'Deployment sleepy' }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+    const facts = page.locator('.facts');
+    await facts.locator('.badge', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    await page.locator('tr[data-operation-id]', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    // Awake: only Hibernate is offered.
+    expect(await page.getByRole('button', { name: 'Wake', exact: true }).count()).toBe(0);
+
+    // Hibernate until a date and time (the browser's zone is UTC here), confirmed in a dialog.
+    await page.getByRole('button', { name: 'Hibernate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Hibernate “sleepy”?' });
+    await dialog.getByLabel('Until a date and time (at most 7 days)').check();
+    const until = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 2 * 3_600_000);
+    await dialog.getByLabel('Hold until').fill(until.toISOString().slice(0, 16));
+    await dialog.getByRole('button', { name: 'Hibernate' }).click();
+    const following = page.getByRole('region', { name: 'Operation in progress' });
+    await following.getByText('deployment.hibernate').waitFor();
+    // While it runs, the control is disabled.
+    await page.locator('.actions button:disabled', { hasText: 'Hibernate' }).waitFor({ timeout: 10_000 });
+    await following.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+    const badge = facts.locator('.hibernation');
+    await badge.locator('.badge', { hasText: 'hibernated' }).waitFor({ timeout: 10_000 });
+    expect(await badge.innerText()).toMatch(/^hibernated until \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:00\s?[AP]M UTC$/);
+    const record = await deploymentAs(page, id);
+    expect(record.hibernation).toEqual({ state: 'hibernated', until: until.toISOString() });
+    expect(await facts.innerText()).toMatch(/Health\s+hibernated/);
+    await page.getByRole('button', { name: 'Wake', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Hibernate', exact: true }).count()).toBe(0);
+    await page.locator('.timeline li', { hasText: 'hibernation: awake → hibernated' }).first().waitFor({ timeout: 15_000 });
+    expect(await overflowingTables(page)).toEqual([]);
+    await shot(page, 'deployment-hibernated');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
+    await shot(page, 'deployment-hibernated-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The list shows the badge and the hold's end on the deployment's row.
+    await page.getByRole('link', { name: '← Deployments' }).click();
+    const row = page.locator(`tr[data-deployment-id="${id}"]`);
+    await row.locator('.badge', { hasText: 'hibernated' }).waitFor();
+    expect(await row.locator('.hibernation').innerText()).toMatch(/^hibernated until .* UTC$/);
+    await row.getByRole('link', { name: 'sleepy' }).click();
+
+    // The schedule, edited while hibernated (only config.hibernation may change then): the API's
+    // refusal shown at its field, then the dry-run diff, then applied.
+    await page.getByRole('button', { name: 'Edit configuration' }).click();
+    await page.getByLabel('Hibernate and wake on a schedule').check();
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    expect(await page.getByLabel('Hibernate at').first().inputValue()).toBe('0 19 * * 1-5');
+    await page.getByRole('button', { name: 'Add schedule' }).click();
+    await page.getByLabel('Hibernate at').nth(1).fill('0 25 * * 6');
+    await page.getByLabel('Wake at').nth(1).fill('0 9 * * 0');
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const fieldError = page.locator('[data-schedule="1"] .field-error');
+    await fieldError.waitFor();
+    expect(await fieldError.innerText()).toContain('hour 25');
+    expect(await page.locator('[data-schedule="1"] input[aria-invalid="true"]').count()).toBe(1);
+    await page.getByLabel('Hibernate at').nth(1).fill('0 23 * * 6');
+    // An edit clears the refusal, which was of what the form held then.
+    expect(await page.locator('.edit .field-error, .edit [role="alert"]').count()).toBe(0);
+    // Each expression's next three times in the chosen zone, from the lazily loaded croner.
+    await page.locator('[data-schedule="0"] .next-runs').first().waitFor();
+    expect(await page.locator('[data-schedule="0"] .next-runs').first().innerText()).toMatch(
+      /^next: (\w{3} \d{1,2} \w{3}, 19:00(, )?){3}$/,
+    );
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/cron-preview-\w+\.js$/.test(e.name)))).toBe(
+      true,
+    );
+    await shot(page, 'deployment-schedule');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsPhone(page)).toEqual({ pageScrolls: false, tables: [] });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const diff = page.locator('table.diff');
+    await diff.waitFor();
+    expect(await diff.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(
+        /^config\.hibernation\s+\(none\)\s+sleep 0 19 \* \* 1-5, wake 0 7 \* \* 1-5; sleep 0 23 \* \* 6, wake 0 9 \* \* 0 \(Europe\/Berlin\)$/,
+      ),
+    ]);
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    await following.getByText('deployment.update').waitFor();
+    await following.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+    await facts.getByText(/Europe\/Berlin/).waitFor({ timeout: 10_000 });
+    expect((await deploymentAs(page, id)).config.hibernation).toEqual({
+      schedules: [
+        { hibernate: '0 19 * * 1-5', wake: '0 7 * * 1-5' },
+        { hibernate: '0 23 * * 6', wake: '0 9 * * 0' },
+      ],
+      time_zone: 'Europe/Berlin',
+    });
+
+    // Wake, holding until the next scheduled change (no until).
+    await page.getByRole('button', { name: 'Wake', exact: true }).click();
+    const wake = page.getByRole('dialog', { name: 'Wake “sleepy”?' });
+    expect(await wake.getByLabel('Until the next scheduled change').isChecked()).toBe(true);
+    await wake.getByRole('button', { name: 'Wake' }).click();
+    await following.getByText('deployment.wake').waitFor();
+    await following.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Hibernate', exact: true }).waitFor({ timeout: 10_000 });
+    expect(await facts.locator('.hibernation').count()).toBe(0);
+    expect((await deploymentAs(page, id)).hibernation).toEqual({ state: 'awake', until: null });
+    await context.close();
   });
 
   it('has a favicon and a mark in its header', async () => {

@@ -32,6 +32,7 @@ it("grants cognito-idp:AdminGetUser on the pool's ARN to the dashboard functions
   // The functions that change something as the user (keys, and deployments: decision 146) re-check the user in the pool.
   expect(granted.sort()).toEqual([
     'dashboard-cancel-operation',
+    'dashboard-change-hibernation',
     'dashboard-create-deployment',
     'dashboard-create-key',
     'dashboard-destroy-deployment',

@@ -105,6 +105,7 @@ describe('FUNCTION_ACCESS', () => {
       'dashboard-destroy-deployment': ['StartExecution', 'StopExecution'],
       'dashboard-update-deployment': ['StartExecution'],
       'dashboard-rollback-deployment': ['StartExecution'],
+      'dashboard-change-hibernation': ['StartExecution'],
       'dashboard-cancel-operation': ['StopExecution'],
       'reconcile-operations': ['DescribeExecution', 'StopExecution'],
     });

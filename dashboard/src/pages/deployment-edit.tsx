@@ -3,8 +3,9 @@ import { DEFAULT_APP_VERSIONS } from '../../../contract/config-variables.js';
 import type { ConfigChange, Deployment } from '../../../contract/schemas.js';
 import { SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
-import { api } from '../api.js';
+import { ApiFailure, api } from '../api.js';
 import { ChangeList } from '../changes.js';
+import { ScheduleEditor, scheduleFormOf, schedulePatch } from '../hibernation.js';
 import { messageOf } from '../hooks.js';
 
 /** The decision 42 ETag of the revision the user looked at: a change made since is refused (412), not overwritten. */
@@ -22,7 +23,12 @@ interface EnvRow {
 }
 
 type EnvPatch = Record<string, { value?: string; secret?: boolean } | null>;
-type ConfigPatch = { app_version?: string; size?: (typeof SIZES)[number]; env?: EnvPatch };
+type ConfigPatch = {
+  app_version?: string;
+  size?: (typeof SIZES)[number];
+  env?: EnvPatch;
+  hibernation?: Deployment['config']['hibernation'];
+};
 
 const rowsOf = (env: Deployment['config']['env']): EnvRow[] =>
   Object.keys(env)
@@ -62,6 +68,8 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
   const [version, setVersion] = useState(d.config.app_version);
   const [size, setSize] = useState<string>(d.config.size);
   const [rows, setRows] = useState<EnvRow[]>(() => rowsOf(d.config.env));
+  const [schedule, setSchedule] = useState(() => scheduleFormOf(d.config.hibernation));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [review, setReview] = useState<{ patch: ConfigPatch; changes: ConfigChange[]; tag: string } | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -72,10 +80,12 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
   const run = async (what: () => Promise<void>) => {
     setBusy(true);
     setError('');
+    setFieldErrors({});
     try {
       await what();
     } catch (e) {
       setError(messageOf(e));
+      if (e instanceof ApiFailure) setFieldErrors(Object.fromEntries(e.details.map((x) => [x.field, x.issue])));
     } finally {
       setBusy(false);
     }
@@ -84,6 +94,8 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
     e.preventDefault();
     void run(async () => {
       const patch = patchOf(d, version, size, rows);
+      const hibernation = schedulePatch(d.config.hibernation, schedule);
+      if (hibernation !== undefined) patch.hibernation = hibernation;
       const tag = revisionTag(d);
       const answer = await api('updateDeployment', {
         params: { deployment_id: d.id },
@@ -189,6 +201,16 @@ export function EditForm(props: { deployment: Deployment; onCancel: () => void; 
           Add variable
         </button>
       </fieldset>
+      <ScheduleEditor
+        form={schedule}
+        onChange={(f) => {
+          // The API's refusal was of what the form held then: an edit makes it stale.
+          setSchedule(f);
+          setFieldErrors({});
+          setError('');
+        }}
+        errors={fieldErrors}
+      />
       <Alert message={error} />
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../confirm.js';
 import { describeChange } from '../event-summary.js';
 import { HealthBadge } from '../health.js';
 import { HealthPanel } from '../health-panel.js';
+import { HibernationBadge, HibernationControl, scheduleText } from '../hibernation.js';
 import { formatDuration, formatTime, useLoad } from '../hooks.js';
 import { MetricsPanel } from '../metrics-charts.js';
 import { Table } from '../table.js';
@@ -177,7 +178,7 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
         <dl class="facts">
           <dt>Status</dt>
           <dd>
-            <span class={`badge ${d.status}`}>{d.status}</span>{' '}
+            <span class={`badge ${d.status}`}>{d.status}</span> <HibernationBadge hibernation={d.hibernation} />{' '}
             {running && (
               <a href={`#/operations/${running.id}`}>
                 {running.type}: {running.progress.phase}
@@ -196,6 +197,11 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
           </dd>
           <dt>Size</dt>
           <dd>{d.config.size}</dd>
+          <dt>Hibernation</dt>
+          <dd>
+            {d.hibernation.state}
+            {d.hibernation.until && `, held until ${formatTime(d.hibernation.until)}`}; {scheduleText(d.config.hibernation)}
+          </dd>
           <dt>Revision</dt>
           <dd>
             {d.revision}, applied {formatTime(d.updated_at)}
@@ -215,6 +221,7 @@ export function DeploymentPage({ deploymentId, canManage }: { deploymentId: stri
               Edit configuration
             </button>
           )}
+          <HibernationControl deployment={d} busy={Boolean(running)} onStarted={(op) => (op ? follow(op) : page.reload())} />
           {d.status !== 'destroying' && (
             <button type="button" class="danger" onClick={() => setDestroying(true)}>
               Destroy

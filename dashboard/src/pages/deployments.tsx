@@ -4,6 +4,7 @@ import { APP_TYPES, SIZES } from '../../../contract/vocabulary.js';
 import { Alert } from '../alert.js';
 import { api } from '../api.js';
 import { HealthBadge } from '../health.js';
+import { HibernationBadge } from '../hibernation.js';
 import { formatTime, messageOf, useLoad } from '../hooks.js';
 import { Table } from '../table.js';
 
@@ -123,7 +124,14 @@ export function DeploymentsPage({ canManage }: { canManage: boolean }) {
               {d.app_type} {d.config.app_version}
             </td>
             <td>
-              <span class={`badge ${d.status}`}>{d.status}</span> {d.status === 'ready' && <HealthBadge health={d.health} />}{' '}
+              <span class={`badge ${d.status}`}>{d.status}</span>{' '}
+              {/* A hibernated deployment's health is `hibernated`: its badge says it, with the hold's end. */}
+              {d.status === 'ready' &&
+                (d.hibernation.state === 'hibernated' ? (
+                  <HibernationBadge hibernation={d.hibernation} />
+                ) : (
+                  <HealthBadge health={d.health} />
+                ))}{' '}
               {op && (
                 <a href={`#/operations/${op.id}`} class="phase">
                   {op.progress.phase}
