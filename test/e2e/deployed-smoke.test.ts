@@ -57,7 +57,7 @@ it('npm run test:deployed passes every check against npm start, and prints no ke
     'ok DELETE /deployments/{id}',
     'All smoke checks passed.',
   ]);
-  expect(lines[0]).toContain(`${id} of smoke-org`);
+  expect(lines[1]).toContain(`${id} of smoke-org`);
   expect(r.stdout).not.toContain(key.slice('svc_sk_live_'.length));
 });
 
