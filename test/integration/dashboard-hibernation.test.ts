@@ -7,6 +7,15 @@
 import { type DashboardSession, TEST_PASSWORD as PASSWORD, startDashboardSession } from '../helpers/dashboard-session.js';
 import { eventually } from '../helpers/wait.js';
 
+// Phases long enough (the simulated platform's jobs) that an operation is still in flight for
+// the requests made while it runs, however loaded the machine; read at the first handler call.
+const phaseDelay = process.env.PHASE_DELAY_MS;
+process.env.PHASE_DELAY_MS = '3000';
+afterAll(() => {
+  if (phaseDelay === undefined) delete process.env.PHASE_DELAY_MS;
+  else process.env.PHASE_DELAY_MS = phaseDelay;
+});
+
 let session: DashboardSession;
 const org = `org-hib-${Date.now().toString(36)}`;
 const otherOrg = `${org}-other`;

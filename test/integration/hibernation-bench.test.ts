@@ -47,4 +47,4 @@ it('starts a hibernate for each deployment due at the minute and for none due la
     const d = (await getDeployment(orgId, id, true))!;
     expect(d).toMatchObject({ last_operation_id: 'op_seed', in_flight: [], hibernation_due: '2031-03-03T06:00:00.000Z' });
   }
-});
+}, 240_000);
