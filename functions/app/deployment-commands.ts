@@ -152,6 +152,8 @@ export async function startOnReadyDeployment(
       );
     },
     requestRetries(req.now),
+    // Nothing read beyond the state given: operations started at once commit in groups (decision 300).
+    { gather: true },
   );
   return launch(operation, deployment, req.actor);
 }

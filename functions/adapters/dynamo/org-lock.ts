@@ -12,7 +12,19 @@ import { deploymentKey, orgKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { ddb, tableName } from './client.js';
 import { toDeployment } from './deployment-reads.js';
-import { pastBudget, Retry, type RetryPolicy, type TransactItem, updateParts, withCondition, withRetries } from './transact.js';
+import { itemKey, mergeUpdates } from './merge-items.js';
+import {
+  type Gathered,
+  gathering,
+  pastBudget,
+  Retry,
+  type RetryPolicy,
+  type TransactItem,
+  transact,
+  updateParts,
+  withCondition,
+  withRetries,
+} from './transact.js';
 
 export type Item = Record<string, unknown>;
 
@@ -43,43 +55,28 @@ export interface WriteState {
   deployment?: DeploymentRecord;
 }
 
+/** Items by key in consistent BatchGetItems (at most 100 keys each). */
+async function batchGet(keys: { pk: string; sk: string }[]): Promise<Item[]> {
+  const found: Item[] = [];
+  for (let at = 0; at < keys.length; at += 100) {
+    let request: BatchGetCommandInput['RequestItems'] = { [tableName()]: { Keys: keys.slice(at, at + 100), ConsistentRead: true } };
+    // DynamoDB may hand back part of a batch as unprocessed; ask again for the rest.
+    for (let i = 0; request && Object.keys(request).length > 0; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** i)));
+      const out: BatchGetCommandOutput = await ddb.send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(out.Responses?.[tableName()] ?? []));
+      request = out.UnprocessedKeys;
+    }
+  }
+  return found;
+}
+
 /** Both items in one consistent BatchGetItem: one round trip, not two. */
 async function readForWrite(orgId: string, deploymentId?: string): Promise<WriteState> {
   if (deploymentId === undefined) return { org: await readOrg(orgId) };
-  const keys = [orgKey(orgId), deploymentKey(orgId, deploymentId)];
-  const found: Item[] = [];
-  let request: BatchGetCommandInput['RequestItems'] = { [tableName()]: { Keys: keys, ConsistentRead: true } };
-  // DynamoDB may hand back part of a batch as unprocessed; ask again for the rest.
-  for (let i = 0; request && Object.keys(request).length > 0; i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** i)));
-    const out: BatchGetCommandOutput = await ddb.send(new BatchGetCommand({ RequestItems: request }));
-    found.push(...(out.Responses?.[tableName()] ?? []));
-    request = out.UnprocessedKeys;
-  }
+  const found = await batchGet([orgKey(orgId), deploymentKey(orgId, deploymentId)]);
   const deployment = found.find((item) => item.sk === deploymentKey(orgId, deploymentId).sk);
   return { org: found.find((item) => item.sk === orgKey(orgId).sk) ?? {}, deployment: deployment && toDeployment(deployment) };
-}
-
-/**
- * Attempts on one organization from this process take turns. Every visible change is
- * numbered under the organization's lock, so concurrent attempts would mostly refuse each
- * other: a herd of N costs N² transactions. In turn, each attempt starts from what the
- * previous one left. Across processes (Lambda containers) the optimistic lock and the
- * jittered backoff of withRetries remain the arbiter.
- */
-const turns = new Map<string, Promise<unknown>>();
-
-async function inTurn<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-  const previous = turns.get(orgId) ?? Promise.resolve();
-  const mine = previous.then(work, work);
-  const settled = mine.catch(() => undefined);
-  turns.set(orgId, settled);
-  try {
-    return await mine;
-  } finally {
-    // The last in line clears the entry, so the map holds only organizations being written.
-    if (turns.get(orgId) === settled) turns.delete(orgId);
-  }
 }
 
 /**
@@ -92,6 +89,11 @@ const ORGS_REMEMBERED = 1_000;
 
 /** Keeps what a committed write left: the organization as orgAfter says, and the deployment it wrote. */
 export function remember(orgId: string, org: Item, deployment: DeploymentRecord | undefined): void {
+  const gathered = gathering.getStore();
+  if (gathered) {
+    gathered.after = { org, deployment };
+    return;
+  }
   if (lastWritten.size >= ORGS_REMEMBERED) lastWritten.clear();
   lastWritten.set(orgId, { org, deployment });
 }
@@ -105,6 +107,229 @@ function remembered(orgId: string, deploymentId: string | undefined): WriteState
 }
 
 /**
+ * Attempts on one organization from this process take turns. Every visible change is
+ * numbered under the organization's lock, so concurrent attempts would mostly refuse each
+ * other: a herd of N costs N² transactions. In turn, each attempt starts from what the
+ * previous one left. A turn takes every attempt waiting in line and commits them in one
+ * transaction (a group commit, decision 300): each is built from the state the one before
+ * it leaves, in the order they queued, so the numbers stay dense and in the order of the
+ * changes, and one organization's writes cost one transaction per turn, not one each.
+ * Across processes (Lambda containers) the optimistic lock and the jittered backoff of
+ * withRetries remain the arbiter.
+ */
+interface Waiting {
+  deploymentId: string | undefined;
+  attempt: (state: WriteState) => Promise<unknown>;
+  /** The state a refused attempt brought back, for its next one. */
+  known: WriteState | undefined;
+  policy: RetryPolicy;
+  /** Whether the attempt may be gathered into a group (WriteOptions.gather). */
+  gather: boolean;
+  done: (outcome: { value: unknown } | { error: unknown }) => void;
+}
+const lines = new Map<string, Waiting[]>();
+
+/** One transaction holds at most 100 items (DynamoDB's limit) and 4 MB; a group stays well inside both. */
+const GROUP_ITEMS = 100;
+const GROUP_BYTES = 2_000_000;
+const TURN_MARGIN_MS = 2_000;
+
+function inTurn(orgId: string, job: Omit<Waiting, 'done'>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const waiting: Waiting = {
+      ...job,
+      done: (o) => {
+        clearTimeout(timer);
+        if ('value' in o) resolve(o.value);
+        else reject(o.error);
+      },
+    };
+    const line = lines.get(orgId);
+    if (line) line.push(waiting);
+    else {
+      lines.set(orgId, [waiting]);
+      void drain(orgId);
+    }
+    // A request does not wait in line past its budget: it leaves the line and answers busy, well before the function's timeout.
+    const { since, budgetMs } = job.policy;
+    if (since === undefined) return;
+    timer = setTimeout(
+      () => {
+        const current = lines.get(orgId);
+        const at = current?.indexOf(waiting) ?? -1;
+        if (at < 0) return;
+        current!.splice(at, 1);
+        waiting.done({ error: new Retry() });
+      },
+      Math.max(0, since.getTime() + budgetMs - TURN_MARGIN_MS - Date.now()),
+    );
+    timer.unref?.();
+  });
+}
+
+/** Serves the organization's line, one turn after another, until nobody waits; the map holds only organizations being written. */
+async function drain(orgId: string): Promise<void> {
+  const line = lines.get(orgId)!;
+  while (line.length > 0) {
+    const turn = line.splice(0, line.length);
+    // A turn that comes too late is given up, not served past the caller's deadline: a request
+    // keeps TURN_MARGIN_MS of its budget for the turn itself (a group's can take a second on a loaded machine).
+    const late = (w: Waiting) => pastBudget(w.policy, TURN_MARGIN_MS);
+    for (const w of turn.filter(late)) w.done({ error: new Retry() });
+    const due = turn.filter((w) => !late(w));
+    // In the order they queued: a write that may not be gathered runs alone, the others in groups between them.
+    for (let i = 0; i < due.length; ) {
+      let j = i + 1;
+      if (due[i]!.gather) while (j < due.length && due[j]!.gather) j++;
+      const cut = j - i === 1 ? await alone(orgId, due[i]!).then(() => []) : await together(orgId, due.slice(i, j));
+      if (cut.length > 0) {
+        line.unshift(...cut, ...due.slice(j));
+        break;
+      }
+      i = j;
+    }
+  }
+  lines.delete(orgId);
+}
+
+/** One attempt on its own, from the state it brought back, the state this process left, or a read. */
+async function alone(orgId: string, w: Waiting): Promise<void> {
+  try {
+    const state = w.known ?? remembered(orgId, w.deploymentId) ?? (await readForWrite(orgId, w.deploymentId));
+    w.known = undefined;
+    w.done({ value: await w.attempt(state) });
+  } catch (e) {
+    w.done({ error: e });
+  }
+}
+
+/**
+ * Attempts gathered into one transaction, each from what the previous leaves. One that
+ * fails while gathered, or makes no write, is run alone after the group commits (its
+ * outcome may depend on writes that were not yet committed). One whose items cannot
+ * join the group (the transaction's limits, an item written in a way that does not
+ * merge) and those after it wait for the next turn, which this returns. If the group's
+ * transaction is refused, each attempt runs alone, as it would have without the group.
+ */
+async function together(orgId: string, turn: Waiting[]): Promise<Waiting[]> {
+  for (const w of turn) w.known = undefined;
+  const start = lastWritten.get(orgId);
+  lastWritten.delete(orgId);
+  const needed = [...new Set(turn.flatMap((w) => (w.deploymentId === undefined ? [] : [w.deploymentId])))];
+  let read: ReadItems;
+  try {
+    read = await readItems(orgId, start ? needed.filter((id) => id !== start.deployment?.id) : needed, !start);
+  } catch (e) {
+    for (const w of turn) w.done({ error: e });
+    return [];
+  }
+  let org = start?.org ?? read.org;
+  const deployments = new Map(read.deployments.map((d) => [d.id, d]));
+  if (start?.deployment) deployments.set(start.deployment.id, start.deployment);
+  /** Deployments written by the group without the write saying what it left: read afresh in a later turn. */
+  const stale = new Set<string>();
+  const items = new Map<string, [string, TransactItem]>();
+  let orgWrite: { first: OrgSnapshot; last: OrgSnapshot; set: Item } | undefined;
+  let bytes = 0;
+  let lastDeployment: DeploymentRecord | undefined;
+  const members: { w: Waiting; value: unknown }[] = [];
+  const later: Waiting[] = [];
+  let cut: Waiting[] = [];
+  for (let i = 0; i < turn.length; i++) {
+    const w = turn[i]!;
+    if (w.deploymentId !== undefined && stale.has(w.deploymentId)) {
+      cut = turn.slice(i);
+      break;
+    }
+    const gathered: Gathered = {};
+    let value: unknown;
+    try {
+      value = await gathering.run(gathered, () =>
+        w.attempt({ org, deployment: w.deploymentId ? deployments.get(w.deploymentId) : undefined }),
+      );
+    } catch {
+      later.push(w);
+      continue;
+    }
+    if (!gathered.items || !gathered.after) {
+      later.push(w);
+      continue;
+    }
+    const merged = join(i, gathered.items);
+    if (!merged) {
+      // The first of a turn always goes ahead, alone if its items fill a transaction.
+      if (members.length === 0) {
+        later.push(w);
+        continue;
+      }
+      cut = turn.slice(i);
+      break;
+    }
+    ({ orgWrite, bytes } = merged);
+    for (const [key, entry] of merged.items) items.set(key, entry);
+    org = gathered.after!.org;
+    const after = gathered.after!.deployment as DeploymentRecord | undefined;
+    for (const id of merged.deploymentsWritten) if (id !== after?.id) stale.add(id);
+    if (after) {
+      deployments.set(after.id, after);
+      lastDeployment = after;
+    }
+    members.push({ w, value });
+  }
+  if (members.length > 0 && orgWrite) {
+    try {
+      await transact({ org: orgUpdateFrom(orgId, orgWrite.first, orgWrite.last, orgWrite.set), ...Object.fromEntries(items.values()) });
+      remember(orgId, org, lastDeployment);
+      for (const { w, value } of members) w.done({ value });
+    } catch {
+      // Whatever refused the group, each attempt meets it alone, with its own handling of it.
+      for (const { w } of members) await alone(orgId, w);
+    }
+  }
+  for (const w of later) await alone(orgId, w);
+  return cut;
+
+  /** Folds one attempt's items into the group's, or undefined when they do not fit. */
+  function join(i: number, own: [string, TransactItem][]) {
+    const next = new Map<string, [string, TransactItem]>();
+    let ownOrg: typeof orgWrite;
+    const written: string[] = [];
+    let size = bytes;
+    for (const [name, item] of own) {
+      const org = orgWrites.get(item);
+      if (org) {
+        ownOrg = orgWrite
+          ? { first: orgWrite.first, last: org.snap, set: { ...orgWrite.set, ...org.set } }
+          : { first: org.snap, last: org.snap, set: org.set };
+        continue;
+      }
+      const key = itemKey(item);
+      const deploymentId = deploymentIdOfKey(orgId, key);
+      if (deploymentId) written.push(deploymentId);
+      const earlier = next.get(key) ?? items.get(key);
+      const combined = earlier ? mergeUpdates(earlier[1], item) : item;
+      if (!combined) return undefined;
+      size += JSON.stringify(item, (_, v) => (v instanceof Set ? [...v] : v)).length;
+      next.set(key, [earlier ? earlier[0] : `${i}:${name}`, combined]);
+    }
+    if (!ownOrg || items.size + [...next.keys()].filter((k) => !items.has(k)).length + 1 > GROUP_ITEMS || size > GROUP_BYTES)
+      return undefined;
+    return { items: next, orgWrite: ownOrg, bytes: size, deploymentsWritten: written };
+  }
+}
+export interface WriteOptions {
+  /**
+   * The attempt may be gathered with others into one transaction (decision 300): it reads
+   * nothing but the state it is given, makes one transaction and calls remember() after
+   * it, and does nothing else after that transaction. An attempt that reads a record of
+   * its own (a destroy reads the operation in flight, an update a revision) would not see
+   * what the writes gathered before it left uncommitted, so it is not gathered.
+   */
+  gather?: boolean;
+}
+
+/**
  * Runs a lifecycle write until it commits, starting each attempt from the organization
  * (and deployment) as they are. A refused write brings back the items it found changed,
  * so the next attempt starts from them without another read.
@@ -114,28 +339,51 @@ export function withWriteState<T>(
   deploymentId: string | undefined,
   attempt: (state: WriteState) => Promise<T>,
   policy: RetryPolicy,
+  options: WriteOptions = {},
 ): Promise<T> {
   let known: WriteState | undefined;
-  return withRetries(
-    () =>
-      inTurn(orgId, async () => {
-        // A turn that comes too late is given up, not served past the caller's deadline.
-        if (pastBudget(policy)) throw new Retry();
-        const state = known ?? remembered(orgId, deploymentId) ?? (await readForWrite(orgId, deploymentId));
-        known = undefined;
-        try {
-          return await attempt(state);
-        } catch (e) {
-          if (e instanceof Retry && e.current.size > 0) {
-            const org = e.current.get('org');
-            const deployment = e.current.get('deployment');
-            known = { org: org ?? state.org, deployment: deployment ? toDeployment(deployment) : state.deployment };
-          }
-          throw e;
-        }
-      }),
-    policy,
-  );
+  const tried = async (state: WriteState) => {
+    try {
+      return await attempt(state);
+    } catch (e) {
+      if (e instanceof Retry && e.current.size > 0) {
+        const org = e.current.get('org');
+        const deployment = e.current.get('deployment');
+        known = { org: org ?? state.org, deployment: deployment ? toDeployment(deployment) : state.deployment };
+      }
+      throw e;
+    }
+  };
+  return withRetries(async () => {
+    const job = { deploymentId, attempt: tried, known, policy, gather: options.gather ?? false };
+    known = undefined;
+    return (await inTurn(orgId, job)) as T;
+  }, policy);
+}
+
+/** Items of a group's first read: the organization (unless this process knows it) and the deployments its writes are on. */
+interface ReadItems {
+  org: Item;
+  deployments: DeploymentRecord[];
+}
+
+async function readItems(orgId: string, deploymentIds: string[], withOrg: boolean): Promise<ReadItems> {
+  // Writes on no deployment (a workflow step's) read the organization alone: a GetItem, as their grants say.
+  if (deploymentIds.length === 0) return { org: withOrg ? await readOrg(orgId) : {}, deployments: [] };
+  const keys = [...(withOrg ? [orgKey(orgId)] : []), ...deploymentIds.map((id) => deploymentKey(orgId, id))];
+  const found = await batchGet(keys);
+  return {
+    org: found.find((item) => item.sk === orgKey(orgId).sk) ?? {},
+    deployments: found.filter((item) => item.sk !== orgKey(orgId).sk).map(toDeployment),
+  };
+}
+
+/** The deployment an item key belongs to, when it is a deployment item of this organization. */
+function deploymentIdOfKey(orgId: string, key: string): string | undefined {
+  const [, pk, sk] = key.split('|');
+  const probe = deploymentKey(orgId, '\u0000');
+  const [prefix] = probe.sk.split('\u0000');
+  return pk === probe.pk && sk?.startsWith(prefix!) ? sk.slice(prefix!.length) : undefined;
 }
 
 /** The organization item as a committed orgUpdate leaves it. */
@@ -147,15 +395,25 @@ export const orgAfter = (orgId: string, snap: OrgSnapshot, set: Item): Item => (
   org_id: orgId,
 });
 
+/** Each org update's snapshot and counters, so a group commit can fold several into one. */
+const orgWrites = new WeakMap<TransactItem, { snap: OrgSnapshot; set: Item }>();
+
 /** The org update that takes the lock and sets the counters (named `org` in every transaction). */
 export function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item): TransactItem {
-  const parts = updateParts({ ...set, ver: snap.ver + 1, last_at: snap.at, org_id: orgId });
-  const lock = snap.ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver';
+  const item = orgUpdateFrom(orgId, snap, snap, set);
+  orgWrites.set(item, { snap, set });
+  return item;
+}
+
+/** The org update of writes numbered from `first` to `last`: locked on what `first` read, leaving what `last` leaves. */
+function orgUpdateFrom(orgId: string, first: OrgSnapshot, last: OrgSnapshot, set: Item): TransactItem {
+  const parts = updateParts({ ...set, ver: last.ver + 1, last_at: last.at, org_id: orgId });
+  const lock = first.ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver';
   return {
     Update: {
       TableName: tableName(),
       Key: orgKey(orgId),
-      ...withCondition(parts, lock, { '#ver': 'ver' }, snap.ver === 0 ? {} : { ':ver': snap.ver }),
+      ...withCondition(parts, lock, { '#ver': 'ver' }, first.ver === 0 ? {} : { ':ver': first.ver }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
