@@ -15,7 +15,7 @@ const f2 = (n: number) => n.toFixed(2);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const span = ([a, b]: [number, number]) => (a === b ? String(a) : `${a}-${b}`);
 const x = (r: number) => `${r.toFixed(2)}×`;
-/** Decision 235: the sustained rate of event-numbered writes one organization must reach. */
+/** Decision 301: the sustained rate of event-numbered writes one organization must reach. */
 const WRITES_PER_SECOND = 100;
 
 /** A text table; cells that look like numbers are right-aligned. */
@@ -123,7 +123,7 @@ export function printRequestsReport(r: {
       `  by status ${statuses}${codes ? ` (${codes})` : ''}; wall ${f1(c.wallMs)} ms; sustained write rate ${f1(c.writesPerSecond)} accepted writes/s`,
     );
     verdict(c.serverErrors === 0, `contention: ${c.serverErrors} answers ≥ 500 (goal: none)`);
-    // Decision 235: group commits let one organization sustain at least 100 event-numbered writes a second.
+    // Decision 301: group commits let one organization sustain at least 100 event-numbered writes a second.
     verdict(
       c.writesPerSecond >= WRITES_PER_SECOND,
       `contention: ${f1(c.writesPerSecond)} accepted writes/s on one organization (goal ≥ ${WRITES_PER_SECOND})`,

@@ -93,7 +93,7 @@ describe('a burst of 50 creates on one organization (decision 300)', () => {
     );
     counting = false;
 
-    // The goal of issue 36 item 12: no 429 (taking turns one transaction each, six at once already answered busy on a loaded machine).
+    // The goal: no 429 (taking turns one transaction each, six at once already answered busy on a loaded machine).
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
     const accepted = answers;
     const ids = new Set(answers.map((a) => a.body.data.deployment_id as string));

@@ -1,5 +1,5 @@
 /**
- * Decision 235: a group commit folds several writes of one item into one Update, only
+ * Decision 300: a group commit folds several writes of one item into one Update, only
  * where that is exact; anything else stays a write of its own.
  */
 import { mergeUpdates } from '../../functions/adapters/dynamo/merge-items.js';
