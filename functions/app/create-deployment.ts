@@ -72,7 +72,7 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
     },
     requestRetries(req.now),
     // The attempt reads nothing of its own: a burst of creates commits in groups (decision 300).
-    { gather: true },
+    { gather: 'deployment.create' },
   );
   return launch(operation, deployment, req.actor);
 }

@@ -152,8 +152,8 @@ export async function startOnReadyDeployment(
       );
     },
     requestRetries(req.now),
-    // Nothing read beyond the state given: operations started at once commit in groups (decision 300).
-    { gather: true },
+    // Nothing read beyond the state given: operations of one type started at once commit in groups (decision 300).
+    { gather: type },
   );
   return launch(operation, deployment, req.actor);
 }

@@ -7,6 +7,7 @@
  * it, and commits with orgUpdate; withWriteState runs it until it commits. See
  * docs/data-model.md.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { deploymentKey, orgKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
@@ -123,8 +124,14 @@ interface Waiting {
   /** The state a refused attempt brought back, for its next one. */
   known: WriteState | undefined;
   policy: RetryPolicy;
-  /** Whether the attempt may be gathered into a group (WriteOptions.gather). */
-  gather: boolean;
+  /** Writes with the same key may be gathered into one group (WriteOptions.gather). */
+  gather: string | undefined;
+  /**
+   * The caller's async context (its logger keys, request id, and locally the function it
+   * runs in): whatever is done for this write runs in it, not in that of the write that
+   * happened to start serving the line.
+   */
+  scope: AsyncResource;
   done: (outcome: { value: unknown } | { error: unknown }) => void;
 }
 const lines = new Map<string, Waiting[]>();
@@ -134,11 +141,12 @@ const GROUP_ITEMS = 100;
 const GROUP_BYTES = 2_000_000;
 const TURN_MARGIN_MS = 2_000;
 
-function inTurn(orgId: string, job: Omit<Waiting, 'done'>): Promise<unknown> {
+function inTurn(orgId: string, job: Omit<Waiting, 'done' | 'scope'>): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const waiting: Waiting = {
       ...job,
+      scope: new AsyncResource('OrgWrite'),
       done: (o) => {
         clearTimeout(timer);
         if ('value' in o) resolve(o.value);
@@ -178,10 +186,11 @@ async function drain(orgId: string): Promise<void> {
     const late = (w: Waiting) => pastBudget(w.policy, TURN_MARGIN_MS);
     for (const w of turn.filter(late)) w.done({ error: new Retry() });
     const due = turn.filter((w) => !late(w));
-    // In the order they queued: a write that may not be gathered runs alone, the others in groups between them.
+    // In the order they queued: a write that may not be gathered runs alone, the others in groups of one key between them.
     for (let i = 0; i < due.length; ) {
       let j = i + 1;
-      if (due[i]!.gather) while (j < due.length && due[j]!.gather) j++;
+      const key = due[i]!.gather;
+      if (key !== undefined) while (j < due.length && due[j]!.gather === key) j++;
       const cut = j - i === 1 ? await alone(orgId, due[i]!).then(() => []) : await together(orgId, due.slice(i, j));
       if (cut.length > 0) {
         line.unshift(...cut, ...due.slice(j));
@@ -196,9 +205,12 @@ async function drain(orgId: string): Promise<void> {
 /** One attempt on its own, from the state it brought back, the state this process left, or a read. */
 async function alone(orgId: string, w: Waiting): Promise<void> {
   try {
-    const state = w.known ?? remembered(orgId, w.deploymentId) ?? (await readForWrite(orgId, w.deploymentId));
-    w.known = undefined;
-    w.done({ value: await w.attempt(state) });
+    const value = await w.scope.runInAsyncScope(async () => {
+      const state = w.known ?? remembered(orgId, w.deploymentId) ?? (await readForWrite(orgId, w.deploymentId));
+      w.known = undefined;
+      return w.attempt(state);
+    });
+    w.done({ value });
   } catch (e) {
     w.done({ error: e });
   }
@@ -219,7 +231,10 @@ async function together(orgId: string, turn: Waiting[]): Promise<Waiting[]> {
   const needed = [...new Set(turn.flatMap((w) => (w.deploymentId === undefined ? [] : [w.deploymentId])))];
   let read: ReadItems;
   try {
-    read = await readItems(orgId, start ? needed.filter((id) => id !== start.deployment?.id) : needed, !start);
+    // The group's read and commit run in its first write's context: all its writes share the key, so the same function's.
+    read = await turn[0]!.scope.runInAsyncScope(() =>
+      readItems(orgId, start ? needed.filter((id) => id !== start.deployment?.id) : needed, !start),
+    );
   } catch (e) {
     for (const w of turn) w.done({ error: e });
     return [];
@@ -245,9 +260,8 @@ async function together(orgId: string, turn: Waiting[]): Promise<Waiting[]> {
     const gathered: Gathered = {};
     let value: unknown;
     try {
-      value = await gathering.run(gathered, () =>
-        w.attempt({ org, deployment: w.deploymentId ? deployments.get(w.deploymentId) : undefined }),
-      );
+      const state = { org, deployment: w.deploymentId ? deployments.get(w.deploymentId) : undefined };
+      value = await w.scope.runInAsyncScope(() => gathering.run(gathered, () => w.attempt(state)));
     } catch {
       later.push(w);
       continue;
@@ -279,7 +293,8 @@ async function together(orgId: string, turn: Waiting[]): Promise<Waiting[]> {
   }
   if (members.length > 0 && orgWrite) {
     try {
-      await transact({ org: orgUpdateFrom(orgId, orgWrite.first, orgWrite.last, orgWrite.set), ...Object.fromEntries(items.values()) });
+      const group = { org: orgUpdateFrom(orgId, orgWrite.first, orgWrite.last, orgWrite.set), ...Object.fromEntries(items.values()) };
+      await turn[0]!.scope.runInAsyncScope(() => transact(group));
       remember(orgId, org, lastDeployment);
       for (const { w, value } of members) w.done({ value });
     } catch {
@@ -324,9 +339,11 @@ export interface WriteOptions {
    * nothing but the state it is given, makes one transaction and calls remember() after
    * it, and does nothing else after that transaction. An attempt that reads a record of
    * its own (a destroy reads the operation in flight, an update a revision) would not see
-   * what the writes gathered before it left uncommitted, so it is not gathered.
+   * what the writes gathered before it left uncommitted, so it is not gathered. Only writes
+   * with the same key are gathered together: give one key to writes whose transactions
+   * need the same grants (one function's), as a group commits in one write's context.
    */
-  gather?: boolean;
+  gather?: string;
 }
 
 /**
@@ -355,7 +372,7 @@ export function withWriteState<T>(
     }
   };
   return withRetries(async () => {
-    const job = { deploymentId, attempt: tried, known, policy, gather: options.gather ?? false };
+    const job = { deploymentId, attempt: tried, known, policy, gather: options.gather };
     known = undefined;
     return (await inTurn(orgId, job)) as T;
   }, policy);
