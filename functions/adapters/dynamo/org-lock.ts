@@ -13,19 +13,7 @@ import { deploymentKey, orgKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { ddb, tableName } from './client.js';
 import { toDeployment } from './deployment-reads.js';
-import { itemKey, mergeUpdates } from './merge-items.js';
-import {
-  type Gathered,
-  gathering,
-  pastBudget,
-  Retry,
-  type RetryPolicy,
-  type TransactItem,
-  transact,
-  updateParts,
-  withCondition,
-  withRetries,
-} from './transact.js';
+import { gathering, pastBudget, Retry, type RetryPolicy, type TransactItem, updateParts, withCondition, withRetries } from './transact.js';
 
 export type Item = Record<string, unknown>;
 
@@ -45,7 +33,7 @@ export function snapshotOf(item: Item, now: Date): OrgSnapshot {
 /** A counter of the organization item (absent is 0). */
 export const num = (item: Item, attr: string) => Number(item[attr] ?? 0);
 
-async function readOrg(orgId: string): Promise<Item> {
+export async function readOrg(orgId: string): Promise<Item> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: orgKey(orgId), ConsistentRead: true }));
   return Item ?? {};
 }
@@ -57,7 +45,7 @@ export interface WriteState {
 }
 
 /** Items by key in consistent BatchGetItems (at most 100 keys each). */
-async function batchGet(keys: { pk: string; sk: string }[]): Promise<Item[]> {
+export async function batchGet(keys: { pk: string; sk: string }[]): Promise<Item[]> {
   const found: Item[] = [];
   for (let at = 0; at < keys.length; at += 100) {
     let request: BatchGetCommandInput['RequestItems'] = { [tableName()]: { Keys: keys.slice(at, at + 100), ConsistentRead: true } };
@@ -99,10 +87,16 @@ export function remember(orgId: string, org: Item, deployment: DeploymentRecord 
   lastWritten.set(orgId, { org, deployment });
 }
 
-/** The remembered state, if it covers the deployment this write is on. */
-function remembered(orgId: string, deploymentId: string | undefined): WriteState | undefined {
+/** What this process's last committed write left of the organization, taken (a group commit starts from it). */
+export function takeRemembered(orgId: string): WriteState | undefined {
   const state = lastWritten.get(orgId);
   lastWritten.delete(orgId);
+  return state;
+}
+
+/** The remembered state, if it covers the deployment this write is on. */
+function remembered(orgId: string, deploymentId: string | undefined): WriteState | undefined {
+  const state = takeRemembered(orgId);
   if (!state || (deploymentId !== undefined && state.deployment?.id !== deploymentId)) return undefined;
   return deploymentId === undefined ? { org: state.org } : state;
 }
@@ -118,14 +112,14 @@ function remembered(orgId: string, deploymentId: string | undefined): WriteState
  * Across processes (Lambda containers) the optimistic lock and the jittered backoff of
  * withRetries remain the arbiter.
  */
-interface Waiting {
+export interface Waiting {
   deploymentId: string | undefined;
   attempt: (state: WriteState) => Promise<unknown>;
   /** The state a refused attempt brought back, for its next one. */
   known: WriteState | undefined;
   policy: RetryPolicy;
-  /** Writes with the same key may be gathered into one group (WriteOptions.gather). */
-  gather: string | undefined;
+  /** Writes of the same gatherer's key may be gathered into one group (WriteOptions.gather). */
+  gather: Gatherer | undefined;
   /**
    * The caller's async context (its logger keys, request id, and locally the function it
    * runs in): whatever is done for this write runs in it, not in that of the write that
@@ -136,9 +130,6 @@ interface Waiting {
 }
 const lines = new Map<string, Waiting[]>();
 
-/** One transaction holds at most 100 items (DynamoDB's limit) and 4 MB; a group stays well inside both. */
-const GROUP_ITEMS = 100;
-const GROUP_BYTES = 2_000_000;
 const TURN_MARGIN_MS = 2_000;
 
 function inTurn(orgId: string, job: Omit<Waiting, 'done' | 'scope'>): Promise<unknown> {
@@ -189,9 +180,9 @@ async function drain(orgId: string): Promise<void> {
     // In the order they queued: a write that may not be gathered runs alone, the others in groups of one key between them.
     for (let i = 0; i < due.length; ) {
       let j = i + 1;
-      const key = due[i]!.gather;
-      if (key !== undefined) while (j < due.length && due[j]!.gather === key) j++;
-      const cut = j - i === 1 ? await alone(orgId, due[i]!).then(() => []) : await together(orgId, due.slice(i, j));
+      const gatherer = due[i]!.gather;
+      if (gatherer) while (j < due.length && due[j]!.gather?.key === gatherer.key) j++;
+      const cut = j - i === 1 || !gatherer ? await alone(orgId, due[i]!).then(() => []) : await gatherer.together(orgId, due.slice(i, j));
       if (cut.length > 0) {
         line.unshift(...cut, ...due.slice(j));
         break;
@@ -203,7 +194,7 @@ async function drain(orgId: string): Promise<void> {
 }
 
 /** One attempt on its own, from the state it brought back, the state this process left, or a read. */
-async function alone(orgId: string, w: Waiting): Promise<void> {
+export async function alone(orgId: string, w: Waiting): Promise<void> {
   try {
     const value = await w.scope.runInAsyncScope(async () => {
       const state = w.known ?? remembered(orgId, w.deploymentId) ?? (await readForWrite(orgId, w.deploymentId));
@@ -217,122 +208,15 @@ async function alone(orgId: string, w: Waiting): Promise<void> {
 }
 
 /**
- * Attempts gathered into one transaction, each from what the previous leaves. One that
- * fails while gathered, or makes no write, is run alone after the group commits (its
- * outcome may depend on writes that were not yet committed). One whose items cannot
- * join the group (the transaction's limits, an item written in a way that does not
- * merge) and those after it wait for the next turn, which this returns. If the group's
- * transaction is refused, each attempt runs alone, as it would have without the group.
+ * Gathers a turn's writes of one key into one transaction (group-commit.ts); kept apart so
+ * that only the functions whose writes are gathered bundle it.
  */
-async function together(orgId: string, turn: Waiting[]): Promise<Waiting[]> {
-  for (const w of turn) w.known = undefined;
-  const start = lastWritten.get(orgId);
-  lastWritten.delete(orgId);
-  const needed = [...new Set(turn.flatMap((w) => (w.deploymentId === undefined ? [] : [w.deploymentId])))];
-  let read: ReadItems;
-  try {
-    // The group's read and commit run in its first write's context: all its writes share the key, so the same function's.
-    read = await turn[0]!.scope.runInAsyncScope(() =>
-      readItems(orgId, start ? needed.filter((id) => id !== start.deployment?.id) : needed, !start),
-    );
-  } catch (e) {
-    for (const w of turn) w.done({ error: e });
-    return [];
-  }
-  let org = start?.org ?? read.org;
-  const deployments = new Map(read.deployments.map((d) => [d.id, d]));
-  if (start?.deployment) deployments.set(start.deployment.id, start.deployment);
-  /** Deployments written by the group without the write saying what it left: read afresh in a later turn. */
-  const stale = new Set<string>();
-  const items = new Map<string, [string, TransactItem]>();
-  let orgWrite: { first: OrgSnapshot; last: OrgSnapshot; set: Item } | undefined;
-  let bytes = 0;
-  let lastDeployment: DeploymentRecord | undefined;
-  const members: { w: Waiting; value: unknown }[] = [];
-  const later: Waiting[] = [];
-  let cut: Waiting[] = [];
-  for (let i = 0; i < turn.length; i++) {
-    const w = turn[i]!;
-    if (w.deploymentId !== undefined && stale.has(w.deploymentId)) {
-      cut = turn.slice(i);
-      break;
-    }
-    const gathered: Gathered = {};
-    let value: unknown;
-    try {
-      const state = { org, deployment: w.deploymentId ? deployments.get(w.deploymentId) : undefined };
-      value = await w.scope.runInAsyncScope(() => gathering.run(gathered, () => w.attempt(state)));
-    } catch {
-      later.push(w);
-      continue;
-    }
-    if (!gathered.items || !gathered.after) {
-      later.push(w);
-      continue;
-    }
-    const merged = join(i, gathered.items);
-    if (!merged) {
-      // The first of a turn always goes ahead, alone if its items fill a transaction.
-      if (members.length === 0) {
-        later.push(w);
-        continue;
-      }
-      cut = turn.slice(i);
-      break;
-    }
-    ({ orgWrite, bytes } = merged);
-    for (const [key, entry] of merged.items) items.set(key, entry);
-    org = gathered.after!.org;
-    const after = gathered.after!.deployment as DeploymentRecord | undefined;
-    for (const id of merged.deploymentsWritten) if (id !== after?.id) stale.add(id);
-    if (after) {
-      deployments.set(after.id, after);
-      lastDeployment = after;
-    }
-    members.push({ w, value });
-  }
-  if (members.length > 0 && orgWrite) {
-    try {
-      const group = { org: orgUpdateFrom(orgId, orgWrite.first, orgWrite.last, orgWrite.set), ...Object.fromEntries(items.values()) };
-      await turn[0]!.scope.runInAsyncScope(() => transact(group));
-      remember(orgId, org, lastDeployment);
-      for (const { w, value } of members) w.done({ value });
-    } catch {
-      // Whatever refused the group, each attempt meets it alone, with its own handling of it.
-      for (const { w } of members) await alone(orgId, w);
-    }
-  }
-  for (const w of later) await alone(orgId, w);
-  return cut;
-
-  /** Folds one attempt's items into the group's, or undefined when they do not fit. */
-  function join(i: number, own: [string, TransactItem][]) {
-    const next = new Map<string, [string, TransactItem]>();
-    let ownOrg: typeof orgWrite;
-    const written: string[] = [];
-    let size = bytes;
-    for (const [name, item] of own) {
-      const org = orgWrites.get(item);
-      if (org) {
-        ownOrg = orgWrite
-          ? { first: orgWrite.first, last: org.snap, set: { ...orgWrite.set, ...org.set } }
-          : { first: org.snap, last: org.snap, set: org.set };
-        continue;
-      }
-      const key = itemKey(item);
-      const deploymentId = deploymentIdOfKey(orgId, key);
-      if (deploymentId) written.push(deploymentId);
-      const earlier = next.get(key) ?? items.get(key);
-      const combined = earlier ? mergeUpdates(earlier[1], item) : item;
-      if (!combined) return undefined;
-      size += JSON.stringify(item, (_, v) => (v instanceof Set ? [...v] : v)).length;
-      next.set(key, [earlier ? earlier[0] : `${i}:${name}`, combined]);
-    }
-    if (!ownOrg || items.size + [...next.keys()].filter((k) => !items.has(k)).length + 1 > GROUP_ITEMS || size > GROUP_BYTES)
-      return undefined;
-    return { items: next, orgWrite: ownOrg, bytes: size, deploymentsWritten: written };
-  }
+export interface Gatherer {
+  key: string;
+  /** Commits the writes together; returns those that must wait for the next turn. */
+  together(orgId: string, turn: Waiting[]): Promise<Waiting[]>;
 }
+
 export interface WriteOptions {
   /**
    * The attempt may be gathered with others into one transaction (decision 300): it reads
@@ -341,9 +225,10 @@ export interface WriteOptions {
    * its own (a destroy reads the operation in flight, an update a revision) would not see
    * what the writes gathered before it left uncommitted, so it is not gathered. Only writes
    * with the same key are gathered together: give one key to writes whose transactions
-   * need the same grants (one function's), as a group commits in one write's context.
+   * need the same grants (one function's), as a group commits in one write's context
+   * (`gatherAs(key)` in group-commit.ts).
    */
-  gather?: string;
+  gather?: Gatherer;
 }
 
 /**
@@ -378,31 +263,6 @@ export function withWriteState<T>(
   }, policy);
 }
 
-/** Items of a group's first read: the organization (unless this process knows it) and the deployments its writes are on. */
-interface ReadItems {
-  org: Item;
-  deployments: DeploymentRecord[];
-}
-
-async function readItems(orgId: string, deploymentIds: string[], withOrg: boolean): Promise<ReadItems> {
-  // Writes on no deployment (a workflow step's) read the organization alone: a GetItem, as their grants say.
-  if (deploymentIds.length === 0) return { org: withOrg ? await readOrg(orgId) : {}, deployments: [] };
-  const keys = [...(withOrg ? [orgKey(orgId)] : []), ...deploymentIds.map((id) => deploymentKey(orgId, id))];
-  const found = await batchGet(keys);
-  return {
-    org: found.find((item) => item.sk === orgKey(orgId).sk) ?? {},
-    deployments: found.filter((item) => item.sk !== orgKey(orgId).sk).map(toDeployment),
-  };
-}
-
-/** The deployment an item key belongs to, when it is a deployment item of this organization. */
-function deploymentIdOfKey(orgId: string, key: string): string | undefined {
-  const [, pk, sk] = key.split('|');
-  const probe = deploymentKey(orgId, '\u0000');
-  const [prefix] = probe.sk.split('\u0000');
-  return pk === probe.pk && sk?.startsWith(prefix!) ? sk.slice(prefix!.length) : undefined;
-}
-
 /** The organization item as a committed orgUpdate leaves it. */
 export const orgAfter = (orgId: string, snap: OrgSnapshot, set: Item): Item => ({
   ...snap.item,
@@ -414,6 +274,8 @@ export const orgAfter = (orgId: string, snap: OrgSnapshot, set: Item): Item => (
 
 /** Each org update's snapshot and counters, so a group commit can fold several into one. */
 const orgWrites = new WeakMap<TransactItem, { snap: OrgSnapshot; set: Item }>();
+/** The snapshot and counters of an org update made by orgUpdate, for a group commit to fold. */
+export const orgWriteOf = (item: TransactItem) => orgWrites.get(item);
 
 /** The org update that takes the lock and sets the counters (named `org` in every transaction). */
 export function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item): TransactItem {
@@ -423,7 +285,7 @@ export function orgUpdate(orgId: string, snap: OrgSnapshot, set: Item): Transact
 }
 
 /** The org update of writes numbered from `first` to `last`: locked on what `first` read, leaving what `last` leaves. */
-function orgUpdateFrom(orgId: string, first: OrgSnapshot, last: OrgSnapshot, set: Item): TransactItem {
+export function orgUpdateFrom(orgId: string, first: OrgSnapshot, last: OrgSnapshot, set: Item): TransactItem {
   const parts = updateParts({ ...set, ver: last.ver + 1, last_at: last.at, org_id: orgId });
   const lock = first.ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver';
   return {
