@@ -38,12 +38,19 @@ export interface ContentionResult {
   serverErrors: number;
 }
 
-async function send(o: ContentionOptions, i: number): Promise<ContentionAnswer> {
+/** What request i sends: a DAG sync of the deployment, or (a burst of creates) a new deployment. */
+type Request = (i: number) => { path: string; body: string };
+const dagSync =
+  (o: ContentionOptions): Request =>
+  () => ({ path: `/deployments/${o.deploymentId}/dag-syncs`, body: '{}' });
+
+async function send(o: Pick<ContentionOptions, 'baseUrl' | 'keys'>, i: number, request: Request): Promise<ContentionAnswer> {
   const t0 = performance.now();
-  const res = await fetch(`${o.baseUrl}/deployments/${o.deploymentId}/dag-syncs`, {
+  const { path, body: sent } = request(i);
+  const res = await fetch(`${o.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'X-API-Key': o.keys[i % o.keys.length]!, 'Content-Type': 'application/json' },
-    body: '{}',
+    body: sent,
   });
   const text = await res.text();
   const ms = performance.now() - t0;
@@ -57,10 +64,19 @@ async function send(o: ContentionOptions, i: number): Promise<ContentionAnswer> 
 }
 
 /** Sends every request at once and waits for all the answers. */
-export async function runContention(o: ContentionOptions): Promise<ContentionResult> {
+export const runContention = (o: ContentionOptions) => runAtOnce(o, dagSync(o));
+
+/**
+ * A burst of creates in one organization (decision 300's goal): `requests` concurrent
+ * `POST /deployments`, each with a name of its own, all sent at once. Goal: every one 202.
+ */
+export const runCreateBurst = (o: Omit<ContentionOptions, 'deploymentId'>, run: string) =>
+  runAtOnce(o, (i) => ({ path: '/deployments', body: JSON.stringify({ app_type: 'airflow', name: `burst-${run}-${i}` }) }));
+
+async function runAtOnce(o: Omit<ContentionOptions, 'deploymentId'>, request: Request): Promise<ContentionResult> {
   if (o.keys.length === 0) throw new Error('runContention needs at least one key');
   const t0 = performance.now();
-  const answers = await Promise.all(Array.from({ length: o.requests }, (_, i) => send(o, i)));
+  const answers = await Promise.all(Array.from({ length: o.requests }, (_, i) => send(o, i, request)));
   const wallMs = performance.now() - t0;
   const byStatus: Record<number, number> = {};
   const byCode: Record<string, number> = {};

@@ -15,6 +15,8 @@ const f2 = (n: number) => n.toFixed(2);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const span = ([a, b]: [number, number]) => (a === b ? String(a) : `${a}-${b}`);
 const x = (r: number) => `${r.toFixed(2)}×`;
+/** Decision 301: the sustained rate of event-numbered writes one organization must reach. */
+const WRITES_PER_SECOND = 100;
 
 /** A text table; cells that look like numbers are right-aligned. */
 export function table(rows: string[][]): string {
@@ -41,6 +43,8 @@ const importCell = (t: ImportTime) => `${f1(t.cpuMs)} (${f1(t.wallMs)})`;
 export function printRequestsReport(r: {
   requests: RequestsResult | undefined;
   contention: ContentionResult | undefined;
+  /** Concurrent creates of one organization (decision 300). */
+  burst?: ContentionResult | undefined;
   coldStart: ColdStartResult | undefined;
 }): boolean {
   let ok = true;
@@ -119,6 +123,24 @@ export function printRequestsReport(r: {
       `  by status ${statuses}${codes ? ` (${codes})` : ''}; wall ${f1(c.wallMs)} ms; sustained write rate ${f1(c.writesPerSecond)} accepted writes/s`,
     );
     verdict(c.serverErrors === 0, `contention: ${c.serverErrors} answers ≥ 500 (goal: none)`);
+    // Decision 301: group commits let one organization sustain at least 100 event-numbered writes a second.
+    verdict(
+      c.writesPerSecond >= WRITES_PER_SECOND,
+      `contention: ${f1(c.writesPerSecond)} accepted writes/s on one organization (goal ≥ ${WRITES_PER_SECOND})`,
+    );
+  }
+
+  if (r.burst) {
+    const b = r.burst;
+    const accepted = b.byStatus[202] ?? 0;
+    console.log('');
+    console.log(`Burst (decision 300): ${b.requests} concurrent POST /deployments of one organization, over 10 keys:`);
+    console.log(
+      `  by status ${Object.entries(b.byStatus)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')}; wall ${f1(b.wallMs)} ms; ${f1(b.writesPerSecond)} creates/s`,
+    );
+    verdict(accepted === b.requests, `create burst: ${accepted} of ${b.requests} accepted (goal: all, no 429)`);
   }
 
   if (r.coldStart) {

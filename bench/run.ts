@@ -15,7 +15,7 @@ import { LocalStepFunctions, localStateMachineArn, startSfnEndpoint } from '../l
 import { localStandIns, useStandIns } from '../local/stand-ins.js';
 import { type CliResult, measureCli, printCliReport } from './cli.js';
 import { measureColdStart } from './cold-start.js';
-import { type ContentionResult, runContention } from './contention.js';
+import { type ContentionResult, runContention, runCreateBurst } from './contention.js';
 import { type DeliveryResult, measureDelivery } from './delivery.js';
 import { measureSize, type SizeResult } from './measure.js';
 import { installMeter } from './meter.js';
@@ -46,6 +46,8 @@ const REQUESTS: RequestsOptions = {
 /** BENCH_CLI_RUNS: fresh deployctl processes timed (each beside a `node -e ''`). */
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CONTENTION_REQUESTS = Number(process.env.BENCH_CONTENTION_REQUESTS ?? 200);
+/** BENCH_BURST_CREATES: concurrent creates of one organization (decision 300: all 202). */
+const BURST_CREATES = Number(process.env.BENCH_BURST_CREATES ?? 50);
 /**
  * Imports of each bundle beside its floor, the median of the runs' ratios compared (decision 205). 15, not 5:
  * with the machine shared at a load of 13, the least of 5 put bundles whose imports
@@ -122,6 +124,7 @@ async function main(): Promise<number> {
     const lists = ONLY.has('lists') ? await timed('lists', () => measureLists(endpoint, delivery)) : undefined;
     let requests: RequestsResult | undefined;
     let contention: ContentionResult | undefined;
+    let burst: ContentionResult | undefined;
     let cli: CliResult | undefined;
     if (ONLY.has('requests') || ONLY.has('contention') || ONLY.has('cli')) {
       const bench = await timed('request setup', () => startRequestBench(REQUESTS));
@@ -139,6 +142,7 @@ async function main(): Promise<number> {
           });
           const { baseUrl, deploymentId, keys } = bench.fixture;
           contention = await timed('contention', () => runContention({ baseUrl, deploymentId, keys, requests: CONTENTION_REQUESTS }));
+          burst = await timed('create burst', () => runCreateBurst({ baseUrl, keys, requests: BURST_CREATES }, String(Date.now())));
         }
       } finally {
         await bench.close();
@@ -148,7 +152,7 @@ async function main(): Promise<number> {
 
     let ok = true;
     if (lists) ok = printReport(lists.results, { runs: RUNS, warmups: WARMUPS, seeding: lists.seeding, delivery }) && ok;
-    ok = printRequestsReport({ requests, contention, coldStart }) && ok;
+    ok = printRequestsReport({ requests, contention, burst, coldStart }) && ok;
     if (cli) ok = printCliReport(cli) && ok;
     for (const [name, ms] of Object.entries(sectionTimes)) console.log(`Section ${name}: ${secs(ms)}`);
     console.log(`Total time: ${secs(performance.now() - started)}`);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidRequest } from '../../contract/errors.js';
 import { type CreateDeploymentBody, DEFAULT_ENVIRONMENT_ID } from '../../contract/schemas.js';
+import { gatherAs } from '../adapters/dynamo/group-commit.js';
 import { insertDeployment } from '../adapters/dynamo/insert-deployment.js';
 import { withWriteState } from '../adapters/dynamo/org-lock.js';
 import { Retry, requestRetries } from '../adapters/dynamo/transact.js';
@@ -74,6 +75,8 @@ export async function createDeployment(req: CreateRequest): Promise<Started> {
       }
     },
     requestRetries(req.now),
+    // The attempt reads nothing of its own: a burst of creates commits in groups (decision 300).
+    { gather: gatherAs('deployment.create') },
   );
   return launch(operation, deployment, req.actor);
 }

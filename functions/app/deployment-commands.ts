@@ -9,6 +9,7 @@ import { apiError, internalError, invalidRequest } from '../../contract/errors.j
 import type { Operation, OperationType } from '../../contract/schemas.js';
 import { applyTransition } from '../adapters/dynamo/apply-transition.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { gatherAs } from '../adapters/dynamo/group-commit.js';
 import { insertOperation } from '../adapters/dynamo/insert-operation.js';
 import { getOperation } from '../adapters/dynamo/operation-reads.js';
 import { type WriteState, withWriteState } from '../adapters/dynamo/org-lock.js';
@@ -156,6 +157,8 @@ export async function startOnReadyDeployment(
       );
     },
     requestRetries(req.now),
+    // Nothing read beyond the state given: operations of one type started at once commit in groups (decision 300).
+    { gather: gatherAs(type) },
   );
   return launch(operation, deployment, req.actor);
 }

@@ -2,6 +2,7 @@
  * Transactions and their failures, translated for the repositories: which item's
  * condition failed, named, or whether DynamoDB saw a conflicting transaction (retry).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -27,11 +28,30 @@ export class TransactionRefused extends Error {
 }
 
 /**
+ * A write being gathered into one organization's group commit (org-lock.ts, decision 300):
+ * its transact() hands the items over instead of writing them, and the group writes them
+ * together with the other writes of its turn.
+ */
+export interface Gathered {
+  items?: [string, TransactItem][];
+  /** What the write left, as its remember() call says. */
+  after?: { org: Record<string, unknown>; deployment?: unknown };
+}
+export const gathering = new AsyncLocalStorage<Gathered>();
+
+/**
  * Writes the named items in one transaction. The names are the caller's own, so a
  * failed condition is reported by what it guarded, whatever the items' order.
  */
 export async function transact(items: Readonly<Record<string, TransactItem | undefined>>): Promise<void> {
   const named = Object.entries(items).filter((entry): entry is [string, TransactItem] => entry[1] !== undefined);
+  const gathered = gathering.getStore();
+  if (gathered) {
+    // Only a write's first transaction is gathered; a write making two cannot join a group.
+    if (gathered.items) throw new Error('a gathered write may make one transaction');
+    gathered.items = named;
+    return;
+  }
   try {
     await ddb.send(new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) }));
   } catch (e) {
@@ -79,8 +99,8 @@ export const STEP_RETRIES: RetryPolicy = { budgetMs: 40_000, exhausted: 'rethrow
  * up as its policy says: a request with `429 ORGANIZATION_BUSY` and a Retry-After, never a fault.
  */
 /** True once a policy that counts from a request's arrival has no time left. */
-export const pastBudget = (policy: RetryPolicy): boolean =>
-  policy.since !== undefined && Date.now() > policy.since.getTime() + policy.budgetMs;
+export const pastBudget = (policy: RetryPolicy, marginMs = 0): boolean =>
+  policy.since !== undefined && Date.now() > policy.since.getTime() + policy.budgetMs - marginMs;
 
 export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
   const deadline = (policy.since?.getTime() ?? Date.now()) + policy.budgetMs;
