@@ -19,6 +19,7 @@ import { type ContentionResult, runContention, runCreateBurst } from './contenti
 import { type DeliveryResult, measureDelivery } from './delivery.js';
 import { measureSize, type SizeResult } from './measure.js';
 import { installMeter } from './meter.js';
+import { type OrgLineResult, runOrgLine } from './org-line.js';
 import { printReport } from './report.js';
 import { printRequestsReport } from './report-requests.js';
 import { measureRequests, type RequestsOptions, type RequestsResult, startRequestBench } from './requests.js';
@@ -125,6 +126,7 @@ async function main(): Promise<number> {
     let requests: RequestsResult | undefined;
     let contention: ContentionResult | undefined;
     let burst: ContentionResult | undefined;
+    let orgLine: OrgLineResult | undefined;
     let cli: CliResult | undefined;
     if (ONLY.has('requests') || ONLY.has('contention') || ONLY.has('cli')) {
       const bench = await timed('request setup', () => startRequestBench(REQUESTS));
@@ -143,6 +145,8 @@ async function main(): Promise<number> {
           const { baseUrl, deploymentId, keys } = bench.fixture;
           contention = await timed('contention', () => runContention({ baseUrl, deploymentId, keys, requests: CONTENTION_REQUESTS }));
           burst = await timed('create burst', () => runCreateBurst({ baseUrl, keys, requests: BURST_CREATES }, String(Date.now())));
+          const { orgId } = bench.fixture;
+          orgLine = await timed('organization line', () => runOrgLine({ orgId, deploymentId, writes: CONTENTION_REQUESTS }));
         }
       } finally {
         await bench.close();
@@ -152,7 +156,7 @@ async function main(): Promise<number> {
 
     let ok = true;
     if (lists) ok = printReport(lists.results, { runs: RUNS, warmups: WARMUPS, seeding: lists.seeding, delivery }) && ok;
-    ok = printRequestsReport({ requests, contention, burst, coldStart }) && ok;
+    ok = printRequestsReport({ requests, contention, burst, orgLine, coldStart }) && ok;
     if (cli) ok = printCliReport(cli) && ok;
     for (const [name, ms] of Object.entries(sectionTimes)) console.log(`Section ${name}: ${secs(ms)}`);
     console.log(`Total time: ${secs(performance.now() - started)}`);

@@ -10,15 +10,16 @@
 
 import { ApiError } from '../../contract/errors.js';
 import { getDeployment } from '../adapters/dynamo/deployment-reads.js';
+import { gatherAs } from '../adapters/dynamo/group-commit.js';
 import { type DueEntry, duePage, moveDue, saveHibernation } from '../adapters/dynamo/hibernation-store.js';
 import { STEP_RETRIES } from '../adapters/dynamo/transact.js';
 import { hibernationOf } from '../core/deployment-config.js';
 import { type DeploymentRecord, hibernationStateOf } from '../core/deployments.js';
 import { SYSTEM_ACTOR } from '../core/events.js';
-import { minuteAtOrAfter } from '../core/hibernation.js';
+import { HIBERNATION_OPERATION, minuteAtOrAfter } from '../core/hibernation.js';
 import { nextTransition, transitionAt } from '../core/hibernation-times.js';
 import { systemChanges } from './change-events.js';
-import { requestHibernation } from './hibernation.js';
+import { ChangedSinceFound, requestHibernation } from './hibernation.js';
 import { visitPages } from './paged-visits.js';
 
 const MINUTE = 60_000;
@@ -35,12 +36,24 @@ export async function nextVisit(d: DeploymentRecord, minuteMs: number): Promise<
   return Number.isFinite(next) ? new Date(next).toISOString() : null;
 }
 
-/** One deployment due at the minute starting at `minuteMs`. */
+/**
+ * One deployment due at the minute starting at `minuteMs`, from the record the index
+ * handed over: every write is conditioned on that record, so a copy the index had not yet
+ * brought up to date changes nothing and the visit is made again from a consistent read.
+ */
 export async function visitDue(entry: DueEntry, minuteMs: number, now: Date): Promise<VisitResult> {
+  if (entry.record) {
+    const result = await visitRecord(entry, entry.record, minuteMs, now);
+    if (result !== 'moved') return result;
+  }
   const read = await getDeployment(entry.orgId, entry.deploymentId, true);
-  if (!read || read.hibernation_due !== entry.due) return 'moved';
+  return read ? visitRecord(entry, read, minuteMs, now) : 'moved';
+}
+
+async function visitRecord(entry: DueEntry, read: DeploymentRecord, minuteMs: number, now: Date): Promise<VisitResult> {
+  if (read.hibernation_due !== entry.due) return 'moved';
   if (read.status === 'destroying' || read.status === 'destroyed' || read.status === 'failed') {
-    return (await moveDue(read, entry.due, null)) ? 'left' : 'moved';
+    return (await moveDue(read, entry.due, null, read.updated_at)) ? 'left' : 'moved';
   }
   let d = read;
   const { until } = hibernationStateOf(d);
@@ -52,40 +65,42 @@ export async function visitDue(entry: DueEntry, minuteMs: number, now: Date): Pr
   }
   const schedule = hibernationOf(d.config);
   const kind = schedule ? await transitionAt(schedule, minuteMs) : null;
+  const next = await nextVisit(d, minuteMs);
   let result: VisitResult = 'idle';
-  if (kind && hibernationStateOf(d).until === null) result = await transition(d, kind, now);
-  else if (kind) result = 'skipped';
-  return (await moveDue(d, entry.due, await nextVisit(d, minuteMs))) || result === 'started' ? result : 'moved';
-}
-
-/** Starts the scheduled operation; a deployment already in that state, not ready or busy skips this minute. */
-async function transition(d: DeploymentRecord, kind: 'hibernate' | 'wake', now: Date): Promise<VisitResult> {
-  try {
-    const answer = await requestHibernation({ orgId: d.org_id, deploymentId: d.id, kind, now, actor: SYSTEM_ACTOR, scheduled: true });
-    return 'started' in answer ? 'started' : 'skipped';
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 409) return 'skipped';
-    throw e;
-  }
+  if (kind && hibernationStateOf(d).until === null) {
+    result = await transition(d, kind, next, now);
+    // The operation's transaction wrote the next visit too.
+    if (result === 'started' && next !== null) return result;
+    if (result === 'moved') return result;
+  } else if (kind) result = 'skipped';
+  // Decided from `d`: moved only while the record is still `d` (a started operation changed it, and planned nothing).
+  return (await moveDue(d, entry.due, next, result === 'started' ? undefined : d.updated_at)) || result === 'started' ? result : 'moved';
 }
 
 /**
- * A page of due keys reordered in turns of organizations: the index sorts a minute's keys by
- * organization, and this process writes one organization's changes at a time (its lock,
- * adapters/dynamo/org-lock.ts), so visits taken in index order would queue behind one
- * organization while the others wait (decision 310).
+ * Starts the scheduled operation, gathered with the organization's other scheduled
+ * transitions into one transaction (decision 327); a deployment already in that state,
+ * not ready or busy skips this minute; one changed since it was found is 'moved'.
  */
-export function acrossOrganizations<T extends { orgId: string }>(items: T[]): T[] {
-  const byOrg = new Map<string, T[]>();
-  for (const item of items) {
-    const list = byOrg.get(item.orgId);
-    if (list) list.push(item);
-    else byOrg.set(item.orgId, [item]);
+async function transition(d: DeploymentRecord, kind: 'hibernate' | 'wake', next: string | null, now: Date): Promise<VisitResult> {
+  try {
+    const answer = await requestHibernation({
+      orgId: d.org_id,
+      deploymentId: d.id,
+      kind,
+      now,
+      actor: SYSTEM_ACTOR,
+      scheduled: { seen: d, next },
+      gather: gatherAs(HIBERNATION_OPERATION[kind]),
+      // Counted from the real clock (a round's `now` may be injected), as long as a workflow step's.
+      retries: { ...STEP_RETRIES, since: new Date() },
+    });
+    return 'started' in answer ? 'started' : 'skipped';
+  } catch (e) {
+    if (e instanceof ChangedSinceFound) return 'moved';
+    if (e instanceof ApiError && e.status === 409) return 'skipped';
+    throw e;
   }
-  const lists = [...byOrg.values()];
-  const out: T[] = [];
-  for (let k = 0; out.length < items.length; k++) for (const list of lists) if (k < list.length) out.push(list[k] as T);
-  return out;
 }
 
 export interface ScheduleRound {
@@ -95,20 +110,25 @@ export interface ScheduleRound {
 }
 
 /**
+ * Visits at a time: enough for each organization's due deployments to wait in its line
+ * together and commit as one group, and for several organizations' groups to be in flight.
+ */
+const CONCURRENCY = 64;
+
+/**
  * One round: the minute holding `now()`, every deployment due at or before it, page by
  * page, `concurrency` visits at a time. A visit that fails is logged; the deployment stays
  * due and the next round visits it (for the minute that round looks at).
  */
 export async function runSchedule(opts: { now?: () => Date; concurrency?: number; pageSize?: number } = {}): Promise<ScheduleRound> {
-  const { now = () => new Date(), concurrency = 16, pageSize = 1000 } = opts;
+  const { now = () => new Date(), concurrency = CONCURRENCY, pageSize = 1000 } = opts;
   const minuteMs = Math.floor(now().getTime() / MINUTE) * MINUTE;
   const round: ScheduleRound = { minute: new Date(minuteMs).toISOString(), due: 0, results: {} };
   const before = new Date(minuteMs + MINUTE).toISOString();
   const { visited, results } = await visitPages({
-    page: async (after) => {
-      const page = await duePage(before, pageSize, after);
-      return { ...page, items: acrossOrganizations(page.items) };
-    },
+    // In the index's order, each organization's deployments together: their transitions wait in
+    // its line at once and commit as one group (decision 327).
+    page: (after) => duePage(before, pageSize, after),
     visit: (item) => visitDue(item, minuteMs, now()),
     concurrency,
     failure: 'scheduled hibernation failed',

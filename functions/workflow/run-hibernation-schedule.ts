@@ -7,11 +7,8 @@ import { runSchedule } from '../app/hibernation-scheduler.js';
 import { logger } from '../lib/logger.js';
 import { lambdaFunction } from '../middleware/invocation.js';
 
-/** Visits at a time: each is a few DynamoDB calls and, for a transition, a StartExecution. */
-const CONCURRENCY = 64;
-
 export const handler = lambdaFunction(async () => {
-  const round = await runSchedule({ concurrency: CONCURRENCY });
+  const round = await runSchedule();
   logger.info('hibernation schedule round', { minute: round.minute, due: round.due, results: round.results });
   return round;
 });

@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deployment as deploymentEntity, deploymentKey } from '../../contract/table/entities.js';
 import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { getDeployment } from '../../functions/adapters/dynamo/deployment-reads.js';
-import { runSchedule } from '../../functions/app/hibernation-scheduler.js';
+import { runSchedule, visitDue } from '../../functions/app/hibernation-scheduler.js';
 import { config } from '../../functions/lib/config.js';
 import { runAsFunction } from '../../local/current-function.js';
 import { createDeployment, deployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
@@ -392,6 +392,19 @@ describe('the scheduler (an injected clock)', () => {
     const ended = (await events(key, d.id)).find((e) => e.data.previous?.hibernation?.until === until);
     expect(ended.actor).toEqual({ type: 'system' });
     // Nothing left but the schedule: its next transition.
+    expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
+  });
+
+  it('decides from the table when the index’s copy of a record is behind it', async () => {
+    const { key, orgId, d } = await scheduled([{ hibernate: '0 18 * * *', wake: '0 6 * * *' }], '2030-01-07T18:00:00.000Z');
+    const current = await stored(orgId, d.id);
+    // The index's copy from before the schedule was set: alone it would drop the deployment from the list.
+    const behind = { ...current, config: { ...current.config, hibernation: null }, updated_at: '2030-01-01T00:00:00.000Z' };
+    const entry = { orgId, deploymentId: d.id, due: current.hibernation_due!, record: behind };
+    const result = await runAsFunction('run-hibernation-schedule', () => visitDue(entry, MONDAY_1900_BERLIN, new Date(MONDAY_1900_BERLIN)));
+    expect(result).toBe('started');
+    const opId = (await deployment(key, d.id)).links.operation.split('/').pop();
+    expect((await operation(key, opId)).type).toBe('deployment.hibernate');
     expect((await stored(orgId, d.id)).hibernation_due).toBe('2030-01-08T06:00:00.000Z');
   });
 

@@ -1,5 +1,5 @@
 /** Decision 50's pure rules: a hold's `until`, what a success writes, the metrics' gaps, the schedules' merge patch and next visit. */
-import { acrossOrganizations, nextVisit } from '../../functions/app/hibernation-scheduler.js';
+import { nextVisit } from '../../functions/app/hibernation-scheduler.js';
 import { configChanges, patchHibernation, type StoredConfig } from '../../functions/core/deployment-config.js';
 import type { DeploymentRecord } from '../../functions/core/deployments.js';
 import { awakeChange, cutHibernated, hibernatedChange, holdIssues, MAX_HIBERNATED_SPANS } from '../../functions/core/hibernation.js';
@@ -146,20 +146,5 @@ describe('the scheduler’s next visit', () => {
     expect(await nextVisit(record(), MINUTE)).toBeNull();
     // Friday 19:00 → Monday 07:00.
     expect(await nextVisit(scheduled, Date.parse('2030-01-11T18:00:00.000Z'))).toBe('2030-01-14T06:00:00.000Z');
-  });
-});
-
-describe('acrossOrganizations', () => {
-  it('reorders a page in turns of organizations, each one’s keys in their order, none lost', () => {
-    const page = [
-      { orgId: 'a', deploymentId: 'a1' },
-      { orgId: 'a', deploymentId: 'a2' },
-      { orgId: 'a', deploymentId: 'a3' },
-      { orgId: 'b', deploymentId: 'b1' },
-      { orgId: 'c', deploymentId: 'c1' },
-      { orgId: 'c', deploymentId: 'c2' },
-    ];
-    expect(acrossOrganizations(page).map((i) => i.deploymentId)).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
-    expect(acrossOrganizations([])).toEqual([]);
   });
 });

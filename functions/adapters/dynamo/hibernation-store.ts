@@ -10,6 +10,7 @@ import { QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/l
 import { deployment, deploymentKey } from '../../../contract/table/entities.js';
 import type { DeploymentRecord } from '../../core/deployments.js';
 import { ddb, tableName } from './client.js';
+import { toDeployment } from './deployment-reads.js';
 import { type ChangeEvents, eventWrites } from './event-log.js';
 import { type Item, orgAfter, orgUpdate, remember, snapshotOf, withWriteState } from './org-lock.js';
 import { Retry, type RetryPolicy, TransactionRefused, transact, updateParts, withCondition } from './transact.js';
@@ -84,21 +85,33 @@ export async function writeHibernation(
 
 /**
  * Moves the scheduler's next visit of a deployment (null: none, it leaves the list), only
- * while it is still the one read: no client sees it, so no event and no lock. False when
- * another write moved it first (the scheduler then finds it as that write left it).
+ * while it is still the one read and, given `updatedAt`, while the record is still the one
+ * the visit decided from: no client sees it, so no event and no lock. False when another
+ * write moved it first (the scheduler then finds it as that write left it).
  */
-export async function moveDue(d: Pick<DeploymentRecord, 'org_id' | 'id'>, read: string, next: string | null): Promise<boolean> {
+export async function moveDue(
+  d: Pick<DeploymentRecord, 'org_id' | 'id'>,
+  read: string,
+  next: string | null,
+  updatedAt?: string,
+): Promise<boolean> {
   const index = dueIndex();
   const parts =
     next === null
       ? updateParts({}, ['hibernation_due', index.pkAttr, index.skAttr])
       : updateParts({ hibernation_due: next, ...dueIndexKeys(d, { hibernation_due: next }) });
+  const unchanged = updatedAt === undefined ? '' : ' AND #ua = :ua';
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: deploymentKey(d.org_id, d.id),
-        ...withCondition(parts, '#due = :read', { '#due': 'hibernation_due' }, { ':read': read }),
+        ...withCondition(
+          parts,
+          `#due = :read${unchanged}`,
+          { '#due': 'hibernation_due', ...(updatedAt === undefined ? {} : { '#ua': 'updated_at' }) },
+          { ':read': read, ...(updatedAt === undefined ? {} : { ':ua': updatedAt }) },
+        ),
       }),
     );
     return true;
@@ -112,6 +125,8 @@ export interface DueEntry {
   orgId: string;
   deploymentId: string;
   due: string;
+  /** The record as the index holds it (eventually consistent): every write the scheduler makes from it is conditioned on it. */
+  record?: DeploymentRecord;
 }
 
 /** A page of the deployments due before `before` (an ISO minute), earliest first, and where the next page starts. */
@@ -128,14 +143,19 @@ export async function duePage(
       KeyConditionExpression: '#pk = :pk AND #sk < :before',
       ExpressionAttributeNames: { '#pk': index.pkAttr, '#sk': index.skAttr },
       ExpressionAttributeValues: { ':pk': index.pk.build({}), ':before': before },
-      // Only what finding them needs: the record itself is read, consistently, when it is visited.
-      ProjectionExpression: 'org_id, id, hibernation_due',
+      // The index projects whole items, and a Query costs the same read units with a projection
+      // as without: the records come with the keys, and a visit needs no read of its own.
       Limit: limit,
       ...(after ? { ExclusiveStartKey: after } : {}),
     }),
   );
   return {
-    items: (out.Items ?? []).map((i) => ({ orgId: String(i.org_id), deploymentId: String(i.id), due: String(i.hibernation_due) })),
+    items: (out.Items ?? []).map((i) => ({
+      orgId: String(i.org_id),
+      deploymentId: String(i.id),
+      due: String(i.hibernation_due),
+      record: toDeployment(i),
+    })),
     ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
   };
 }

@@ -32,6 +32,8 @@ export interface NewOperation {
   events: ChangeEvents;
   /** Fields the request also sets on the deployment (a manual hold's `until` and the scheduler's next visit, decision 50). */
   deploymentFields?: Pick<DeploymentRecord, 'hibernation' | 'hibernation_due'>;
+  /** The deployment's `updated_at` the caller decided from: written only while it is still that (the scheduler's transitions). */
+  unchangedSince?: string;
 }
 
 /** One attempt; throws Retry when the organization or the deployment moved since they were read. */
@@ -96,9 +98,9 @@ export async function insertOperation(req: NewOperation): Promise<OperationRecor
         Key: deploymentKey(d.org_id, d.id),
         ...withCondition(
           req.deploymentStatus ? updateParts(depSet) : setClause(updateParts(depSet), 'ADD', 'in_flight', entry),
-          '#st = :expected AND #oc = :count',
-          { '#st': 'status', '#oc': 'op_count' },
-          { ':expected': d.status, ':count': d.op_count },
+          `#st = :expected AND #oc = :count${req.unchangedSince === undefined ? '' : ' AND #ua = :ua'}`,
+          { '#st': 'status', '#oc': 'op_count', ...(req.unchangedSince === undefined ? {} : { '#ua': 'updated_at' }) },
+          { ':expected': d.status, ':count': d.op_count, ...(req.unchangedSince === undefined ? {} : { ':ua': req.unchangedSince }) },
         ),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },

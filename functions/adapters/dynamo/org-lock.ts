@@ -161,7 +161,8 @@ function inTurn(orgId: string, job: Omit<Waiting, 'done' | 'scope'>): Promise<un
         current!.splice(at, 1);
         waiting.done({ error: new Retry() });
       },
-      Math.max(0, since.getTime() + budgetMs - TURN_MARGIN_MS - Date.now()),
+      // setTimeout takes at most 2^31 - 1 ms, and fires at once past it: a budget counted from a far clock must not.
+      Math.min(2 ** 31 - 1, Math.max(0, since.getTime() + budgetMs - TURN_MARGIN_MS - Date.now())),
     );
     timer.unref?.();
   });
