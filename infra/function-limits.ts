@@ -35,8 +35,8 @@ export const LIMIT_OVERRIDES = {
   // is 20 s for 10,000 deployments on one vCPU, which 1,769 MB buys.
   'check-health': { timeoutSeconds: 55, memoryMb: 1769 },
   // A round must start its minute's transitions within the minute (decision 260): finding 10,000 due is
-  // 11 Query pages, but each visit is about 8 ms of CPU (bench/hibernation-scheduler.ts), so one vCPU
-  // starts about 5,000-6,000 a minute; more must fan out (decision 310).
+  // 11 Query pages, and each visit about 3 ms of CPU in groups of an organization (decision 327,
+  // bench/hibernation-scheduler.ts), so one vCPU starts about 15,000 a minute.
   'run-hibernation-schedule': { timeoutSeconds: 55, memoryMb: 1769 },
 } as const satisfies Readonly<Record<string, Partial<FunctionLimits>>>;
 
