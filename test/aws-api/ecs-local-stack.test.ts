@@ -24,7 +24,7 @@ import {
   DescribeTagsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { ListHostedZonesCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
+import { ListHostedZonesCommand, ListResourceRecordSetsCommand, type ResourceRecordSet, Route53Client } from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readStackFile } from '../../cli-kit/stack-file.js';
 import { FAULTS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
@@ -162,15 +162,21 @@ async function certificateFor(host: string) {
   return cert;
 }
 
-async function dnsRecordFor(host: string) {
+/** The first record of the twin's hosted zones that `match` accepts. */
+async function recordWhere(match: (r: ResourceRecordSet) => boolean) {
   const zones = (await route53.send(new ListHostedZonesCommand({}))).HostedZones ?? [];
   for (const z of zones) {
     const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: z.Id }))).ResourceRecordSets ?? [];
-    const found = sets.find((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+    const found = sets.find(match);
     if (found) return found;
   }
   return undefined;
 }
+
+const dnsRecordFor = (host: string) => recordWhere((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+
+/** The DNS validation record of the deployment's certificate (its name holds the deployment id). */
+const validationRecordFor = (deploymentId: string) => recordWhere((r) => r.Type === 'CNAME' && !!r.Name?.includes(deploymentId));
 
 async function taggedSecrets(deploymentId: string) {
   const { SecretList = [] } = await secrets.send(new ListSecretsCommand({ IncludePlannedDeletion: true }));
@@ -321,6 +327,35 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     expect((await faults({})).capacity).toBe(0);
     expect(await logs(d.op)).toContain('INFO running: bash -c superset db upgrade && superset init');
     expect(Number((await serviceOf(d.id))!.def.cpu)).toBeLessThan(2048);
+  });
+
+  it('a certificate ACM does not issue fails the create for good, saying why in its error and its log; its destroy leaves nothing', async () => {
+    await faults({ failNextCertificate: { status: 'VALIDATION_TIMED_OUT' } });
+    const d = await create({ app_type: 'superset' });
+    const op = await finished(d.op);
+    const domain = new URL(url).host.split('.').slice(2).join('.');
+    expect(op).toMatchObject({ status: 'failed', error: { retryable: false } });
+    expect(op.error!.message).toBe(
+      `The TLS certificate for *.${d.id}.${domain} was not issued: its DNS validation record was not found within 72 hours ` +
+        "(ACM: VALIDATION_TIMED_OUT). The deployment cannot serve its URL without it. The platform's operators must check the DNS " +
+        `hosted zone of ${domain}: its CAA records must allow amazon.com (or it must have none), and the certificate's validation ` +
+        'CNAME record must resolve; then delete this deployment and create it again.',
+    );
+    expect(await logs(d.op)).toContain(op.error!.message);
+    expect((await faults({})).failNextCertificate).toBeNull();
+    const host = `superset.${d.id}.${domain}`;
+    // It was pending first: its validation record was written.
+    expect(await certificateFor(host)).toBeDefined();
+    expect(await validationRecordFor(d.id)).toBeDefined();
+    const del = await api('DELETE', `/deployments/${d.id}`);
+    expect(del.status).toBe(202);
+    expect(await finished(del.body.data.operation_id)).toMatchObject({ status: 'succeeded' });
+    expect(await serviceOf(d.id)).toBeUndefined();
+    expect(await ruleFor(host)).toBeUndefined();
+    expect(await certificateFor(host)).toBeUndefined();
+    expect(await dnsRecordFor(host)).toBeUndefined();
+    expect(await validationRecordFor(d.id)).toBeUndefined();
+    expect((await taggedSecrets(d.id)).every((s) => s.DeletedDate)).toBe(true);
   });
 
   it('a destroy leaves no active service, rule or target group, and schedules its secrets for deletion', async () => {

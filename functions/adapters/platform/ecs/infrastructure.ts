@@ -246,7 +246,7 @@ export async function checkProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
     const migration = taskStatus(await observeTask(ctx, taskArn), 'The database migration');
     if (migration.state !== 'succeeded') return withLog(migration);
     if (!record.certificateAttached) {
-      const certificate = await attachCertificate(ctx, String(record.certificateArn), String(record.listenerArn));
+      const certificate = await attachCertificate(ctx, String(record.certificateArn), String(record.listenerArn), hostOf(ctx, job));
       if (certificate.state !== 'succeeded') return withLog(certificate);
       await writeRecord(job, { ...record, certificateAttached: 1 }, ctx.now());
     }
@@ -308,8 +308,8 @@ export async function startDestroyingInfrastructure(ctx: EcsContext, job: EcsJob
         ctx.aws.elb.send(new DeleteRuleCommand({ RuleArn: rule.RuleArn })),
       );
   }
-  // The host's record and certificate (decision 274); one ACM still holds is deleted by a later check.
-  await removeCertificate(ctx, host, listenerArns);
+  // The host's record, the certificate and its validation record (decisions 274, 322); one ACM still holds is deleted by a later check.
+  await removeCertificate(ctx, host, listenerArns, { validationRecord: true });
   await deleteTargetGroup(ctx, job);
   const defs = await aws('listed the task definitions', () =>
     ctx.aws.ecs.send(new ListTaskDefinitionsCommand({ familyPrefix: serviceFamily(job.app, job.dep), status: 'ACTIVE' })),
