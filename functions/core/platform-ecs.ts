@@ -17,11 +17,17 @@ export interface ServiceObservation {
   primary?: { taskDefinition: string; rolloutState?: string; rolloutStateReason?: string };
 }
 
-/** How long to wait between checks of a rollout and of a one-off task (seconds). */
+/**
+ * How soon the driver asks to be checked again (seconds): a rollout, a one-off task, a
+ * certificate waiting for its DNS validation, and a service just made (its tasks start in
+ * seconds). The workflow waits at least a sixth of the time the phase has run (decision
+ * 323), so these count early in a phase; a create's checks stay under 100 transitions
+ * (test/unit/create-transitions.test.ts).
+ */
 export const ROLLOUT_CHECK_SECONDS = 30;
 export const TASK_CHECK_SECONDS = 10;
-/** How long to wait between checks of a certificate waiting for its DNS validation (seconds). */
 export const CERTIFICATE_CHECK_SECONDS = 15;
+export const SERVICE_MADE_CHECK_SECONDS = 5;
 
 /**
  * A rollout to `revision` with `desired` tasks: done when the PRIMARY deployment runs that

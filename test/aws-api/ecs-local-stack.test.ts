@@ -26,8 +26,11 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ListHostedZonesCommand, ListResourceRecordSetsCommand, type ResourceRecordSet, Route53Client } from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetExecutionHistoryCommand, type HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
 import { readStackFile } from '../../cli-kit/stack-file.js';
+import { stateTransitions } from '../../functions/core/state-transitions.js';
 import { FAULTS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
+import { localStateMachineArn } from '../../local/sfn-endpoint.js';
 import { callStack, freePort, keysCli, type LocalProcess, startNpm } from '../helpers/local-process.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -96,6 +99,30 @@ async function finished(operationId: string): Promise<{ status: string; error?: 
     90_000,
     250,
   );
+}
+
+/** The history of the operation's execution, from the local engine's GetExecutionHistory, every page. */
+async function executionHistory(operationId: string): Promise<HistoryEvent[]> {
+  const file = readStackFile(dataDir)!;
+  const sfn = new SFNClient({
+    endpoint: file.sfn_endpoint!,
+    region: 'us-east-1',
+    credentials: { accessKeyId: file.credentials!.access_key_id, secretAccessKey: file.credentials!.secret_access_key },
+  });
+  const executionArn = `${localStateMachineArn('operation').replace(':stateMachine:', ':execution:')}:${operationId}`;
+  const events: HistoryEvent[] = [];
+  try {
+    let nextToken: string | undefined;
+    do {
+      const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 40, ...(nextToken ? { nextToken } : {}) }));
+      events.push(...(page.events ?? []));
+      nextToken = page.nextToken;
+    } while (nextToken);
+  } finally {
+    sfn.destroy();
+  }
+  expect(events.at(-1)?.type).toBe('ExecutionSucceeded');
+  return events;
 }
 
 async function logs(operationId: string): Promise<string[]> {
@@ -230,6 +257,10 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     );
     expect(attached.Certificates?.map((c) => c.CertificateArn)).toContain(cert.CertificateArn);
     expect((await dnsRecordFor(new URL(url).host))?.AliasTarget?.DNSName).toBeTruthy();
+    // What the create's workflow cost, counted from its execution's history as AWS bills it (decision 323).
+    const transitions = stateTransitions(await executionHistory(airflow.op));
+    expect(transitions).toBeGreaterThanOrEqual(3 + 2 * (3 + 3));
+    expect(transitions).toBeLessThan(100);
   });
 
   it('a container whose health check fails makes the deployment degraded, with why, until it passes again', async () => {

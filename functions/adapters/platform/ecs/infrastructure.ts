@@ -31,7 +31,14 @@ import {
 import type { AppType } from '../../../../contract/vocabulary.js';
 import { deploymentUrl } from '../../../core/deployments.js';
 import type { JobStatus, LogRequest, PlatformConfig } from '../../../core/platform.js';
-import { freePriority, pickShard, rolloutStatus, type ServiceObservation, taskStatus } from '../../../core/platform-ecs.js';
+import {
+  freePriority,
+  pickShard,
+  rolloutStatus,
+  SERVICE_MADE_CHECK_SECONDS,
+  type ServiceObservation,
+  taskStatus,
+} from '../../../core/platform-ecs.js';
 import { aliasRecord, attachCertificate, pointHost, removeCertificate, requestCertificate } from './certificate.js';
 import { aws, type EcsContext, type EcsJob, errorName, type JobRecord, readRecord, unlessAbsent, writeRecord } from './context.js';
 import {
@@ -252,7 +259,7 @@ export async function checkProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
     }
     await createService(ctx, job, record);
     await writeRecord(job, { ...record, serviceCreated: 1 }, ctx.now());
-    return withLog({ state: 'running', nextCheckSeconds: 5 });
+    return withLog({ state: 'running', nextCheckSeconds: SERVICE_MADE_CHECK_SECONDS });
   }
   return withLog(rolloutStatus(await observeService(ctx, job), String(record.taskDefinition), 1));
 }
