@@ -60,7 +60,16 @@ export interface CertificateObservation {
   status: string;
   /** ACM's FailureReason when FAILED, e.g. CAA_ERROR. */
   failureReason?: string;
+  /** How long ago it was requested (seconds), when known. */
+  ageSeconds?: number;
 }
+
+/**
+ * How long a certificate may wait for its DNS validation. ACM validates a record in a
+ * Route 53 zone within minutes and gives up only after 72 hours, far past a phase's
+ * limit: a record unseen for an hour (a zone not delegated, say) will not be seen.
+ */
+export const CERTIFICATE_VALIDATION_LIMIT_SECONDS = 3600;
 
 /** ACM's failure reasons in a customer's words (the ones DNS validation of a public certificate can meet). */
 const CERTIFICATE_FAILURES: Record<string, string> = {
@@ -74,16 +83,18 @@ const CERTIFICATE_FAILURES: Record<string, string> = {
 
 /**
  * Where a certificate stands (decision 322): ISSUED goes on, PENDING_VALIDATION waits
- * (ACM validates by DNS in minutes), and every other status is final on ACM's side, so it
+ * (ACM validates by DNS in minutes) up to an hour, and every other status is final on ACM's side, so it
  * fails the phase for good: the same request, tried again, answers the same certificate.
  * The message says what failed, why and what to do, in words a customer can act on.
  */
 export function certificateStatus(c: CertificateObservation): 'issued' | JobStatus {
   if (c.status === 'ISSUED') return 'issued';
-  if (c.status === 'PENDING_VALIDATION') return { state: 'running', nextCheckSeconds: CERTIFICATE_CHECK_SECONDS };
+  const stuck = c.status === 'PENDING_VALIDATION' && (c.ageSeconds ?? 0) > CERTIFICATE_VALIDATION_LIMIT_SECONDS;
+  if (c.status === 'PENDING_VALIDATION' && !stuck) return { state: 'running', nextCheckSeconds: CERTIFICATE_CHECK_SECONDS };
   const zone = c.domain.split('.').slice(2).join('.');
-  const why =
-    c.status === 'VALIDATION_TIMED_OUT'
+  const why = stuck
+    ? 'ACM has not found its DNS validation record in an hour'
+    : c.status === 'VALIDATION_TIMED_OUT'
       ? 'its DNS validation record was not found within 72 hours'
       : c.status === 'FAILED'
         ? (CERTIFICATE_FAILURES[c.failureReason ?? ''] ?? 'ACM refused to issue it')

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import {
   CERTIFICATE_CHECK_SECONDS,
+  CERTIFICATE_VALIDATION_LIMIT_SECONDS,
   certificateStatus,
   freePriority,
   isTransientAwsError,
@@ -105,11 +106,17 @@ describe('taskStatus', () => {
 describe('certificateStatus (decision 322)', () => {
   const domain = '*.0b6f3c1e-6f0a-4c2e-9a51-1f2d3c4b5a69.apps.example.org';
 
-  it('issued goes on; pending validation waits for the next check', () => {
+  it('issued goes on; pending validation waits for the next check, for an hour at most', () => {
     expect(certificateStatus({ domain, status: 'ISSUED' })).toBe('issued');
-    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION' })).toEqual({
-      state: 'running',
-      nextCheckSeconds: CERTIFICATE_CHECK_SECONDS,
+    const waiting = { state: 'running', nextCheckSeconds: CERTIFICATE_CHECK_SECONDS };
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION' })).toEqual(waiting);
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION', ageSeconds: CERTIFICATE_VALIDATION_LIMIT_SECONDS })).toEqual(waiting);
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION', ageSeconds: CERTIFICATE_VALIDATION_LIMIT_SECONDS + 1 })).toEqual({
+      state: 'failed',
+      transient: false,
+      message: expect.stringMatching(
+        /^The TLS certificate for \*\.0b6f[^ ]+ was not issued: ACM has not found its DNS validation record in an hour \(ACM: PENDING_VALIDATION\)\. .*the certificate's validation CNAME record must resolve; then delete this deployment and create it again\.$/,
+      ),
     });
   });
 

@@ -60,8 +60,8 @@ export async function pointHost(ctx: EcsContext, record: ResourceRecordSet): Pro
 
 /**
  * Moves the certificate on (at most 2 calls): issued → added to the listener (succeeded);
- * pending → its validation record written (running); failed, timed out or revoked →
- * permanent, with what to do (decision 322).
+ * pending → its validation record written (running); failed, timed out, revoked, or
+ * pending for over an hour → permanent, with what to do (decision 322).
  */
 export async function attachCertificate(ctx: EcsContext, arn: string, listenerArn: string, host: string): Promise<JobStatus> {
   const { Certificate: c } = await aws('looked at the certificate', () =>
@@ -71,6 +71,7 @@ export async function attachCertificate(ctx: EcsContext, arn: string, listenerAr
     domain: c?.DomainName ?? certificateDomain(host),
     status: c?.Status ?? 'MISSING',
     ...(c?.FailureReason ? { failureReason: c.FailureReason } : {}),
+    ...(c?.CreatedAt ? { ageSeconds: (ctx.now() - c.CreatedAt.getTime()) / 1000 } : {}),
   });
   if (status === 'issued') {
     await aws('added the certificate', () =>
