@@ -1,6 +1,7 @@
 /**
  * A Step Functions-compatible endpoint for the local stack: StartExecution,
- * DescribeExecution and StopExecution over the AWS JSON 1.0 protocol, running the ASL
+ * DescribeExecution, GetExecutionHistory and StopExecution over the AWS JSON 1.0 protocol,
+ * running the ASL
  * files with aws-local-stepfunctions. Task states call the same workflow handler
  * modules Lambda runs. Handlers reach it with the ordinary SFN client through
  * AWS_ENDPOINT_URL_SFN, so their code path is the one that runs on AWS.
@@ -38,6 +39,58 @@ interface Execution {
   cause?: string;
   abort(): void;
   done: Promise<void>;
+  /** Its history, in GetExecutionHistory's shape. */
+  history: HistoryEvent[];
+}
+
+/** One event of the interpreter's log (its type is not exported). */
+type EventLog = ReturnType<StateMachine['run']>['eventLogs'] extends AsyncGenerator<infer E> ? E : never;
+
+/** A history event as AWS writes it, without the data (states' input and output). */
+interface HistoryEvent {
+  id: number;
+  previousEventId: number;
+  timestamp: number;
+  type: string;
+  stateEnteredEventDetails?: { name: string };
+  stateExitedEventDetails?: { name: string };
+  lambdaFunctionFailedEventDetails?: { error?: string };
+}
+
+const EXECUTION_EVENTS: Record<string, string> = {
+  ExecutionStarted: 'ExecutionStarted',
+  ExecutionSucceeded: 'ExecutionSucceeded',
+  ExecutionFailed: 'ExecutionFailed',
+  ExecutionAborted: 'ExecutionAborted',
+  ExecutionTimeout: 'ExecutionTimedOut',
+};
+
+/**
+ * The events AWS writes for one of the interpreter's: a state's entry and exit, and a
+ * Task's (a Lambda function's) attempts, each scheduled, started, and failed or succeeded.
+ */
+function historyEventsOf(e: EventLog): Omit<HistoryEvent, 'id' | 'previousEventId'>[] {
+  const at = e.timestamp / 1000;
+  const event = (type: string, more: Partial<HistoryEvent> = {}) => ({ timestamp: at, type, ...more });
+  if (EXECUTION_EVENTS[e.type]) return [event(EXECUTION_EVENTS[e.type]!)];
+  if (!('state' in e) || 'parentState' in e) return [];
+  const { name, type } = e.state;
+  const task = type === 'Task';
+  const attempt = task ? [event('LambdaFunctionScheduled'), event('LambdaFunctionStarted')] : [];
+  switch (e.type) {
+    case 'StateEntered':
+      return [event(`${type}StateEntered`, { stateEnteredEventDetails: { name } }), ...attempt];
+    case 'StateRetried':
+      return attempt;
+    case 'StateFailed':
+      return task
+        ? [event('LambdaFunctionFailed', { lambdaFunctionFailedEventDetails: { error: 'Error' in e ? e.Error : undefined } })]
+        : [];
+    case 'StateExited':
+      return [...(task ? [event('LambdaFunctionSucceeded')] : []), event(`${type}StateExited`, { stateExitedEventDetails: { name } })];
+    default:
+      return [];
+  }
 }
 
 interface Machine {
@@ -158,8 +211,15 @@ export class LocalStepFunctions {
       startDate: Date.now() / 1000,
       abort: () => run.abort(),
       done: Promise.resolve(),
+      history: [],
     };
-    execution.done = run.result.then(
+    // The interpreter queues its events until they are read: read them into the history as they come, until it ends.
+    const recorded = (async () => {
+      for await (const e of run.eventLogs)
+        for (const h of historyEventsOf(e))
+          execution.history.push({ ...h, id: execution.history.length + 1, previousEventId: execution.history.length });
+    })().catch((e: unknown) => logger.warn('the execution history stopped', { error: String(e) }));
+    const ended = run.result.then(
       (output) => {
         if (execution.status !== 'RUNNING') return;
         execution.status = 'SUCCEEDED';
@@ -175,6 +235,7 @@ export class LocalStepFunctions {
         execution.stopDate = Date.now() / 1000;
       },
     );
+    execution.done = Promise.all([ended, recorded]).then(() => undefined);
     this.executions.set(executionArn, execution);
     return { executionArn, startDate: execution.startDate };
   }
@@ -193,6 +254,18 @@ export class LocalStepFunctions {
       ...(e.error ? { error: e.error } : {}),
       ...(e.cause ? { cause: e.cause } : {}),
     };
+  }
+
+  /** GetExecutionHistory: the events in order (or reversed), a page of `maxResults` (100 unless asked, at most 1,000) at a time. */
+  history(body: { executionArn?: string; maxResults?: number; nextToken?: string; reverseOrder?: boolean }) {
+    const events = this.find(body.executionArn).history.slice();
+    if (body.reverseOrder) events.reverse();
+    const from = body.nextToken ? Number(body.nextToken) : 0;
+    if (!Number.isInteger(from) || from < 0 || from > events.length)
+      throw new SfnError('InvalidToken', `Invalid Token: '${body.nextToken}'`);
+    const size = Math.min(Math.max(Number(body.maxResults) || 100, 1), 1000);
+    const page = events.slice(from, from + size);
+    return { events: page, ...(from + size < events.length ? { nextToken: String(from + size) } : {}) };
   }
 
   stop(body: { executionArn?: string; error?: string; cause?: string }): { stopDate: number } {
@@ -233,6 +306,8 @@ export class LocalStepFunctions {
 const ACTIONS = {
   StartExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.start(body),
   DescribeExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.describe(body),
+  GetExecutionHistory: (sfn: LocalStepFunctions, body: Record<string, string>) =>
+    sfn.history(body as Parameters<LocalStepFunctions['history']>[0]),
   StopExecution: (sfn: LocalStepFunctions, body: Record<string, string>) => sfn.stop(body),
 } as const;
 

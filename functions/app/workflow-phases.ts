@@ -149,7 +149,9 @@ export async function checkPhase(
     recordPhaseDuration(op, input.phase, now());
     return { handle: input.handle, status: 'succeeded', next_check_seconds: 0, floor_seconds: CHECK_FLOOR_FIRST_SECONDS };
   }
-  const next = nextCheck(job.nextCheckSeconds ?? timing.checkSeconds, input.floor_seconds, left);
+  // The phase began when its job was recorded: its deadline less its limit.
+  const elapsed = op.job ? now().getTime() - (Date.parse(op.job.deadline) - op.job.limit_seconds * 1000) : undefined;
+  const next = nextCheck(job.nextCheckSeconds ?? timing.checkSeconds, input.floor_seconds, left, elapsed);
   return { handle: input.handle, status: 'running', next_check_seconds: next.seconds, floor_seconds: next.floor };
 }
 

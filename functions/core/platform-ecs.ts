@@ -17,9 +17,17 @@ export interface ServiceObservation {
   primary?: { taskDefinition: string; rolloutState?: string; rolloutStateReason?: string };
 }
 
-/** How long to wait between checks of a rollout and of a one-off task (seconds). */
+/**
+ * How soon the driver asks to be checked again (seconds): a rollout, a one-off task, a
+ * certificate waiting for its DNS validation, and a service just made (its tasks start in
+ * seconds). The workflow waits at least a sixth of the time the phase has run (decision
+ * 323), so these count early in a phase; a create's checks stay under 100 transitions
+ * (test/unit/create-transitions.test.ts).
+ */
 export const ROLLOUT_CHECK_SECONDS = 30;
 export const TASK_CHECK_SECONDS = 10;
+export const CERTIFICATE_CHECK_SECONDS = 15;
+export const SERVICE_MADE_CHECK_SECONDS = 5;
 
 /**
  * A rollout to `revision` with `desired` tasks: done when the PRIMARY deployment runs that
@@ -42,6 +50,65 @@ export function rolloutStatus(service: ServiceObservation | undefined, revision:
     service.desiredCount === desired &&
     service.runningCount === desired;
   return done ? { state: 'succeeded' } : { state: 'running', nextCheckSeconds: ROLLOUT_CHECK_SECONDS };
+}
+
+/** What DescribeCertificate says of a deployment's certificate (decision 274). */
+export interface CertificateObservation {
+  /** `*.<id>.<domain>`. */
+  domain: string;
+  /** PENDING_VALIDATION, ISSUED, FAILED, VALIDATION_TIMED_OUT, REVOKED, EXPIRED or INACTIVE. */
+  status: string;
+  /** ACM's FailureReason when FAILED, e.g. CAA_ERROR. */
+  failureReason?: string;
+  /** How long ago it was requested (seconds), when known. */
+  ageSeconds?: number;
+}
+
+/**
+ * How long a certificate may wait for its DNS validation. ACM validates a record in a
+ * Route 53 zone within minutes and gives up only after 72 hours, far past a phase's
+ * limit: a record unseen for an hour (a zone not delegated, say) will not be seen.
+ */
+export const CERTIFICATE_VALIDATION_LIMIT_SECONDS = 3600;
+
+/** ACM's failure reasons in a customer's words (the ones DNS validation of a public certificate can meet). */
+const CERTIFICATE_FAILURES: Record<string, string> = {
+  CAA_ERROR: 'a CAA record of the domain does not allow Amazon to issue certificates for it',
+  NO_AVAILABLE_CONTACTS: 'no one could be reached to validate the domain',
+  ADDITIONAL_VERIFICATION_REQUIRED: 'Amazon needs more information about the domain before it issues a certificate for it',
+  DOMAIN_NOT_ALLOWED: 'Amazon does not issue certificates for this domain',
+  INVALID_PUBLIC_DOMAIN: 'the domain is not a valid public domain name',
+  DOMAIN_VALIDATION_DENIED: 'the validation of the domain was denied',
+};
+
+/**
+ * Where a certificate stands (decision 322): ISSUED goes on, PENDING_VALIDATION waits
+ * (ACM validates by DNS in minutes) up to an hour, and every other status is final on ACM's side, so it
+ * fails the phase for good: the same request, tried again, answers the same certificate.
+ * The message says what failed, why and what to do, in words a customer can act on.
+ */
+export function certificateStatus(c: CertificateObservation): 'issued' | JobStatus {
+  if (c.status === 'ISSUED') return 'issued';
+  const stuck = c.status === 'PENDING_VALIDATION' && (c.ageSeconds ?? 0) > CERTIFICATE_VALIDATION_LIMIT_SECONDS;
+  if (c.status === 'PENDING_VALIDATION' && !stuck) return { state: 'running', nextCheckSeconds: CERTIFICATE_CHECK_SECONDS };
+  const zone = c.domain.split('.').slice(2).join('.');
+  const why = stuck
+    ? 'ACM has not found its DNS validation record in an hour'
+    : c.status === 'VALIDATION_TIMED_OUT'
+      ? 'its DNS validation record was not found within 72 hours'
+      : c.status === 'FAILED'
+        ? (CERTIFICATE_FAILURES[c.failureReason ?? ''] ?? 'ACM refused to issue it')
+        : `it is ${c.status.toLowerCase().replaceAll('_', ' ')}`;
+  const caa = 'its CAA records must allow amazon.com (or it must have none)';
+  const fix = c.failureReason === 'CAA_ERROR' ? caa : `${caa}, and the certificate's validation CNAME record must resolve`;
+  return {
+    state: 'failed',
+    transient: false,
+    message:
+      `The TLS certificate for ${c.domain} was not issued: ${why} (ACM: ${c.status}${c.failureReason ? `, ${c.failureReason}` : ''}). ` +
+      `The deployment cannot serve its URL without it. The platform's operators must check the DNS hosted zone of ${zone}: ${fix}; ` +
+      'then delete this deployment and create it again.',
+  };
 }
 
 /** What DescribeTasks says of a one-off task. */

@@ -16,7 +16,8 @@
  * - metrics (decision 49): before a GetMetricData, each minute that has ended since the
  *   asked service started running gets the simulated platform's values (PutMetricData to
  *   moto, once), as ECS and the load balancer would publish them; moto computes no
- *   percentile, so a p95 is asked of it as the Maximum (one value a minute: the same).
+ *   percentile, so a p95 is asked of it as the Maximum (one value a minute: the same);
+ * - ACM: a certificate the fault hook names is pending, then fails as ACM fails one.
  * Everything else passes through to moto untouched.
  */
 import http from 'node:http';
@@ -43,9 +44,22 @@ export interface TwinFaults {
   extraLines: string[];
   /** Health components (decision 48's names) every deployment reports unhealthy while listed: a container's health check failing, or the metadata database not answering. */
   unhealthy: string[];
+  /**
+   * The next certificate requested is not issued, as ACM fails one: its first
+   * DescribeCertificate answers it PENDING_VALIDATION (its validation record to write),
+   * every later one `status` (FAILED with `reason`, e.g. CAA_ERROR, or VALIDATION_TIMED_OUT).
+   */
+  failNextCertificate: { status: 'FAILED' | 'VALIDATION_TIMED_OUT'; reason?: string } | null;
 }
 
-export const noFaults = (): TwinFaults => ({ exitCodes: [], capacity: 0, failNextRollout: false, extraLines: [], unhealthy: [] });
+export const noFaults = (): TwinFaults => ({
+  exitCodes: [],
+  capacity: 0,
+  failNextRollout: false,
+  extraLines: [],
+  unhealthy: [],
+  failNextCertificate: null,
+});
 
 interface EcsService {
   serviceArn?: string;
@@ -80,6 +94,7 @@ export const FAULTS_PATH = '/_twin/faults';
 /** GET here: `{calls}`, how many AWS calls the twin has answered. */
 export const STATS_PATH = '/_twin/stats';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
+const ACM_TARGET = 'CertificateManager.';
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
 export interface TwinProxyOptions {
@@ -274,6 +289,32 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     }
   }
 
+  /** Certificates the fault hook fails (by ARN), and how many times each has been described. */
+  const failing = new Map<string, { status: string; reason?: string; described: number }>();
+
+  /** ACM: moto issues every certificate at once (MOTO_ACM_VALIDATION_WAIT=0); a fault makes one fail as ACM would. */
+  async function certificates(op: string, req: http.IncomingMessage, body: Buffer) {
+    const res = await forward(req, body);
+    if (res.status !== 200) return res;
+    const json = JSON.parse(res.body.toString()) as {
+      CertificateArn?: string;
+      Certificate?: { Status?: string; FailureReason?: string; DomainValidationOptions?: { ValidationStatus?: string }[] };
+    };
+    if (op === 'RequestCertificate' && faults.failNextCertificate && json.CertificateArn && !failing.has(json.CertificateArn)) {
+      failing.set(json.CertificateArn, { ...faults.failNextCertificate, described: 0 });
+      faults.failNextCertificate = null;
+    }
+    const fault =
+      op === 'DescribeCertificate' && json.Certificate ? failing.get(String(JSON.parse(body.toString()).CertificateArn)) : undefined;
+    if (!fault || !json.Certificate) return res;
+    const status = fault.described++ === 0 ? 'PENDING_VALIDATION' : fault.status;
+    json.Certificate.Status = status;
+    if (status === 'FAILED' && fault.reason) json.Certificate.FailureReason = fault.reason;
+    for (const o of json.Certificate.DomainValidationOptions ?? [])
+      o.ValidationStatus = status === 'PENDING_VALIDATION' ? status : 'FAILED';
+    return { ...res, body: Buffer.from(JSON.stringify(json)) };
+  }
+
   async function forward(
     req: http.IncomingMessage,
     body: Buffer,
@@ -324,6 +365,7 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
       for (const q of input.MetricDataQueries ?? []) if (q.MetricStat?.Stat === 'p95') q.MetricStat.Stat = 'Maximum';
       return forward(req, Buffer.from(JSON.stringify(input)));
     }
+    if (target.startsWith(ACM_TARGET)) return certificates(target.slice(ACM_TARGET.length), req, body);
     if (!target.startsWith(ECS_TARGET)) return forward(req, body);
     const op = target.slice(ECS_TARGET.length);
     if (op === 'RunTask' && faults.capacity > 0) {

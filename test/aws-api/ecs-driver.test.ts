@@ -2,15 +2,20 @@
  * The ECS driver (functions/adapters/platform/ecs/) phase by phase against the local AWS
  * twin in this process: hibernation's phases, which no route of this branch starts yet
  * (decision 50), what a check costs in AWS calls (at most 6), the log cursor, and a
- * destroy that leaves the database gone. Job records go to moto's table (global-setup.cjs).
+ * destroy that leaves the database gone, a certificate ACM fails (decision 322). Job
+ * records go to moto's table (global-setup.cjs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
 import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
+import { DescribeRulesCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
+import { ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
+import { certificateDomain } from '../../functions/adapters/platform/ecs/certificate.js';
 import { ecsPlatform } from '../../functions/adapters/platform/ecs/ecs-platform.js';
-import { serviceName } from '../../functions/adapters/platform/ecs/names.js';
+import { serviceName, targetGroupName } from '../../functions/adapters/platform/ecs/names.js';
 import type { EcsSettings } from '../../functions/adapters/platform/ecs/settings.js';
 import { METRIC_NAMES } from '../../functions/core/metrics-range.js';
 import type { HostingPlatform, JobHandle, JobStatus, PhaseJob, WorkPhase } from '../../functions/core/platform.js';
@@ -34,6 +39,9 @@ let driver: HostingPlatform;
 let recorded: RecordedActions;
 let ecs: ECSClient;
 let rdsData: RDSDataClient;
+let acm: ACMClient;
+let elb: ElasticLoadBalancingV2Client;
+let route53: Route53Client;
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../local/aws-twin/main.ts')], {
@@ -60,11 +68,13 @@ beforeAll(async () => {
   const options = { endpoint: twin.endpoint, region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } };
   ecs = new ECSClient(options);
   rdsData = new RDSDataClient(options);
+  acm = new ACMClient(options);
+  elb = new ElasticLoadBalancingV2Client(options);
+  route53 = new Route53Client(options);
 });
 
 afterAll(async () => {
-  ecs?.destroy();
-  rdsData?.destroy();
+  for (const c of [ecs, rdsData, acm, elb, route53]) c?.destroy();
   if (child && child.exitCode === null) {
     const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -103,6 +113,10 @@ async function run(phase: WorkPhase, extra: Partial<PhaseJob> = {}): Promise<{ h
 const service = async () =>
   (await ecs.send(new DescribeServicesCommand({ cluster: twin.settings.clusterArn, services: [serviceName('airflow', deploymentId)] })))
     .services![0]!;
+
+/** The platform's hosted zone's records. */
+const records = async () =>
+  (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: twin.settings.hostedZoneId }))).ResourceRecordSets ?? [];
 
 const database = async () =>
   (
@@ -233,6 +247,43 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect((await run('destroying_db')).status).toEqual({ state: 'succeeded' });
     expect(await database()).toHaveLength(0);
     expect(costliestCheck).toBeLessThanOrEqual(6);
+  });
+
+  it('a certificate ACM fails ends provisioning_infrastructure for good, saying why and what to do; a destroy leaves nothing', async () => {
+    const other = { ...target, deploymentId: randomUUID(), name: 'cert' };
+    const host = `airflow.${other.deploymentId}.apps.test`;
+    expect((await run('provisioning_db', { target: other })).status).toEqual({ state: 'succeeded' });
+    await twin.faults({ failNextCertificate: { status: 'FAILED', reason: 'CAA_ERROR' } });
+    const { status } = await run('provisioning_infrastructure', { target: other, config });
+    expect(status).toMatchObject({
+      state: 'failed',
+      transient: false,
+      message:
+        `The TLS certificate for *.${other.deploymentId}.apps.test was not issued: a CAA record of the domain does not allow ` +
+        'Amazon to issue certificates for it (ACM: FAILED, CAA_ERROR). The deployment cannot serve its URL without it. ' +
+        "The platform's operators must check the DNS hosted zone of apps.test: its CAA records must allow amazon.com " +
+        '(or it must have none); then delete this deployment and create it again.',
+    });
+    // It was pending first: its validation record was written, and no service was made.
+    expect((await records()).filter((r) => r.Type === 'CNAME' && r.Name!.includes(other.deploymentId))).toHaveLength(1);
+    expect(
+      (
+        await ecs.send(
+          new DescribeServicesCommand({ cluster: twin.settings.clusterArn, services: [serviceName('airflow', other.deploymentId)] }),
+        )
+      ).services,
+    ).toEqual([]);
+    expect((await run('destroying_infrastructure', { target: other })).status).toEqual({ state: 'succeeded' });
+    expect((await run('destroying_db', { target: other })).status).toEqual({ state: 'succeeded' });
+    // Nothing of it is left: no DNS record (alias or validation), certificate, target group or rule.
+    expect((await records()).filter((r) => r.Name!.includes(other.deploymentId))).toEqual([]);
+    const certificates = (await acm.send(new ListCertificatesCommand({}))).CertificateSummaryList ?? [];
+    expect(certificates.filter((c) => c.DomainName === certificateDomain(host))).toEqual([]);
+    await expect(elb.send(new DescribeTargetGroupsCommand({ Names: [targetGroupName(other.deploymentId)] }))).rejects.toMatchObject({
+      name: 'TargetGroupNotFoundException',
+    });
+    const rules = (await elb.send(new DescribeRulesCommand({ ListenerArn: twin.settings.listenerArns[0] }))).Rules ?? [];
+    expect(JSON.stringify(rules)).not.toContain(host);
   });
 
   it('made only calls its grants allow, each under the use of the method that made it (decision 313)', () => {

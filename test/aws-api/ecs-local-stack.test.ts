@@ -24,10 +24,13 @@ import {
   DescribeTagsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { ListHostedZonesCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
+import { ListHostedZonesCommand, ListResourceRecordSetsCommand, type ResourceRecordSet, Route53Client } from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetExecutionHistoryCommand, type HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
 import { readStackFile } from '../../cli-kit/stack-file.js';
+import { stateTransitions } from '../../functions/core/state-transitions.js';
 import { FAULTS_PATH, type TwinFaults } from '../../local/aws-twin/proxy.js';
+import { localStateMachineArn } from '../../local/sfn-endpoint.js';
 import { callStack, freePort, keysCli, type LocalProcess, startNpm } from '../helpers/local-process.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -98,6 +101,30 @@ async function finished(operationId: string): Promise<{ status: string; error?: 
   );
 }
 
+/** The history of the operation's execution, from the local engine's GetExecutionHistory, every page. */
+async function executionHistory(operationId: string): Promise<HistoryEvent[]> {
+  const file = readStackFile(dataDir)!;
+  const sfn = new SFNClient({
+    endpoint: file.sfn_endpoint!,
+    region: 'us-east-1',
+    credentials: { accessKeyId: file.credentials!.access_key_id, secretAccessKey: file.credentials!.secret_access_key },
+  });
+  const executionArn = `${localStateMachineArn('operation').replace(':stateMachine:', ':execution:')}:${operationId}`;
+  const events: HistoryEvent[] = [];
+  try {
+    let nextToken: string | undefined;
+    do {
+      const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 40, ...(nextToken ? { nextToken } : {}) }));
+      events.push(...(page.events ?? []));
+      nextToken = page.nextToken;
+    } while (nextToken);
+  } finally {
+    sfn.destroy();
+  }
+  expect(events.at(-1)?.type).toBe('ExecutionSucceeded');
+  return events;
+}
+
 async function logs(operationId: string): Promise<string[]> {
   return (await api('GET', `/operations/${operationId}/logs?per_page=100`)).body.data.items.map((l: { message: string }) => l.message);
 }
@@ -162,15 +189,21 @@ async function certificateFor(host: string) {
   return cert;
 }
 
-async function dnsRecordFor(host: string) {
+/** The first record of the twin's hosted zones that `match` accepts. */
+async function recordWhere(match: (r: ResourceRecordSet) => boolean) {
   const zones = (await route53.send(new ListHostedZonesCommand({}))).HostedZones ?? [];
   for (const z of zones) {
     const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: z.Id }))).ResourceRecordSets ?? [];
-    const found = sets.find((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+    const found = sets.find(match);
     if (found) return found;
   }
   return undefined;
 }
+
+const dnsRecordFor = (host: string) => recordWhere((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+
+/** The DNS validation record of the deployment's certificate (its name holds the deployment id). */
+const validationRecordFor = (deploymentId: string) => recordWhere((r) => r.Type === 'CNAME' && !!r.Name?.includes(deploymentId));
 
 async function taggedSecrets(deploymentId: string) {
   const { SecretList = [] } = await secrets.send(new ListSecretsCommand({ IncludePlannedDeletion: true }));
@@ -224,6 +257,10 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     );
     expect(attached.Certificates?.map((c) => c.CertificateArn)).toContain(cert.CertificateArn);
     expect((await dnsRecordFor(new URL(url).host))?.AliasTarget?.DNSName).toBeTruthy();
+    // What the create's workflow cost, counted from its execution's history as AWS bills it (decision 323).
+    const transitions = stateTransitions(await executionHistory(airflow.op));
+    expect(transitions).toBeGreaterThanOrEqual(3 + 2 * (3 + 3));
+    expect(transitions).toBeLessThan(100);
   });
 
   it('a container whose health check fails makes the deployment degraded, with why, until it passes again', async () => {
@@ -321,6 +358,35 @@ describe('PLATFORM=ecs npm start (decision 52)', () => {
     expect((await faults({})).capacity).toBe(0);
     expect(await logs(d.op)).toContain('INFO running: bash -c superset db upgrade && superset init');
     expect(Number((await serviceOf(d.id))!.def.cpu)).toBeLessThan(2048);
+  });
+
+  it('a certificate ACM does not issue fails the create for good, saying why in its error and its log; its destroy leaves nothing', async () => {
+    await faults({ failNextCertificate: { status: 'VALIDATION_TIMED_OUT' } });
+    const d = await create({ app_type: 'superset' });
+    const op = await finished(d.op);
+    const domain = new URL(url).host.split('.').slice(2).join('.');
+    expect(op).toMatchObject({ status: 'failed', error: { retryable: false } });
+    expect(op.error!.message).toBe(
+      `The TLS certificate for *.${d.id}.${domain} was not issued: its DNS validation record was not found within 72 hours ` +
+        "(ACM: VALIDATION_TIMED_OUT). The deployment cannot serve its URL without it. The platform's operators must check the DNS " +
+        `hosted zone of ${domain}: its CAA records must allow amazon.com (or it must have none), and the certificate's validation ` +
+        'CNAME record must resolve; then delete this deployment and create it again.',
+    );
+    expect(await logs(d.op)).toContain(op.error!.message);
+    expect((await faults({})).failNextCertificate).toBeNull();
+    const host = `superset.${d.id}.${domain}`;
+    // It was pending first: its validation record was written.
+    expect(await certificateFor(host)).toBeDefined();
+    expect(await validationRecordFor(d.id)).toBeDefined();
+    const del = await api('DELETE', `/deployments/${d.id}`);
+    expect(del.status).toBe(202);
+    expect(await finished(del.body.data.operation_id)).toMatchObject({ status: 'succeeded' });
+    expect(await serviceOf(d.id)).toBeUndefined();
+    expect(await ruleFor(host)).toBeUndefined();
+    expect(await certificateFor(host)).toBeUndefined();
+    expect(await dnsRecordFor(host)).toBeUndefined();
+    expect(await validationRecordFor(d.id)).toBeUndefined();
+    expect((await taggedSecrets(d.id)).every((s) => s.DeletedDate)).toBe(true);
   });
 
   it('a destroy leaves no active service, rule or target group, and schedules its secrets for deletion', async () => {

@@ -1,10 +1,13 @@
 /**
  * The ECS driver's pure rules (functions/core/platform-ecs.ts): what AWS's observations of
- * a rollout or a one-off task mean for a phase's job, which errors are transient, and the
+ * a rollout, a one-off task or a certificate mean for a phase's job, which errors are transient, and the
  * choices of shard, rule priority and task size.
  */
 import fc from 'fast-check';
 import {
+  CERTIFICATE_CHECK_SECONDS,
+  CERTIFICATE_VALIDATION_LIMIT_SECONDS,
+  certificateStatus,
   freePriority,
   isTransientAwsError,
   pickShard,
@@ -97,6 +100,46 @@ describe('taskStatus', () => {
       transient: false,
     });
     expect(taskStatus(undefined, 'The job')).toMatchObject({ state: 'failed', transient: false });
+  });
+});
+
+describe('certificateStatus (decision 322)', () => {
+  const domain = '*.0b6f3c1e-6f0a-4c2e-9a51-1f2d3c4b5a69.apps.example.org';
+
+  it('issued goes on; pending validation waits for the next check, for an hour at most', () => {
+    expect(certificateStatus({ domain, status: 'ISSUED' })).toBe('issued');
+    const waiting = { state: 'running', nextCheckSeconds: CERTIFICATE_CHECK_SECONDS };
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION' })).toEqual(waiting);
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION', ageSeconds: CERTIFICATE_VALIDATION_LIMIT_SECONDS })).toEqual(waiting);
+    expect(certificateStatus({ domain, status: 'PENDING_VALIDATION', ageSeconds: CERTIFICATE_VALIDATION_LIMIT_SECONDS + 1 })).toEqual({
+      state: 'failed',
+      transient: false,
+      message: expect.stringMatching(
+        /^The TLS certificate for \*\.0b6f[^ ]+ was not issued: ACM has not found its DNS validation record in an hour \(ACM: PENDING_VALIDATION\)\. .*the certificate's validation CNAME record must resolve; then delete this deployment and create it again\.$/,
+      ),
+    });
+  });
+
+  it('every other status fails for good, saying which certificate, why and what the operators must check', () => {
+    for (const [status, reason, why] of [
+      ['FAILED', 'CAA_ERROR', /a CAA record of the domain does not allow Amazon to issue certificates for it \(ACM: FAILED, CAA_ERROR\)/],
+      ['FAILED', 'DOMAIN_NOT_ALLOWED', /Amazon does not issue certificates for this domain/],
+      ['FAILED', 'OTHER', /ACM refused to issue it \(ACM: FAILED, OTHER\)/],
+      ['FAILED', undefined, /ACM refused to issue it \(ACM: FAILED\)/],
+      ['VALIDATION_TIMED_OUT', undefined, /its DNS validation record was not found within 72 hours \(ACM: VALIDATION_TIMED_OUT\)/],
+      ['REVOKED', undefined, /it is revoked/],
+      ['MISSING', undefined, /it is missing/],
+    ] as const) {
+      const out = certificateStatus({ domain, status, ...(reason ? { failureReason: reason } : {}) });
+      expect(out).toMatchObject({ state: 'failed', transient: false });
+      const { message } = out as { message: string };
+      expect(message).toMatch(/^The TLS certificate for \*\.0b6f3c1e-[^ ]+\.apps\.example\.org was not issued: /);
+      expect(message).toMatch(why);
+      expect(message).toMatch(/the DNS hosted zone of apps\.example\.org: its CAA records must allow amazon\.com/);
+      expect(message).toMatch(/then delete this deployment and create it again\.$/);
+      // Only a CAA refusal is certain not to be the validation record's fault.
+      expect(message.includes('validation CNAME record must resolve')).toBe(reason !== 'CAA_ERROR');
+    }
   });
 });
 

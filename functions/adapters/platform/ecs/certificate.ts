@@ -11,8 +11,14 @@ import {
   RequestCertificateCommand,
 } from '@aws-sdk/client-acm';
 import { AddListenerCertificatesCommand, RemoveListenerCertificatesCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { ChangeResourceRecordSetsCommand, ListResourceRecordSetsCommand, type ResourceRecordSet } from '@aws-sdk/client-route-53';
+import {
+  ChangeResourceRecordSetsCommand,
+  ListResourceRecordSetsCommand,
+  type ResourceRecordSet,
+  type RRType,
+} from '@aws-sdk/client-route-53';
 import type { JobStatus } from '../../../core/platform.js';
+import { certificateStatus } from '../../../core/platform-ecs.js';
 import { aws, type EcsContext, type EcsJob, errorName, unlessAbsent } from './context.js';
 import { clientToken, deploymentTags } from './names.js';
 
@@ -54,54 +60,73 @@ export async function pointHost(ctx: EcsContext, record: ResourceRecordSet): Pro
 
 /**
  * Moves the certificate on (at most 2 calls): issued → added to the listener (succeeded);
- * pending → its validation record written (running); failed → permanent.
+ * pending → its validation record written (running); failed, timed out, revoked, or
+ * pending for over an hour → permanent, with what to do (decision 322).
  */
-export async function attachCertificate(ctx: EcsContext, arn: string, listenerArn: string): Promise<JobStatus> {
+export async function attachCertificate(ctx: EcsContext, arn: string, listenerArn: string, host: string): Promise<JobStatus> {
   const { Certificate: c } = await aws('looked at the certificate', () =>
     ctx.aws.acm.send(new DescribeCertificateCommand({ CertificateArn: arn })),
   );
-  if (c?.Status === 'ISSUED') {
+  const status = certificateStatus({
+    domain: c?.DomainName ?? certificateDomain(host),
+    status: c?.Status ?? 'MISSING',
+    ...(c?.FailureReason ? { failureReason: c.FailureReason } : {}),
+    ...(c?.CreatedAt ? { ageSeconds: (ctx.now() - c.CreatedAt.getTime()) / 1000 } : {}),
+  });
+  if (status === 'issued') {
     await aws('added the certificate', () =>
       ctx.aws.elb.send(new AddListenerCertificatesCommand({ ListenerArn: listenerArn, Certificates: [{ CertificateArn: arn }] })),
     );
     return { state: 'succeeded' };
   }
-  if (c?.Status !== 'PENDING_VALIDATION')
-    return {
-      state: 'failed',
-      transient: false,
-      message: `The certificate for ${c?.DomainName ?? 'the deployment'} could not be issued (${c?.Status}).`,
-    };
-  const rr = c.DomainValidationOptions?.[0]?.ResourceRecord;
+  if (status.state !== 'running') return status;
+  const rr = c?.DomainValidationOptions?.[0]?.ResourceRecord;
   if (rr?.Name && rr.Value)
     await aws('wrote the validation record', () =>
       upsert(ctx, { Name: rr.Name, Type: rr.Type ?? 'CNAME', TTL: 300, ResourceRecords: [{ Value: rr.Value }] }),
     );
-  return { state: 'running', nextCheckSeconds: 15 };
+  return status;
 }
 
-/** Deletes the host's alias record as Route 53 holds it (a DELETE must repeat every value). */
-async function deleteHostRecord(ctx: EcsContext, host: string): Promise<void> {
+/** Deletes a record as Route 53 holds it (a DELETE must repeat every value); absent is done. */
+async function deleteRecord(ctx: EcsContext, name: string, type: RRType): Promise<void> {
   const out = await aws('read the DNS record', () =>
     ctx.aws.route53.send(
       new ListResourceRecordSetsCommand({
         HostedZoneId: ctx.settings.hostedZoneId,
-        StartRecordName: host,
-        StartRecordType: 'A',
+        StartRecordName: name,
+        StartRecordType: type,
         MaxItems: 1,
       }),
     ),
   );
-  const record = out.ResourceRecordSets?.find((r) => r.Name?.replace(/\.$/, '') === host && r.Type === 'A');
+  const record = out.ResourceRecordSets?.find((r) => r.Name?.replace(/\.$/, '') === name.replace(/\.$/, '') && r.Type === type);
   if (record) await unlessAbsent('deleted the DNS record', ['InvalidChangeBatch'], () => upsert(ctx, record, 'DELETE'));
 }
 
-/** Removes the host's record and the certificate; false while ACM still holds it in use (ask again later). */
-export async function removeCertificate(ctx: EcsContext, host: string, listenerArns: readonly string[]): Promise<boolean> {
-  await deleteHostRecord(ctx, host);
+/**
+ * Removes the host's record and the certificate; false while ACM still holds it in use (ask
+ * again later). With `validationRecord` (the destroy's start, where calls are not counted)
+ * the certificate's DNS validation record goes too: a certificate that failed or never left
+ * validation leaves one as surely as an issued one (decision 322).
+ */
+export async function removeCertificate(
+  ctx: EcsContext,
+  host: string,
+  listenerArns: readonly string[],
+  options: { validationRecord?: boolean } = {},
+): Promise<boolean> {
+  await deleteRecord(ctx, host, 'A');
   const list = await aws('listed the certificates', () => ctx.aws.acm.send(new ListCertificatesCommand({})));
   const arn = list.CertificateSummaryList?.find((c) => c.DomainName === certificateDomain(host))?.CertificateArn;
   if (!arn) return true;
+  if (options.validationRecord) {
+    const described = await unlessAbsent('looked at the certificate', ['ResourceNotFoundException'], () =>
+      ctx.aws.acm.send(new DescribeCertificateCommand({ CertificateArn: arn })),
+    );
+    for (const o of described?.Certificate?.DomainValidationOptions ?? [])
+      if (o.ResourceRecord?.Name) await deleteRecord(ctx, o.ResourceRecord.Name, (o.ResourceRecord.Type ?? 'CNAME') as RRType);
+  }
   for (const listenerArn of listenerArns)
     await unlessAbsent('removed the certificate', ['ListenerNotFoundException', 'CertificateNotFoundException'], () =>
       ctx.aws.elb.send(new RemoveListenerCertificatesCommand({ ListenerArn: listenerArn, Certificates: [{ CertificateArn: arn }] })),

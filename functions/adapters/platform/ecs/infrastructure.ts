@@ -31,7 +31,14 @@ import {
 import type { AppType } from '../../../../contract/vocabulary.js';
 import { deploymentUrl } from '../../../core/deployments.js';
 import type { JobStatus, LogRequest, PlatformConfig } from '../../../core/platform.js';
-import { freePriority, pickShard, rolloutStatus, type ServiceObservation, taskStatus } from '../../../core/platform-ecs.js';
+import {
+  freePriority,
+  pickShard,
+  rolloutStatus,
+  SERVICE_MADE_CHECK_SECONDS,
+  type ServiceObservation,
+  taskStatus,
+} from '../../../core/platform-ecs.js';
 import { aliasRecord, attachCertificate, pointHost, removeCertificate, requestCertificate } from './certificate.js';
 import { aws, type EcsContext, type EcsJob, errorName, type JobRecord, readRecord, unlessAbsent, writeRecord } from './context.js';
 import {
@@ -246,13 +253,13 @@ export async function checkProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
     const migration = taskStatus(await observeTask(ctx, taskArn), 'The database migration');
     if (migration.state !== 'succeeded') return withLog(migration);
     if (!record.certificateAttached) {
-      const certificate = await attachCertificate(ctx, String(record.certificateArn), String(record.listenerArn));
+      const certificate = await attachCertificate(ctx, String(record.certificateArn), String(record.listenerArn), hostOf(ctx, job));
       if (certificate.state !== 'succeeded') return withLog(certificate);
       await writeRecord(job, { ...record, certificateAttached: 1 }, ctx.now());
     }
     await createService(ctx, job, record);
     await writeRecord(job, { ...record, serviceCreated: 1 }, ctx.now());
-    return withLog({ state: 'running', nextCheckSeconds: 5 });
+    return withLog({ state: 'running', nextCheckSeconds: SERVICE_MADE_CHECK_SECONDS });
   }
   return withLog(rolloutStatus(await observeService(ctx, job), String(record.taskDefinition), 1));
 }
@@ -308,8 +315,8 @@ export async function startDestroyingInfrastructure(ctx: EcsContext, job: EcsJob
         ctx.aws.elb.send(new DeleteRuleCommand({ RuleArn: rule.RuleArn })),
       );
   }
-  // The host's record and certificate (decision 274); one ACM still holds is deleted by a later check.
-  await removeCertificate(ctx, host, listenerArns);
+  // The host's record, the certificate and its validation record (decisions 274, 322); one ACM still holds is deleted by a later check.
+  await removeCertificate(ctx, host, listenerArns, { validationRecord: true });
   await deleteTargetGroup(ctx, job);
   const defs = await aws('listed the task definitions', () =>
     ctx.aws.ecs.send(new ListTaskDefinitionsCommand({ familyPrefix: serviceFamily(job.app, job.dep), status: 'ACTIVE' })),
