@@ -95,6 +95,8 @@ export const FAULTS_PATH = '/_twin/faults';
 export const STATS_PATH = '/_twin/stats';
 const ECS_TARGET = 'AmazonEC2ContainerServiceV20141113.';
 const ACM_TARGET = 'CertificateManager.';
+/** The twin's page of ListCertificates: small, so that every test with a few certificates reads past the first page. */
+const ACM_PAGE = 2;
 const serviceOf = (auth: string | undefined) => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(auth ?? '')?.[1] ?? '';
 
 export interface TwinProxyOptions {
@@ -292,10 +294,16 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
   /** Certificates the fault hook fails (by ARN), and how many times each has been described. */
   const failing = new Map<string, { status: string; reason?: string; described: number }>();
 
-  /** ACM: moto issues every certificate at once (MOTO_ACM_VALIDATION_WAIT=0); a fault makes one fail as ACM would. */
+  /**
+   * ACM: moto issues every certificate at once (MOTO_ACM_VALIDATION_WAIT=0); a fault makes one
+   * fail as ACM would. moto lists every certificate in one answer; ACM pages the list, so the
+   * twin does, in pages of ACM_PAGE: a reader that stops at the first page misses the rest here
+   * as it would on AWS once an account holds more certificates than a page.
+   */
   async function certificates(op: string, req: http.IncomingMessage, body: Buffer) {
     const res = await forward(req, body);
     if (res.status !== 200) return res;
+    if (op === 'ListCertificates') return { ...res, body: Buffer.from(JSON.stringify(page(JSON.parse(res.body.toString()), body))) };
     const json = JSON.parse(res.body.toString()) as {
       CertificateArn?: string;
       Certificate?: { Status?: string; FailureReason?: string; DomainValidationOptions?: { ValidationStatus?: string }[] };
@@ -313,6 +321,19 @@ export async function startTwinProxy(motoEndpoint: string, database: TwinDatabas
     for (const o of json.Certificate.DomainValidationOptions ?? [])
       o.ValidationStatus = status === 'PENDING_VALIDATION' ? status : 'FAILED';
     return { ...res, body: Buffer.from(JSON.stringify(json)) };
+  }
+
+  /** One page of a ListCertificates answer, as `MaxItems` (at most ACM_PAGE) and `NextToken` ask. */
+  function page(all: { CertificateSummaryList?: unknown[] }, body: Buffer) {
+    const asked = JSON.parse(body.toString() || '{}') as { MaxItems?: number; NextToken?: string };
+    const from = asked.NextToken ? Number(Buffer.from(asked.NextToken, 'base64url').toString()) : 0;
+    const size = Math.min(asked.MaxItems ?? ACM_PAGE, ACM_PAGE);
+    const list = all.CertificateSummaryList ?? [];
+    const to = from + size;
+    return {
+      CertificateSummaryList: list.slice(from, to),
+      ...(to < list.length ? { NextToken: Buffer.from(String(to)).toString('base64url') } : {}),
+    };
   }
 
   async function forward(

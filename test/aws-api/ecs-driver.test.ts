@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
+import { ACMClient, paginateListCertificates, RequestCertificateCommand } from '@aws-sdk/client-acm';
 import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { DescribeRulesCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
@@ -252,6 +252,11 @@ describe('the ECS driver on the twin, phase by phase', () => {
   it('a certificate ACM fails ends provisioning_infrastructure for good, saying why and what to do; a destroy leaves nothing', async () => {
     const other = { ...target, deploymentId: randomUUID(), name: 'cert' };
     const host = `airflow.${other.deploymentId}.apps.test`;
+    // Other deployments' certificates, listed before this one's: the twin pages the list by 2 as ACM pages it.
+    for (const n of [1, 2, 3])
+      await acm.send(
+        new RequestCertificateCommand({ DomainName: `*.other-${n}-${other.deploymentId}.apps.test`, ValidationMethod: 'DNS' }),
+      );
     expect((await run('provisioning_db', { target: other })).status).toEqual({ state: 'succeeded' });
     await twin.faults({ failNextCertificate: { status: 'FAILED', reason: 'CAA_ERROR' } });
     const { status } = await run('provisioning_infrastructure', { target: other, config });
@@ -277,7 +282,11 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect((await run('destroying_db', { target: other })).status).toEqual({ state: 'succeeded' });
     // Nothing of it is left: no DNS record (alias or validation), certificate, target group or rule.
     expect((await records()).filter((r) => r.Name!.includes(other.deploymentId))).toEqual([]);
-    const certificates = (await acm.send(new ListCertificatesCommand({}))).CertificateSummaryList ?? [];
+    const certificates = [];
+    for await (const p of paginateListCertificates({ client: acm }, {})) certificates.push(...(p.CertificateSummaryList ?? []));
+    expect(certificates.filter((c) => c.DomainName?.includes(other.deploymentId)).map((c) => c.DomainName)).toEqual(
+      [1, 2, 3].map((n) => `*.other-${n}-${other.deploymentId}.apps.test`),
+    );
     expect(certificates.filter((c) => c.DomainName === certificateDomain(host))).toEqual([]);
     await expect(elb.send(new DescribeTargetGroupsCommand({ Names: [targetGroupName(other.deploymentId)] }))).rejects.toMatchObject({
       name: 'TargetGroupNotFoundException',

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
+import { ACMClient, paginateListCertificates } from '@aws-sdk/client-acm';
 import {
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
@@ -184,9 +184,12 @@ async function ruleFor(host: string) {
 /** The deployment's certificate (decision 274). */
 async function certificateFor(host: string) {
   const wildcard = `*.${host.split('.').slice(1).join('.')}`;
-  const { CertificateSummaryList = [] } = await acm.send(new ListCertificatesCommand({}));
-  const cert = CertificateSummaryList.find((c) => c.DomainName === wildcard);
-  return cert;
+  // Every page: the twin pages the list as ACM does.
+  for await (const page of paginateListCertificates({ client: acm }, {})) {
+    const cert = page.CertificateSummaryList?.find((c) => c.DomainName === wildcard);
+    if (cert) return cert;
+  }
+  return undefined;
 }
 
 /** The first record of the twin's hosted zones that `match` accepts. */

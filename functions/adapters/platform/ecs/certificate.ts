@@ -22,6 +22,23 @@ import { certificateStatus } from '../../../core/platform-ecs.js';
 import { aws, type EcsContext, type EcsJob, errorName, unlessAbsent } from './context.js';
 import { clientToken, deploymentTags } from './names.js';
 
+/**
+ * The certificate of a domain, page by page: the account holds one per deployment, more than
+ * a page of ListCertificates once the platform grows (ACM pages the list).
+ */
+async function findCertificate(ctx: EcsContext, domain: string): Promise<string | undefined> {
+  let token: string | undefined;
+  do {
+    const page = await aws('listed the certificates', () =>
+      ctx.aws.acm.send(new ListCertificatesCommand({ MaxItems: 1000, ...(token ? { NextToken: token } : {}) })),
+    );
+    const arn = page.CertificateSummaryList?.find((c) => c.DomainName === domain)?.CertificateArn;
+    if (arn) return arn;
+    token = page.NextToken;
+  } while (token);
+  return undefined;
+}
+
 /** `*.<id>.<domain>`: the url's host with its first label as the wildcard. */
 export const certificateDomain = (host: string): string => `*.${host.split('.').slice(1).join('.')}`;
 
@@ -117,8 +134,7 @@ export async function removeCertificate(
   options: { validationRecord?: boolean } = {},
 ): Promise<boolean> {
   await deleteRecord(ctx, host, 'A');
-  const list = await aws('listed the certificates', () => ctx.aws.acm.send(new ListCertificatesCommand({})));
-  const arn = list.CertificateSummaryList?.find((c) => c.DomainName === certificateDomain(host))?.CertificateArn;
+  const arn = await findCertificate(ctx, certificateDomain(host));
   if (!arn) return true;
   if (options.validationRecord) {
     const described = await unlessAbsent('looked at the certificate', ['ResourceNotFoundException'], () =>
