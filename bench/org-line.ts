@@ -31,8 +31,11 @@ export async function runOrgLine(o: { orgId: string; deploymentId: string; write
   );
   const wallMs = performance.now() - t0;
   const refused: Record<string, number> = {};
-  for (const r of outcomes)
-    if (r.status === 'rejected') refused[String((r.reason as Error).message)] = (refused[String((r.reason as Error).message)] ?? 0) + 1;
+  for (const r of outcomes) {
+    if (r.status === 'fulfilled') continue;
+    const message = String((r.reason as Error).message);
+    refused[message] = (refused[message] ?? 0) + 1;
+  }
   const committed = outcomes.filter((r) => r.status === 'fulfilled').length;
   return { writes: o.writes, committed, refused, wallMs, writesPerSecond: committed / (wallMs / 1000) };
 }

@@ -13,8 +13,9 @@ import { ensureTable, type RunningDynamo, startDynamoLocal } from './dynamodb-lo
 import { type EngineCredentials, newEngineCredentials } from './engine-credentials.js';
 import { applyLocalEnv, LOCAL_TABLE_NAME, type LocalSettings, localSecretKey } from './env.js';
 import { type EventPipeline, startEventPipeline } from './event-pipeline.js';
-import { type HealthChecker, startHealthChecker } from './health-checker.js';
-import { type HibernationScheduler, startHibernationScheduler } from './hibernation-scheduler.js';
+import { startHealthChecker } from './health-checker.js';
+import { startHibernationScheduler } from './hibernation-scheduler.js';
+import type { ScheduledRounds } from './scheduled-rounds.js';
 import { LocalStepFunctions, localStateMachineArn, type SfnEndpointOptions, startSfnEndpoint } from './sfn-endpoint.js';
 import { localStandIns, useStandIns } from './stand-ins.js';
 import { releaseClaims } from './table-queue.js';
@@ -68,8 +69,8 @@ export async function startLocalStack(settings: LocalSettings, options: StackOpt
   let servers: http.Server[] = [];
   let reconciled: Reconciled = { ended: [], resumed: [] };
   let pipeline: EventPipeline | undefined;
-  let checker: HealthChecker | undefined;
-  let scheduler: HibernationScheduler | undefined;
+  let checker: ScheduledRounds | undefined;
+  let scheduler: ScheduledRounds | undefined;
   const dataDir = options.inMemory ? null : settings.dataDir;
   try {
     sfn = await startSfnEndpoint(stepFunctions, 0, credentials.accessKeyId);

@@ -53,7 +53,7 @@ export async function visitDue(entry: DueEntry, minuteMs: number, now: Date): Pr
 async function visitRecord(entry: DueEntry, read: DeploymentRecord, minuteMs: number, now: Date): Promise<VisitResult> {
   if (read.hibernation_due !== entry.due) return 'moved';
   if (read.status === 'destroying' || read.status === 'destroyed' || read.status === 'failed') {
-    return (await moveDue(read, entry.due, null, read.updated_at)) ? 'left' : 'moved';
+    return (await moveDue(read, entry.due, null)) ? 'left' : 'moved';
   }
   let d = read;
   const { until } = hibernationStateOf(d);
@@ -69,12 +69,11 @@ async function visitRecord(entry: DueEntry, read: DeploymentRecord, minuteMs: nu
   let result: VisitResult = 'idle';
   if (kind && hibernationStateOf(d).until === null) {
     result = await transition(d, kind, next, now);
-    // The operation's transaction wrote the next visit too.
-    if (result === 'started' && next !== null) return result;
-    if (result === 'moved') return result;
+    // The operation's transaction wrote the next visit (a schedule with none left stays due,
+    // and the next round, finding nothing to do, takes it off the list).
+    if (result === 'started' || result === 'moved') return result;
   } else if (kind) result = 'skipped';
-  // Decided from `d`: moved only while the record is still `d` (a started operation changed it, and planned nothing).
-  return (await moveDue(d, entry.due, next, result === 'started' ? undefined : d.updated_at)) || result === 'started' ? result : 'moved';
+  return (await moveDue(d, entry.due, next)) ? result : 'moved';
 }
 
 /**

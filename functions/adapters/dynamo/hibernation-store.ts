@@ -85,22 +85,20 @@ export async function writeHibernation(
 
 /**
  * Moves the scheduler's next visit of a deployment (null: none, it leaves the list), only
- * while it is still the one read and, given `updatedAt`, while the record is still the one
- * the visit decided from: no client sees it, so no event and no lock. False when another
- * write moved it first (the scheduler then finds it as that write left it).
+ * while it is still the one read and the record is still the one the visit decided from
+ * (`updatedAt`): no client sees it, so no event and no lock. False when another write
+ * moved it first (the scheduler then finds it as that write left it).
  */
 export async function moveDue(
-  d: Pick<DeploymentRecord, 'org_id' | 'id'>,
+  d: Pick<DeploymentRecord, 'org_id' | 'id' | 'updated_at'>,
   read: string,
   next: string | null,
-  updatedAt?: string,
 ): Promise<boolean> {
   const index = dueIndex();
   const parts =
     next === null
       ? updateParts({}, ['hibernation_due', index.pkAttr, index.skAttr])
       : updateParts({ hibernation_due: next, ...dueIndexKeys(d, { hibernation_due: next }) });
-  const unchanged = updatedAt === undefined ? '' : ' AND #ua = :ua';
   try {
     await ddb.send(
       new UpdateCommand({
@@ -108,9 +106,9 @@ export async function moveDue(
         Key: deploymentKey(d.org_id, d.id),
         ...withCondition(
           parts,
-          `#due = :read${unchanged}`,
-          { '#due': 'hibernation_due', ...(updatedAt === undefined ? {} : { '#ua': 'updated_at' }) },
-          { ':read': read, ...(updatedAt === undefined ? {} : { ':ua': updatedAt }) },
+          '#due = :read AND #ua = :ua',
+          { '#due': 'hibernation_due', '#ua': 'updated_at' },
+          { ':read': read, ':ua': d.updated_at },
         ),
       }),
     );
