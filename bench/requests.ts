@@ -186,6 +186,12 @@ export interface OverheadResult {
 export interface RequestsOptions {
   /** Seconds each load row runs. */
   durationS: number;
+  /**
+   * When set, each load run sends this many requests instead of running for a time: a run
+   * cut off by the clock counts only the requests that finished inside it, and on a machine
+   * busy enough that may be none (the tests' way to be independent of the machine's speed).
+   */
+  loadRequests?: number;
   connections: number;
   /** Requests each `once` row sends (and how many spare deployments setup makes). */
   once: number;
@@ -280,6 +286,9 @@ function judge(row: Row, calls: [number, number], sequential: [number, number], 
   );
 }
 
+/** How long a load run lasts: `loadRequests` requests when set, else the seconds given. */
+const runLength = (o: RequestsOptions, durationS: number) => (o.loadRequests ? { amount: o.loadRequests } : { duration: durationS });
+
 /** Measures one row: under load with autocannon, or `once` requests one after another. */
 export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptions): Promise<RowResult> {
   const f = bench.fixture;
@@ -299,7 +308,7 @@ export async function measureRow(bench: RequestBench, row: Row, o: RequestsOptio
         method: row.method,
         headers,
         connections: o.connections,
-        duration: o.durationS,
+        ...runLength(o, o.durationS),
       });
       p50Ms = r.latency.p50;
       p99Ms = r.latency.p99;
@@ -360,7 +369,13 @@ export async function measureOverhead(bench: RequestBench, o: RequestsOptions): 
   const url = `${f.baseUrl}/deployments/${f.deploymentId}`;
   // The client runs in a worker thread: its work is not the handler stack's, and the floor has none.
   const load = (duration: number) =>
-    autocannon({ url, headers: { 'X-API-Key': f.key, [ROW_HEADER]: OVERHEAD_ROW }, connections: o.connections, duration, workers: 1 });
+    autocannon({
+      url,
+      headers: { 'X-API-Key': f.key, [ROW_HEADER]: OVERHEAD_ROW },
+      connections: o.connections,
+      ...runLength(o, duration),
+      workers: 1,
+    });
   const records: NonNullable<RequestBench['sink']['records']> = [];
   bench.sink.records = records;
   try {
