@@ -3,8 +3,10 @@
  * nothing. The table is shared by every test file of the run, so the items are chosen by
  * partition key; and what a refused-but-recognised request legitimately writes is left
  * out: its usage entry (`USAGE#…`, decision 34), the failed-authentication counters
- * (`AUTHFAIL#…`), and on the key's item the attributes admission counts and stamps
- * (`rate_*`, `last_used_at`).
+ * (`AUTHFAIL#…`), on the key's item the attributes admission counts and stamps
+ * (`rate_*`, `last_used_at`), and on a deployment's health item the time of its last check
+ * (`checked_at`: the health checker's rounds move it on their own, decision 48, and a test
+ * slow enough to span a round would otherwise see a change no request made).
  */
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,6 +14,7 @@ import { PARTITIONS } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 
 const ADMISSION_WRITES = /^(rate_|last_used_at$)/;
+const HEALTH_ITEM = /^DEP#[^#]+#HEALTH$/;
 
 /** Sorted keys at every level, so equal items always print the same. */
 function canonical(value: unknown): string {
@@ -40,7 +43,11 @@ export async function tableFingerprint(owned: (pk: string, item: Record<string, 
       const pk = String(item.pk);
       if (!owned(pk, item) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
       const kept = Object.fromEntries(
-        Object.entries(item).filter(([name]) => !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name))),
+        Object.entries(item).filter(
+          ([name]) =>
+            !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name)) &&
+            !(name === 'checked_at' && HEALTH_ITEM.test(String(item.sk))),
+        ),
       );
       items.set(`${pk} ${String(item.sk)}`, canonical(kept));
     }
