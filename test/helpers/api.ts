@@ -12,7 +12,16 @@ export async function createDeployment(
 
 export async function operation(key: string, id: string) {
   const res = await call('GET', `/operations/${id}`, { key });
+  if (res.status !== 200) throw new Error(`GET /operations/${id}: ${res.status} ${JSON.stringify(res.body.error)}`);
   return res.body.data;
+}
+
+/** The operation, or undefined for an answer docs/api.md tells a client to retry (429, 5xx), as a poller would. */
+async function operationOrRetry(key: string, id: string) {
+  const res = await call('GET', `/operations/${id}`, { key });
+  if (res.status === 200) return res.body.data;
+  if (res.status === 429 || res.status >= 500) return undefined;
+  throw new Error(`GET /operations/${id}: ${res.status} ${JSON.stringify(res.body.error)}`);
 }
 
 export async function deployment(key: string, id: string) {
@@ -24,8 +33,8 @@ export async function deployment(key: string, id: string) {
 export const operationReaches = (key: string, id: string, statuses: string[]) =>
   eventually(
     async () => {
-      const op = await operation(key, id);
-      return statuses.includes(op.status) ? op : undefined;
+      const op = await operationOrRetry(key, id);
+      return op && statuses.includes(op.status) ? op : undefined;
     },
     `operation ${id} to reach ${statuses.join('/')}`,
     30_000,
