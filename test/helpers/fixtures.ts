@@ -42,6 +42,18 @@ export async function createKey(
   return made;
 }
 
+/**
+ * `n` keys of one organization, stored one after another: stored at once, their
+ * transactions all wait on the organization's key count, and DynamoDB Local gives up on
+ * such a wait ("timed out ... waiting for a lock", a 500 DynamoDB itself never answers).
+ * A test's keys are its setup, not the race it holds.
+ */
+export async function createKeys(n: number, orgId: string): Promise<TestKey[]> {
+  const keys: TestKey[] = [];
+  for (let i = 0; i < n; i++) keys.push(await createKey({ orgId }));
+  return keys;
+}
+
 export interface CallOptions {
   key?: string;
   headers?: Record<string, string>;

@@ -10,7 +10,17 @@
 import { Readable } from 'node:stream';
 import { prng } from '../../bench/seed.js';
 
-export type FaultKind = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'InternalServerError' | 'ECONNRESET';
+export type FaultKind =
+  | 'ProvisionedThroughputExceededException'
+  | 'ThrottlingException'
+  | 'InternalServerError'
+  | 'ECONNRESET'
+  /** DynamoDB Local's own 500 for a transaction that waited too long on a lock (not among ALL_FAULTS: AWS never sends it). */
+  | 'LocalLockTimeout';
+
+/** The message DynamoDB Local sends with it, word for word. */
+export const LOCAL_LOCK_TIMEOUT =
+  'This action timed out because it too long waiting for a lock. This request will succeed in actual DynamoDB API';
 
 export const ALL_FAULTS: readonly FaultKind[] = [
   'ProvisionedThroughputExceededException',
@@ -31,6 +41,8 @@ export interface FaultPlan {
   surfaceEvery?: number;
   /** The kinds of fault, used in turn. */
   kinds?: readonly FaultKind[];
+  /** At most this many calls are hit; the rest go on (all may be hit when absent). */
+  maxHits?: number;
 }
 
 export interface Injection {
@@ -48,8 +60,13 @@ interface ClientWithStack {
 
 /** The answer DynamoDB (JSON 1.0 protocol) gives for `kind`, as the HTTP handler would return it. */
 function serviceAnswer(kind: Exclude<FaultKind, 'ECONNRESET'>) {
-  const status = kind === 'InternalServerError' ? 500 : 400;
-  const body = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${kind}`, message: `injected ${kind}` });
+  const local = kind === 'LocalLockTimeout';
+  const type = local ? 'InternalServerError' : kind;
+  const status = type === 'InternalServerError' ? 500 : 400;
+  const body = JSON.stringify({
+    __type: `com.amazonaws.dynamodb.v20120810#${type}`,
+    message: local ? LOCAL_LOCK_TIMEOUT : `injected ${kind}`,
+  });
   return {
     response: {
       statusCode: status,
@@ -103,7 +120,7 @@ export function injectFaults(client: ClientWithStack, plan: FaultPlan): Injectio
     if (!call) {
       call = { left: 0, kind: kinds[0]! };
       calls.set(context, call);
-      if (random() < plan.share) {
+      if (random() < plan.share && hits < (plan.maxHits ?? Number.POSITIVE_INFINITY)) {
         hits++;
         const all = plan.surfaceEvery !== undefined && hits % plan.surfaceEvery === 0;
         if (all) surfaced++;

@@ -8,7 +8,7 @@
 
 import type { HostingPlatform } from '../../functions/core/platform.js';
 import { readyDeployment } from '../helpers/api.js';
-import { type CallResult, call, createKey } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, createKeys } from '../helpers/fixtures.js';
 import { watchDynamoCalls } from '../helpers/sdk-calls.js';
 import { eventually } from '../helpers/wait.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
@@ -34,7 +34,7 @@ describe('200 concurrent writes on one organization', () => {
     const owner = await createKey();
     const orgId = owner.record.org_id;
     const d = await readyDeployment(owner.key);
-    const keys = await Promise.all(Array.from({ length: KEYS }, () => createKey({ orgId })));
+    const keys = await createKeys(KEYS, orgId);
     const before = await call('GET', '/events?per_page=1', { key: owner.key });
 
     const answers: CallResult[] = await Promise.all(
@@ -71,7 +71,7 @@ describe('a burst of 50 creates on one organization (decision 300)', () => {
   it('accepts every one, in far fewer transactions than creates; each gets ready, the counters exact, the event log dense and in order', async () => {
     const owner = await createKey();
     const orgId = owner.record.org_id;
-    const keys = await Promise.all(Array.from({ length: KEYS }, () => createKey({ orgId })));
+    const keys = await createKeys(KEYS, orgId);
     let transactions = 0;
     let counting = false;
     watchDynamoCalls('count-transactions', async (c, send) => {

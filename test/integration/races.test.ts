@@ -7,7 +7,7 @@
 
 import { createDeployment, operation, operationReaches, readyDeployment } from '../helpers/api.js';
 import { platformOf } from '../helpers/call-platform.js';
-import { type CallResult, call, createKey, newOrgId } from '../helpers/fixtures.js';
+import { type CallResult, call, createKey, createKeys, newOrgId } from '../helpers/fixtures.js';
 import { workflowsOn } from '../helpers/workflow-harness.js';
 
 process.env.RATE_LIMIT_PER_MINUTE = '10000';
@@ -42,7 +42,7 @@ const engine = workflowsOn(
 
 /** Keys of one organization: each request of a burst comes with the next one, so no key's own limit interferes. */
 async function keysOf(n: number, orgId = newOrgId()) {
-  return Promise.all(Array.from({ length: n }, () => createKey({ orgId }).then((k) => k.key)));
+  return (await createKeys(n, orgId)).map((k) => k.key);
 }
 
 const statusesOf = (answers: CallResult[]) => answers.map((a) => `${a.status} ${a.body.error?.code ?? ''}`.trim());

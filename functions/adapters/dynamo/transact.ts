@@ -40,6 +40,16 @@ export interface Gathered {
 export const gathering = new AsyncLocalStorage<Gathered>();
 
 /**
+ * DynamoDB Local answers a transaction that waited too long on another's lock with a 500
+ * ("... too long waiting for a lock. This request will succeed in actual DynamoDB API")
+ * even after the SDK's retries, where DynamoDB cancels it with a TransactionConflict: the
+ * same lost race, so it is retried the same way (by name: the SDK's class is not imported
+ * for a message AWS never sends).
+ */
+const localLockTimeout = (e: unknown): boolean =>
+  e instanceof Error && e.name === 'InternalServerError' && /waiting for a lock/.test(e.message);
+
+/**
  * Writes the named items in one transaction. The names are the caller's own, so a
  * failed condition is reported by what it guarded, whatever the items' order.
  */
@@ -55,6 +65,7 @@ export async function transact(items: Readonly<Record<string, TransactItem | und
   try {
     await ddb.send(new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) }));
   } catch (e) {
+    if (localLockTimeout(e)) throw new TransactionRefused(new Set(), true);
     if (!(e instanceof TransactionCanceledException)) throw e;
     const reasons = e.CancellationReasons ?? [];
     const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [named[i]![0]] : [])));
