@@ -10,7 +10,15 @@ import { type FaultKind, injectFaults } from '../helpers/inject-faults.js';
 
 /** The first transaction fails every attempt with `kind` (the SDK's own retries cannot absorb it); later ones go on. */
 const firstTransactionFails = (kind: FaultKind) =>
-  injectFaults(ddb, { commands: ['TransactWriteItemsCommand'], share: 1, seed: 1, attempts: 0, surfaceEvery: 1, maxHits: 1, kinds: [kind] });
+  injectFaults(ddb, {
+    commands: ['TransactWriteItemsCommand'],
+    share: 1,
+    seed: 1,
+    attempts: 0,
+    surfaceEvery: 1,
+    maxHits: 1,
+    kinds: [kind],
+  });
 
 it("retries a transaction DynamoDB Local gave up on for a lock, as DynamoDB's conflict", async () => {
   const orgId = newOrgId();
