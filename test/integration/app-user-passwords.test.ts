@@ -13,6 +13,7 @@ import { simulatedPlatform } from '../../functions/adapters/platform/simulated-p
 import { WITHHELD } from '../../functions/core/operation-logs.js';
 import type { JobStatus, PhaseJob } from '../../functions/core/platform.js';
 import { inject } from '../../functions/lib/injectable.js';
+import { ensureTable } from '../../local/dynamodb-local.js';
 import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.js';
 import { operationReaches, readyDeployment } from '../helpers/api.js';
 import { type CallResult, call, createKey, type TestKey } from '../helpers/fixtures.js';
@@ -20,6 +21,12 @@ import { APP_PASSWORD_PREFIX, registerCanary } from '../helpers/log-scan.js';
 import { scanTable } from '../helpers/table-scan.js';
 import { eventually } from '../helpers/wait.js';
 import { receiver } from '../helpers/webhook-receiver.js';
+
+// A table of its own: the event pipeline reads its stream from the start, and the shared
+// table's stream holds every record the run has written (late in a run, more than a test's
+// deadline to read through).
+process.env.TABLE_NAME = 'deployments-app-user-passwords';
+beforeAll(() => ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, process.env.TABLE_NAME!));
 
 /** Given passwords start with the prefix the log scan looks for; made ones are registered as canaries. */
 const given = (tail: string) => `${APP_PASSWORD_PREFIX}${tail}`;

@@ -8,12 +8,19 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 import { deliverOnce } from '../../functions/app/webhook-deliveries.js';
+import { ensureTable } from '../../local/dynamodb-local.js';
 import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.js';
 import { claimDue, deleteMessage } from '../../local/table-queue.js';
 import { createDeployment, operationReaches } from '../helpers/api.js';
 import { call, createKey } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/wait.js';
 import { receiver } from '../helpers/webhook-receiver.js';
+
+// A table of its own: the event pipeline reads its stream from the start, and the shared
+// table's stream holds every record the run has written (late in a run, more than a test's
+// deadline to read through).
+process.env.TABLE_NAME = 'deployments-webhooks';
+beforeAll(() => ensureTable(process.env.AWS_ENDPOINT_URL_DYNAMODB!, process.env.TABLE_NAME!));
 
 // Retries a second apart, so the schedule plays out inside a test.
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1';
