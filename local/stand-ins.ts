@@ -4,11 +4,14 @@
  * that runs handler modules locally does this where it starts: `npm start`, `npm run
  * invoke`, the benchmark and the tests.
  */
+
+import { ddb } from '../functions/adapters/dynamo/client.js';
 import type { DeliveryQueue } from '../functions/core/delivery-queue.js';
 import { type KeySigningSecret, signingSecretBytes } from '../functions/core/key-signing.js';
 import type { SecretSealer } from '../functions/core/secret-sealer.js';
 import { inject } from '../functions/lib/injectable.js';
 import { aesSealer } from './aes-sealer.js';
+import { lockTimeoutsAsConflicts } from './dynamodb-local-conflicts.js';
 import { tableDeliveryQueue } from './table-queue.js';
 
 export interface StandIns {
@@ -27,8 +30,12 @@ export const localStandIns = (secretKey: string): StandIns => ({
   signing: envSigningSecret,
 });
 
-/** Plugs them in; the AWS implementations are then never loaded or made. */
+/**
+ * Plugs them in; the AWS implementations are then never loaded or made. DynamoDB Local's
+ * lock timeouts reach the handlers as the conflicts DynamoDB would answer (decision 330).
+ */
 export function useStandIns({ queue, sealer, signing }: StandIns): void {
+  lockTimeoutsAsConflicts(ddb);
   inject('DeliveryQueue', queue);
   inject('SecretSealer', sealer);
   inject('KeySigningSecret', signing);

@@ -1,8 +1,8 @@
 /**
  * DynamoDB Local's lock timeout: a transaction that waited too long on another's lock is
  * answered 500 by DynamoDB Local (never by DynamoDB, which cancels it for a conflict).
- * transact() takes it for the conflict it stands for, so a contended write is retried
- * instead of failing; any other 500 still reaches the caller.
+ * The local host's stand-ins (decision 330) turn it into that conflict, so a contended
+ * write is retried instead of failing; any other 500 still reaches the caller.
  */
 import { ddb } from '../../functions/adapters/dynamo/client.js';
 import { createKey, newOrgId } from '../helpers/fixtures.js';

@@ -40,16 +40,6 @@ export interface Gathered {
 export const gathering = new AsyncLocalStorage<Gathered>();
 
 /**
- * DynamoDB Local answers a transaction that waited too long on another's lock with a 500
- * ("... too long waiting for a lock. This request will succeed in actual DynamoDB API")
- * even after the SDK's retries, where DynamoDB cancels it with a TransactionConflict: the
- * same lost race, so it is retried the same way (by name: the SDK's class is not imported
- * for a message AWS never sends).
- */
-const localLockTimeout = (e: unknown): boolean =>
-  e instanceof Error && e.name === 'InternalServerError' && /waiting for a lock/.test(e.message);
-
-/**
  * Writes the named items in one transaction. The names are the caller's own, so a
  * failed condition is reported by what it guarded, whatever the items' order.
  */
@@ -65,7 +55,6 @@ export async function transact(items: Readonly<Record<string, TransactItem | und
   try {
     await ddb.send(new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) }));
   } catch (e) {
-    if (localLockTimeout(e)) throw new TransactionRefused(new Set(), true);
     if (!(e instanceof TransactionCanceledException)) throw e;
     const reasons = e.CancellationReasons ?? [];
     const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [named[i]![0]] : [])));
@@ -103,16 +92,16 @@ export const requestRetries = (arrived: Date): RetryPolicy => ({ budgetMs: 6_000
 /** A workflow step has a minute; past 40 s its state machine retries the step (Retry in the ASL). */
 export const STEP_RETRIES: RetryPolicy = { budgetMs: 40_000, exhausted: 'rethrow' };
 
+/** True once a policy that counts from a request's arrival has no time left. */
+export const pastBudget = (policy: RetryPolicy, marginMs = 0): boolean =>
+  policy.since !== undefined && Date.now() > policy.since.getTime() + policy.budgetMs - marginMs;
+
 /**
  * Runs `attempt` until it commits. Optimistic locks and transaction conflicts make an
  * attempt throw Retry; the pause is exponential with full jitter (up to 1 s), so many
  * contenders spread out instead of colliding again. Past the budget the write gives
  * up as its policy says: a request with `429 ORGANIZATION_BUSY` and a Retry-After, never a fault.
  */
-/** True once a policy that counts from a request's arrival has no time left. */
-export const pastBudget = (policy: RetryPolicy, marginMs = 0): boolean =>
-  policy.since !== undefined && Date.now() > policy.since.getTime() + policy.budgetMs - marginMs;
-
 export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
   const deadline = (policy.since?.getTime() ?? Date.now()) + policy.budgetMs;
   for (let i = 1; ; i++) {
