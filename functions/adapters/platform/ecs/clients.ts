@@ -1,7 +1,7 @@
 /**
  * The ECS driver's AWS SDK v3 clients, made once per process in the settings' region. Each
  * reads its endpoint from AWS_ENDPOINT_URL_<SERVICE> (or AWS_ENDPOINT_URL) as every SDK v3
- * client does, which is how test/aws-api and `PLATFORM=ecs npm start` point them at moto.
+ * client does, which is how the aws-api tests and the local host point them elsewhere.
  *
  * The IAM actions these calls need are granted in infra/aws/platform/driver-grants.ts; the
  * aws-api tests record every call the driver sends (watchPlatformCalls) and check each

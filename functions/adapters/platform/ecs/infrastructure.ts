@@ -133,7 +133,8 @@ async function ensureRoute(ctx: EcsContext, job: EcsJob): Promise<Route> {
     );
     targetGroupArn = out.TargetGroups![0]!.TargetGroupArn!;
   } catch (e) {
-    // AWS answers an identical repeat with the group; moto refuses it: look it up either way.
+    // An identical repeat answers with the group, but one whose settings differ is refused
+    // as a duplicate: the name is the deployment's, so look that group up.
     if (errorName(e) !== 'DuplicateTargetGroupNameException') throw e;
     const out = await aws('looked up the target group', () => ctx.aws.elb.send(new DescribeTargetGroupsCommand({ Names: [name] })));
     targetGroupArn = out.TargetGroups![0]!.TargetGroupArn!;

@@ -1,7 +1,7 @@
 /**
  * The ECS driver's settings: one environment variable, PLATFORM_SETTINGS (JSON), which the
- * platform stack sets on the workflow's functions from its outputs (and `PLATFORM=ecs
- * npm start` from the resources it makes in its local AWS twin). Read once, validated, so
+ * platform stack sets on the workflow's functions from its outputs (and the local host from
+ * the shared resources it makes, docs/platform.md). Read once, validated, so
  * a misconfigured function fails at its first use with a message naming the field.
  */
 import * as z from 'zod/mini';

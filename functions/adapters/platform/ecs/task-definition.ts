@@ -85,8 +85,8 @@ export function taskDefinitions(
     },
   });
   const { names, web, port } = CONTAINERS[app];
-  // Every container reserves a share of the task's memory: Fargate does not need it, but
-  // moto's RunTask fails without it (decision 272), and it costs nothing on AWS.
+  // Every container reserves a share of the task's memory: Fargate needs only the task's,
+  // the reservation is soft and costs nothing, and decision 272 says why it is there.
   const reservation = Math.floor(memory / (names.length + 1));
   const containers: ContainerDefinition[] = names.map((name) => ({
     name,
