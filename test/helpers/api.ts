@@ -1,6 +1,6 @@
 /** Small conveniences over call() for the deployment and operation tests. */
 import { type CallResult, call } from './fixtures.js';
-import { eventually } from './wait.js';
+import { clientRetries, eventually } from './wait.js';
 
 export async function createDeployment(
   key: string,
@@ -20,7 +20,7 @@ export async function operation(key: string, id: string) {
 async function operationOrRetry(key: string, id: string) {
   const res = await call('GET', `/operations/${id}`, { key });
   if (res.status === 200) return res.body.data;
-  if (res.status === 429 || res.status >= 500) return undefined;
+  if (clientRetries(res.status)) return undefined;
   throw new Error(`GET /operations/${id}: ${res.status} ${JSON.stringify(res.body.error)}`);
 }
 

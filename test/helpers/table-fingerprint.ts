@@ -10,11 +10,12 @@
  */
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { PARTITIONS } from '../../contract/table/entities.js';
+import { deploymentHealth, PARTITIONS } from '../../contract/table/entities.js';
 import { ddb, tableName } from '../../functions/adapters/dynamo/client.js';
 
 const ADMISSION_WRITES = /^(rate_|last_used_at$)/;
-const HEALTH_ITEM = /^DEP#[^#]+#HEALTH$/;
+const isHealthItem = (item: Record<string, unknown>) =>
+  typeof item.deployment_id === 'string' && item.sk === deploymentHealth.sk.build({ deployment_id: item.deployment_id });
 
 /** Sorted keys at every level, so equal items always print the same. */
 function canonical(value: unknown): string {
@@ -44,9 +45,7 @@ export async function tableFingerprint(owned: (pk: string, item: Record<string, 
       if (!owned(pk, item) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
       const kept = Object.fromEntries(
         Object.entries(item).filter(
-          ([name]) =>
-            !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name)) &&
-            !(name === 'checked_at' && HEALTH_ITEM.test(String(item.sk))),
+          ([name]) => !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name)) && !(name === 'checked_at' && isHealthItem(item)),
         ),
       );
       items.set(`${pk} ${String(item.sk)}`, canonical(kept));

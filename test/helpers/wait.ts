@@ -13,3 +13,6 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** An HTTP answer docs/api.md tells a client to send again (429 after Retry-After, 5xx with backoff): a poller's "not yet". */
+export const clientRetries = (status: number): boolean => status === 429 || status >= 500;
