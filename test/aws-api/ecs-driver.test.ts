@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ACMClient, paginateListCertificates, RequestCertificateCommand } from '@aws-sdk/client-acm';
-import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
+import { DescribeServicesCommand, ECSClient, ListTaskDefinitionsCommand } from '@aws-sdk/client-ecs';
 import { DescribeRulesCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
 import { ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
@@ -118,14 +118,15 @@ const service = async () =>
 const records = async () =>
   (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: twin.settings.hostedZoneId }))).ResourceRecordSets ?? [];
 
-const database = async () =>
+/** The deployment's database and role, as the cluster has them. */
+const database = async (id = deploymentId) =>
   (
     await rdsData.send(
       new ExecuteStatementCommand({
         resourceArn: twin.settings.dbClusterArn,
         secretArn: twin.settings.dbAdminSecretArn,
-        sql: 'SELECT datname FROM pg_database WHERE datname = :d',
-        parameters: [{ name: 'd', value: { stringValue: `d_${deploymentId.replaceAll('-', '')}` } }],
+        sql: 'SELECT datname FROM pg_database WHERE datname = :d UNION ALL SELECT rolname FROM pg_roles WHERE rolname = :d',
+        parameters: [{ name: 'd', value: { stringValue: `d_${id.replaceAll('-', '')}` } }],
       }),
     )
   ).records ?? [];
@@ -133,7 +134,7 @@ const database = async () =>
 describe('the ECS driver on the twin, phase by phase', () => {
   it('creates the database with real SQL and the service, each check at most 6 AWS calls', async () => {
     expect((await run('provisioning_db')).status).toEqual({ state: 'succeeded' });
-    expect(await database()).toHaveLength(1);
+    expect(await database()).toHaveLength(2);
     expect((await run('provisioning_infrastructure', { config })).status).toMatchObject({ state: 'succeeded' });
     expect(await service()).toMatchObject({ status: 'ACTIVE', desiredCount: 1 });
     expect(costliestCheck).toBeGreaterThan(0);
@@ -293,6 +294,63 @@ describe('the ECS driver on the twin, phase by phase', () => {
     });
     const rules = (await elb.send(new DescribeRulesCommand({ ListenerArn: twin.settings.listenerArns[0] }))).Rules ?? [];
     expect(JSON.stringify(rules)).not.toContain(host);
+  });
+
+  it('a destroy takes down what steps of the canceled create, still running when it began, made after it', async () => {
+    // A stopped execution does not stop the step it was running: a create's start and the
+    // check that makes the service (or the database) can land after the destroy's starts
+    // took everything down.
+    const late = { ...target, deploymentId: randomUUID(), name: 'late' };
+    const destroyInfrastructure = await driver.start({
+      operationId: `op_${randomUUID()}`,
+      phase: 'destroying_infrastructure',
+      target: late,
+    });
+    const destroyDb = await driver.start({ operationId: `op_${randomUUID()}`, phase: 'destroying_db', target: late });
+    expect((await run('provisioning_db', { target: late })).status).toEqual({ state: 'succeeded' });
+    const create = await driver.start({ operationId: `op_${randomUUID()}`, phase: 'provisioning_infrastructure', target: late, config });
+    const lateService = async () =>
+      (
+        await ecs.send(
+          new DescribeServicesCommand({ cluster: twin.settings.clusterArn, services: [serviceName('airflow', late.deploymentId)] }),
+        )
+      ).services?.[0];
+    await eventually(
+      async () => (await driver.check(create)).state === 'running' && (await lateService())?.status === 'ACTIVE',
+      'the late service',
+      30_000,
+      200,
+    );
+
+    const ended = (handle: JobHandle) =>
+      eventually(
+        async () => {
+          const s = await driver.check(handle);
+          return s.state === 'running' ? undefined : s;
+        },
+        'the destroy to end',
+        30_000,
+        200,
+      );
+    expect(await ended(destroyInfrastructure)).toEqual({ state: 'succeeded' });
+    expect(await database(late.deploymentId)).toHaveLength(2);
+    expect(await ended(destroyDb)).toEqual({ state: 'succeeded' });
+    expect(await database(late.deploymentId)).toEqual([]);
+    expect((await lateService())?.status).toBe('INACTIVE');
+    await expect(elb.send(new DescribeTargetGroupsCommand({ Names: [targetGroupName(late.deploymentId)] }))).rejects.toMatchObject({
+      name: 'TargetGroupNotFoundException',
+    });
+    const host = `airflow.${late.deploymentId}.apps.test`;
+    const rules = (await elb.send(new DescribeRulesCommand({ ListenerArn: twin.settings.listenerArns[0] }))).Rules ?? [];
+    expect(JSON.stringify(rules)).not.toContain(host);
+    expect((await records()).filter((r) => r.Name!.includes(late.deploymentId))).toEqual([]);
+    const certificates = [];
+    for await (const p of paginateListCertificates({ client: acm }, {})) certificates.push(...(p.CertificateSummaryList ?? []));
+    expect(certificates.filter((c) => c.DomainName === certificateDomain(host))).toEqual([]);
+    const families = await ecs.send(
+      new ListTaskDefinitionsCommand({ familyPrefix: serviceName('airflow', late.deploymentId), status: 'ACTIVE' }),
+    );
+    expect(families.taskDefinitionArns).toEqual([]);
   });
 
   it('made only calls its grants allow, each under the use of the method that made it (decision 313)', () => {

@@ -123,9 +123,9 @@ async function deleteRecord(ctx: EcsContext, name: string, type: RRType): Promis
 
 /**
  * Removes the host's record and the certificate; false while ACM still holds it in use (ask
- * again later). With `validationRecord` (the destroy's start, where calls are not counted)
- * the certificate's DNS validation record goes too: a certificate that failed or never left
- * validation leaves one as surely as an issued one (decision 322).
+ * again later). With `validationRecord` (a destroy's) the certificate's DNS validation
+ * record goes too: a certificate that failed or never left validation leaves one as surely
+ * as an issued one (decision 322).
  */
 export async function removeCertificate(
   ctx: EcsContext,

@@ -87,7 +87,19 @@ export async function startDestroyingDb(ctx: EcsContext, job: EcsJob): Promise<v
   await deleteSecret(ctx, dbSecretName(job.dep));
 }
 
+/**
+ * Done when neither the database nor the role is there. A provisioning_db step of the create
+ * this destroy stopped may still be running when the destroy starts and make them after the
+ * start dropped them: a check that finds them drops them again (decision 331).
+ */
 export async function checkDestroyingDb(ctx: EcsContext, job: EcsJob): Promise<JobStatus> {
-  const left = await sql(ctx, ctx.settings.dbAdminSecretArn, 'SELECT datname FROM pg_database WHERE datname = :d', { d: dbName(job.dep) });
-  return left.length ? { state: 'running', nextCheckSeconds: 10 } : { state: 'succeeded' };
+  const left = await sql(
+    ctx,
+    ctx.settings.dbAdminSecretArn,
+    'SELECT datname FROM pg_database WHERE datname = :d UNION ALL SELECT rolname FROM pg_roles WHERE rolname = :d',
+    { d: dbName(job.dep) },
+  );
+  if (left.length === 0) return { state: 'succeeded' };
+  await startDestroyingDb(ctx, job);
+  return { state: 'running', nextCheckSeconds: 10 };
 }

@@ -285,17 +285,22 @@ export async function scaleService(ctx: EcsContext, job: EcsJob, desiredCount: n
   );
 }
 
-async function deleteTargetGroup(ctx: EcsContext, job: EcsJob): Promise<boolean> {
+/** The deployment's target group's ARN, when it has one. */
+async function targetGroupArn(ctx: EcsContext, job: EcsJob): Promise<string | undefined> {
   const out = await unlessAbsent('looked up the target group', ['TargetGroupNotFoundException'], () =>
     ctx.aws.elb.send(new DescribeTargetGroupsCommand({ Names: [targetGroupName(job.dep)] })),
   );
-  const arn = out?.TargetGroups?.[0]?.TargetGroupArn;
+  return out?.TargetGroups?.[0]?.TargetGroupArn;
+}
+
+/** Deletes the target group; false while a rule still forwards to it. */
+async function deleteTargetGroup(ctx: EcsContext, job: EcsJob): Promise<boolean> {
+  const arn = await targetGroupArn(ctx, job);
   if (!arn) return true;
   try {
     await aws('deleted the target group', () => ctx.aws.elb.send(new DeleteTargetGroupCommand({ TargetGroupArn: arn })));
     return true;
   } catch (e) {
-    // Still in use while a rule forwards to it: the next check tries again.
     if (errorName(e) === 'TransientPlatformError') return false;
     throw e;
   }
@@ -334,12 +339,23 @@ export async function startDestroyingInfrastructure(ctx: EcsContext, job: EcsJob
   await deleteSecret(ctx, userSecretName(job.dep));
 }
 
-/** Done when the service is inactive (or gone), the target group deleted and the certificate too. */
+/**
+ * Done when the service is inactive (or gone), the target group deleted and the certificate
+ * too. Stopping the canceled create's execution does not stop the step it is running: that
+ * step's start (task definitions, route, certificate) or its check (the service) can land
+ * after this destroy's start took everything down. A check that finds the service active or
+ * the target group there takes everything down again (a start's calls, past the 6 of a
+ * check), and one that finds a certificate removes its validation record too, so a destroy
+ * neither waits for ever on them nor leaves them behind (decision 331).
+ */
 export async function checkDestroyingInfrastructure(ctx: EcsContext, job: EcsJob): Promise<JobStatus> {
   const service = await observeService(ctx, job);
-  if (service && service.status !== 'INACTIVE' && service.status !== 'MISSING') return { state: 'running', nextCheckSeconds: 15 };
-  if (!(await deleteTargetGroup(ctx, job))) return { state: 'running', nextCheckSeconds: 15 };
-  return (await removeCertificate(ctx, hostOf(ctx, job), ctx.settings.listenerArns))
+  if (service?.status === 'DRAINING') return { state: 'running', nextCheckSeconds: 15 };
+  if (service?.status === 'ACTIVE' || (await targetGroupArn(ctx, job)) !== undefined) {
+    await startDestroyingInfrastructure(ctx, job);
+    return { state: 'running', nextCheckSeconds: 15 };
+  }
+  return (await removeCertificate(ctx, hostOf(ctx, job), ctx.settings.listenerArns, { validationRecord: true }))
     ? { state: 'succeeded' }
     : { state: 'running', nextCheckSeconds: 30 };
 }
