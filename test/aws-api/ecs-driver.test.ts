@@ -242,6 +242,17 @@ describe('the ECS driver on the twin, phase by phase', () => {
     expect((await driver.check(handle)).state).not.toBe('running');
   });
 
+  it('a restart still on its way when the update was canceled leaves the restored revision running', async () => {
+    const operationId = `op_${randomUUID()}`;
+    const before = (await service()).taskDefinition;
+    const changed = { ...config, env: { ...config.env, A: { value: 'c', secret: false } } };
+    expect((await run('applying_config', { operationId, config: changed })).status).toEqual({ state: 'succeeded' });
+    // The cancel's restore runs first; the restart step the stopped execution was running lands after it.
+    await driver.restore!({ operationId, orgId: target.orgId, deploymentId });
+    await driver.start({ operationId, phase: 'restarting_services', target });
+    expect((await service()).taskDefinition).toBe(before);
+  });
+
   it('destroys the service and drops the database and its role', async () => {
     expect((await run('destroying_infrastructure')).status).toEqual({ state: 'succeeded' });
     expect((await service()).status).toBe('INACTIVE');

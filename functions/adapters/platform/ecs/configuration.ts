@@ -35,9 +35,19 @@ async function nextRevision(job: EcsJob): Promise<string | undefined> {
   return next === undefined ? undefined : String(next);
 }
 
+/**
+ * Moves the service to the new revision. A cancel's restore (below) may have run while this
+ * start was on its way (a stopped execution does not stop its running step): each writes
+ * before it reads the other's, the restore its record before moving the service back, this
+ * start the service before reading that record, so whichever comes last leaves the previous
+ * revision running (decision 331).
+ */
 export async function startRestartingServices(ctx: EcsContext, job: EcsJob): Promise<void> {
   const next = await nextRevision(job);
-  if (next) await scaleService(ctx, job, 1, next);
+  if (!next) return;
+  await scaleService(ctx, job, 1, next);
+  const restored = (await readRecord(job, 'restore'))?.restored;
+  if (restored !== undefined) await scaleService(ctx, job, 1, String(restored));
 }
 
 export async function checkRestartingServices(ctx: EcsContext, job: EcsJob): Promise<JobStatus> {
@@ -51,8 +61,8 @@ export async function restore(ctx: EcsContext, r: RestoreJob): Promise<void> {
   const record = await readRecord({ org: r.orgId, op: r.operationId }, 'applying_config');
   if (!record?.previous || !record.app) return;
   const job: EcsJob = { v: 1, org: r.orgId, op: r.operationId, phase: 'restore', dep: r.deploymentId, app: record.app as EcsJob['app'] };
-  await scaleService(ctx, job, 1, String(record.previous));
   await writeRecord(job, { app: job.app, restored: String(record.previous) }, ctx.now());
+  await scaleService(ctx, job, 1, String(record.previous));
 }
 
 export const startStoppingServices = (ctx: EcsContext, job: EcsJob) => scaleService(ctx, job, 0);
