@@ -21,6 +21,7 @@ import {
   TransientPlatformError,
   type WorkPhase,
 } from '../core/platform.js';
+import { logger } from '../lib/logger.js';
 import { emit } from '../lib/metrics.js';
 import { systemChanges } from './change-events.js';
 import { openEnv } from './env-secrets.js';
@@ -99,7 +100,13 @@ export async function startPhase(input: PhaseInput, platform: HostingPlatform, t
     const job = { phase: input.phase, handle, deadline, limit_seconds: timing.timeoutSeconds };
     await withRetries(async () => {
       const current = (await load(input)).op;
-      if (isTerminal(current.status)) throw new OperationEnded(current.id, current.status);
+      if (isTerminal(current.status)) {
+        // Ended while this job was starting: its cancel found no job on the operation to stop, so this step stops it (decision 331).
+        await platform
+          .cancel(handle)
+          .catch((e: unknown) => logger.warn('could not cancel the job of an ended operation', { error: e as Error }));
+        throw new OperationEnded(current.id, current.status);
+      }
       if (
         !(await applyTransition({
           operation: current,

@@ -351,7 +351,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'get-docs': NONE,
   'route-not-found': NONE,
   // The simulated driver keeps its jobs in the table: start-phase creates one (PutItem),
-  // check-phase reads it; a cancel (the two writers above, the reconciler) marks it (UpdateItem).
+  // check-phase reads it; a cancel (the two writers above, the reconciler, a start-phase whose
+  // operation ended while it started the job: decision 331) marks it (UpdateItem).
   // The function that opens a deployment's env secrets to hand them to the platform driver.
   // And an operation's sealed input (an app user's password, decision 256).
   'start-phase': { ...STEP, kms: ['Decrypt:deployment-env', 'Decrypt:operation-input'] },

@@ -53,6 +53,39 @@ describe('cancel mid-way', () => {
     expect(calls).toEqual(['provisioning_db', 'provisioning_infrastructure']);
   });
 
+  it('a start still running when the cancel came: the step cancels the job it started once it sees the cancel', async () => {
+    // The cancel finds no job on the operation yet; the step that is starting one must stop it itself.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const starting = new Promise<void>((r) => (reached = r));
+    const canceledJobs: string[] = [];
+    active = {
+      start: async (job) => {
+        reached();
+        await held;
+        return `held/${job.operationId}/${job.phase}`;
+      },
+      check: async () => ({ state: 'succeeded' }),
+      cancel: async (handle) => {
+        canceledJobs.push(handle);
+      },
+    };
+    const { op, orgId } = await recordsFor('deployment.create');
+    startExecution(engine, op);
+    await Promise.race([
+      starting,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the first start never ran')), 10_000).unref()),
+    ]);
+    await cancelOperation(orgId, op.id, new Date(), ACTOR);
+    expect(canceledJobs).toEqual([]);
+    release();
+    await eventually(async () => canceledJobs.length > 0, 'the started job to be canceled', 10_000, 20);
+    expect(canceledJobs).toEqual([`held/${op.id}/provisioning_db`]);
+    expect((await getOperation(orgId, op.id, true))!).toMatchObject({ status: 'canceled', phase: 'provisioning_db' });
+    expect((await getOperation(orgId, op.id, true))!.job).toBeUndefined();
+  });
+
   it('during a two-hour phase: stops the waiting at once and cancels the job on the platform', async () => {
     const simulated = simulatedPlatform({ phaseDelayMs: 2 * 3_600_000, simulatedFailure: '' });
     active = simulated;

@@ -23,7 +23,7 @@ import { DEPLOYMENT_SECRET_PREFIX, DEPLOYMENT_TAG, type PlatformNames } from './
  */
 export type PlatformUse = 'drive' | 'cancel' | 'restore' | 'observe';
 
-/** The functions that call the driver (hostingPlatform()): they get PLATFORM, PLATFORM_SETTINGS and the grants of their use. */
+/** The functions that call the driver (hostingPlatform()): they get PLATFORM, PLATFORM_SETTINGS and the grants of their use (USES_MADE). */
 export const PLATFORM_USE: Readonly<Partial<Record<FunctionName, PlatformUse>>> = {
   'start-phase': 'drive',
   'check-phase': 'drive',
@@ -316,6 +316,20 @@ export const PLATFORM_ACTIONS: Readonly<Record<PlatformUse, readonly string[]>> 
   ]),
 ) as unknown as Record<PlatformUse, readonly string[]>;
 
+/**
+ * The driver's uses a function of each use makes: a function that drives phases also
+ * cancels the job its start made for an operation that ended meanwhile (decision 331).
+ */
+export const USES_MADE: Readonly<Record<PlatformUse, readonly PlatformUse[]>> = {
+  drive: ['drive', 'cancel'],
+  cancel: ['cancel'],
+  restore: ['restore'],
+  observe: ['observe'],
+};
+
+/** Every IAM action a function of `use` holds: those of each use it makes. */
+export const functionActions = (use: PlatformUse): string[] => [...new Set(USES_MADE[use].flatMap((u) => PLATFORM_ACTIONS[u]))].sort();
+
 /** Adds the statements of `use` to the function's role, each wildcard acknowledged with its reason. */
 export function grantDriver(role: iam.IRole, use: PlatformUse, targets: DriverTargets): void {
   const stack = Stack.of(role);
@@ -327,7 +341,7 @@ export function grantDriver(role: iam.IRole, use: PlatformUse, targets: DriverTa
       account: opts.account,
       arnFormat: ArnFormat.NO_RESOURCE_NAME,
     });
-  for (const g of GRANTS.filter((g) => g.uses.includes(use))) {
+  for (const g of GRANTS.filter((g) => g.uses.some((u) => USES_MADE[use].includes(u)))) {
     const resources = g.resources(arn, targets);
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...g.actions], resources, conditions: g.conditions?.(arn, targets) }));
     for (const r of resources.filter((r) => r.includes('*') || r.includes('?'))) {
