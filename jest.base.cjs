@@ -17,5 +17,5 @@ module.exports = {
     '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
   },
   testPathIgnorePatterns: ['/node_modules/'],
-  testTimeout: 60000,
+  testTimeout: 120000,
 };

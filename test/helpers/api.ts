@@ -29,17 +29,28 @@ export async function deployment(key: string, id: string) {
   return res.body.data;
 }
 
-/** Waits for an operation to reach one of the statuses. */
-export const operationReaches = (key: string, id: string, statuses: string[]) =>
-  eventually(
-    async () => {
-      const op = await operationOrRetry(key, id);
-      return op && statuses.includes(op.status) ? op : undefined;
-    },
-    `operation ${id} to reach ${statuses.join('/')}`,
-    30_000,
-    100,
-  );
+/**
+ * Waits for an operation to reach one of the statuses; past the deadline, says where it
+ * was last seen (a busy machine's slowness and a stuck workflow look alike otherwise).
+ */
+export async function operationReaches(key: string, id: string, statuses: string[]) {
+  let last: { status: string; progress?: { phase?: string; message?: string } } | undefined;
+  try {
+    return await eventually(
+      async () => {
+        const op = await operationOrRetry(key, id);
+        last = op ?? last;
+        return op && statuses.includes(op.status) ? op : undefined;
+      },
+      `operation ${id} to reach ${statuses.join('/')}`,
+      60_000,
+      100,
+    );
+  } catch (e) {
+    const seen = last ? `${last.status} in ${last.progress?.phase} (${last.progress?.message})` : 'never answered';
+    throw new Error(`${(e as Error).message}; last seen ${seen}`);
+  }
+}
 
 /** A deployment that is ready, for tests of what needs one. */
 export async function readyDeployment(key: string, body: Record<string, unknown> = { app_type: 'airflow' }) {
