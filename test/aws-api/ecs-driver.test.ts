@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ACMClient, paginateListCertificates, RequestCertificateCommand } from '@aws-sdk/client-acm';
-import { DescribeServicesCommand, ECSClient, ListTaskDefinitionsCommand } from '@aws-sdk/client-ecs';
+import { DescribeServicesCommand, ECSClient, ListTaskDefinitionsCommand, ListTasksCommand } from '@aws-sdk/client-ecs';
 import { DescribeRulesCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
 import { ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
@@ -362,6 +362,30 @@ describe('the ECS driver on the twin, phase by phase', () => {
       new ListTaskDefinitionsCommand({ familyPrefix: serviceName('airflow', late.deploymentId), status: 'ACTIVE' }),
     );
     expect(families.taskDefinitionArns).toEqual([]);
+  });
+
+  it('a create canceled while its check made the service: that check scales it to 0', async () => {
+    const other = { ...target, deploymentId: randomUUID(), name: 'halt' };
+    expect((await run('provisioning_db', { target: other })).status).toEqual({ state: 'succeeded' });
+    const operationId = `op_${randomUUID()}`;
+    const create = await driver.start({ operationId, phase: 'provisioning_infrastructure', target: other, config });
+    // The migration has exited 0; the check that makes the service is on its way when the cancel runs.
+    await eventually(
+      async () =>
+        ((await ecs.send(new ListTasksCommand({ cluster: twin.settings.clusterArn, startedBy: operationId, desiredStatus: 'STOPPED' })))
+          .taskArns?.length ?? 0) > 0,
+      'the migration to exit',
+      30_000,
+      100,
+    );
+    await driver.cancel(create);
+    expect((await driver.check(create)).state).toBe('running');
+    const made = await ecs.send(
+      new DescribeServicesCommand({ cluster: twin.settings.clusterArn, services: [serviceName('airflow', other.deploymentId)] }),
+    );
+    expect(made.services?.[0]).toMatchObject({ status: 'ACTIVE', desiredCount: 0 });
+    expect((await run('destroying_infrastructure', { target: other })).status).toEqual({ state: 'succeeded' });
+    expect((await run('destroying_db', { target: other })).status).toEqual({ state: 'succeeded' });
   });
 
   it('made only calls its grants allow, each under the use of the method that made it (decision 313)', () => {

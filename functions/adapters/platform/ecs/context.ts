@@ -20,12 +20,12 @@ export interface EcsContext {
   now: () => number;
 }
 
-/** What a handle names: the job's operation, phase and deployment. */
+/** What a handle names: the job's operation, phase and deployment (records also of a restore and a cancel). */
 export interface EcsJob {
   v: 1;
   org: string;
   op: string;
-  phase: WorkPhase | 'restore';
+  phase: WorkPhase | 'restore' | 'cancel';
   dep: string;
   app: AppType;
 }
