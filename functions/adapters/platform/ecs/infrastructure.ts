@@ -261,14 +261,14 @@ export async function checkProvisioningInfrastructure(ctx: EcsContext, job: EcsJ
     await createService(ctx, job, record);
     await writeRecord(job, { ...record, serviceCreated: 1 }, ctx.now());
     // A cancel that read the record before the line above found no service to scale to 0: this check does it (decision 331).
-    if (await readRecord(job, CANCELED)) await scaleService(ctx, job, 0);
+    if (await readRecord(job, CANCEL_RECORD)) await scaleService(ctx, job, 0);
     return withLog({ state: 'running', nextCheckSeconds: SERVICE_MADE_CHECK_SECONDS });
   }
   return withLog(rolloutStatus(await observeService(ctx, job), String(record.taskDefinition), 1));
 }
 
 /** The record a cancel of provisioning_infrastructure leaves, before it reads the phase's. */
-const CANCELED = 'cancel';
+const CANCEL_RECORD = 'cancel';
 
 /**
  * Stops the migration and scales the service to 0. It records the cancel before it reads
@@ -276,7 +276,7 @@ const CANCELED = 'cancel';
  * records the service: whichever comes second scales it to 0 (decision 331).
  */
 export async function cancelProvisioningInfrastructure(ctx: EcsContext, job: EcsJob): Promise<void> {
-  await writeRecord({ ...job, phase: CANCELED }, { app: job.app }, ctx.now());
+  await writeRecord({ ...job, phase: CANCEL_RECORD }, { app: job.app }, ctx.now());
   const record = await readRecord(job, job.phase);
   if (record?.migrateTaskArn) await stopOneOff(ctx, String(record.migrateTaskArn));
   if (record?.serviceCreated) await scaleService(ctx, job, 0);
