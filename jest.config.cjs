@@ -28,4 +28,6 @@ module.exports = {
   projects: Object.entries(LANES).map(([name, lane]) => project(name, lane)),
   testTimeout: base.testTimeout,
   maxWorkers: 2,
+  // A failing file's logged faults are printed with its failure (failure-logs.cjs).
+  reporters: ['default', helper('failure-logs.cjs')],
 };

@@ -1,8 +1,8 @@
 /**
  * A fingerprint of the items a test owns, to prove that refused requests changed
  * nothing. The table is shared by every test file of the run, so the items are chosen by
- * partition key; and what a refused-but-recognised request legitimately writes is left
- * out: its usage entry (`USAGE#…`, decision 34), the failed-authentication counters
+ * partition key or by the organization they name; and what a refused-but-recognised
+ * request legitimately writes is left out: its usage entry (`USAGE#…`, decision 34), the failed-authentication counters
  * (`AUTHFAIL#…`), on the key's item the attributes admission counts and stamps
  * (`rate_*`, `last_used_at`), and on a deployment's health item the time of its last check
  * (`checked_at`: the health checker's rounds move it on their own, decision 48, and a test
@@ -34,15 +34,50 @@ export interface Fingerprint {
   items: Map<string, string>;
 }
 
-/** Scans the table and fingerprints the items that `owned` accepts (by partition key, or by what the item says). */
-export async function tableFingerprint(owned: (pk: string, item: Record<string, unknown>) => boolean): Promise<Fingerprint> {
+/**
+ * The items a test owns: those whose partition key starts with one of `partitions`, and
+ * those that name one of `orgs` as theirs (an API key's items live under the key's hash).
+ */
+export interface Owned {
+  partitions: readonly string[];
+  orgs?: readonly string[];
+}
+
+/**
+ * The scan's filter for what `owned` names. The table is the whole run's, tens of thousands
+ * of items by the time a late file scans it: the engine picks the few owned ones out, rather
+ * than sending every item for the test to unmarshal and drop, twice for each request checked.
+ */
+function scanFilter({ partitions, orgs = [] }: Owned) {
+  const values: Record<string, string> = {};
+  const terms = [
+    ...partitions.map((prefix, i) => {
+      values[`:p${i}`] = prefix;
+      return `begins_with(#pk, :p${i})`;
+    }),
+    ...orgs.map((org, i) => {
+      values[`:o${i}`] = org;
+      return `#org = :o${i}`;
+    }),
+  ];
+  if (terms.length === 0) throw new Error('a fingerprint owns nothing: name its partitions');
+  return {
+    FilterExpression: terms.join(' OR '),
+    ExpressionAttributeNames: { '#pk': 'pk', ...(orgs.length ? { '#org': 'org_id' } : {}) },
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** Scans the table for the items `owned` names and fingerprints them. */
+export async function tableFingerprint(owned: Owned): Promise<Fingerprint> {
   const items = new Map<string, string>();
+  const filter = scanFilter(owned);
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    const page = await ddb.send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ...filter }));
     for (const item of page.Items ?? []) {
       const pk = String(item.pk);
-      if (!owned(pk, item) || pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
+      if (pk.startsWith(PARTITIONS.usage) || pk.startsWith(PARTITIONS.authFailures)) continue;
       const kept = Object.fromEntries(
         Object.entries(item).filter(
           ([name]) => !(pk.startsWith(PARTITIONS.apiKey) && ADMISSION_WRITES.test(name)) && !(name === 'checked_at' && isHealthItem(item)),

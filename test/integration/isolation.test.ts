@@ -156,7 +156,7 @@ describe.each(SURFACES)('isolation between organizations: $name', (surface) => {
       const path = fill(route, records);
       const notFound = NOT_FOUND[paramsOf(route).at(-1) as keyof Records];
       // The organization's partitions, and its keys' items (which live under the key's hash).
-      const ownedBy = (pk: string, item: Record<string, unknown>) => pk.startsWith(`ORG#${owner}`) || item.org_id === owner;
+      const ownedBy = { partitions: [`ORG#${owner}`], orgs: [owner] };
       const before = await tableFingerprint(ownedBy);
       const res = await stranger.send(route.method, path, BODIES[route.handler]);
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: notFound });
