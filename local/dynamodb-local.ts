@@ -4,7 +4,7 @@
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
@@ -17,11 +17,14 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../contract/table/table.js';
+import { indexStreamRecords, scratchDbPath, sharedDbFile } from './dynamodb-local-files.js';
 
 export class JavaMissingError extends Error {}
 
 export interface RunningDynamo {
   endpoint: string;
+  /** The SQLite file the engine keeps every table in (decision 332). */
+  dbFile: string;
   stop(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ function distribution(): string {
  * The Java command line. With a JDK, Java runs the loopback launcher from source; a bare JRE
  * cannot compile it, and then the jar's own main binds every interface (said at start-up).
  */
-function javaCommand(port: number, dbPath: string | null): { args: string[]; loopbackOnly: boolean } {
+function javaCommand(port: number, dbPath: string): { args: string[]; loopbackOnly: boolean } {
   const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (modules.error || modules.status !== 0) {
     throw new JavaMissingError(
@@ -48,7 +51,7 @@ function javaCommand(port: number, dbPath: string | null): { args: string[]; loo
     );
   }
   const dist = distribution();
-  const engine = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory'])];
+  const engine = ['-port', String(port), '-sharedDb', '-disableTelemetry', '-dbPath', dbPath];
   const native = `-Djava.library.path=${path.join(dist, 'DynamoDBLocal_lib')}`;
   if (/^jdk\.compiler@/m.test(modules.stdout)) {
     const classpath = [path.join(dist, 'DynamoDBLocal.jar'), path.join(dist, 'DynamoDBLocal_lib', '*')].join(path.delimiter);
@@ -69,12 +72,13 @@ export async function startDynamoLocal(port: number, dataDir: string | null, acc
   if (await answers(client)) {
     throw new Error(`Something already answers on port ${port}. Stop it, or set DYNAMODB_PORT to a free port.`);
   }
-  let dbPath: string | null = null;
-  if (dataDir) {
-    dbPath = path.join(dataDir, 'dynamodb');
-    // Owner only: the files hold the key table.
-    mkdirSync(dbPath, { recursive: true, mode: 0o700 });
-  }
+  // Always a file this process can index (decision 332): the data directory's, or a scratch one in memory.
+  const scratch = dataDir ? null : scratchDbPath();
+  const dbPath = scratch ?? path.join(dataDir!, 'dynamodb');
+  // Owner only: the files hold the key table.
+  if (!scratch) mkdirSync(dbPath, { recursive: true, mode: 0o700 });
+  const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
+  const dbFile = sharedDbFile(dbPath);
   const { args, loopbackOnly } = javaCommand(port, dbPath);
   if (!loopbackOnly) {
     console.warn(
@@ -89,24 +93,34 @@ export async function startDynamoLocal(port: number, dataDir: string | null, acc
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
-  while (!(await answers(client))) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up: ${stderr.trim()}`);
-    if (Date.now() > deadline) {
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    // unref: once the child has exited, this grace timer must not hold the process open for 5 s.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (child.exitCode === null) {
       child.kill('SIGKILL');
-      throw new Error('DynamoDB Local did not start within 60 seconds.');
+      await exited;
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  client.destroy();
-  return {
-    endpoint,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      // unref: once the child has exited, this grace timer must not hold the process open for 5 s.
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    removeScratch();
   };
+  try {
+    while (!(await answers(client))) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up: ${stderr.trim()}`);
+      if (Date.now() > deadline) throw new Error('DynamoDB Local did not start within 60 seconds.');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!indexStreamRecords(dbFile)) {
+      console.warn(
+        'DynamoDB Local keeps its stream records in an unknown table: their lookups were not indexed, and a long run slows down.',
+      );
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, dbFile, stop };
 }
 
 export function clientFor(endpoint: string): DynamoDBClient {
