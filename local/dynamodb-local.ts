@@ -79,7 +79,14 @@ export async function startDynamoLocal(port: number, dataDir: string | null, acc
   if (!scratch) mkdirSync(dbPath, { recursive: true, mode: 0o700 });
   const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
   const dbFile = sharedDbFile(dbPath);
-  const { args, loopbackOnly } = javaCommand(port, dbPath);
+  let command: ReturnType<typeof javaCommand>;
+  try {
+    command = javaCommand(port, dbPath);
+  } catch (e) {
+    removeScratch();
+    throw e;
+  }
+  const { args, loopbackOnly } = command;
   if (!loopbackOnly) {
     console.warn(
       `This Java has no compiler (a JRE): DynamoDB Local listens on every interface of port ${port}. Install a JDK to keep it on ${LOOPBACK}.`,
