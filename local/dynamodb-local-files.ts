@@ -41,18 +41,25 @@ export function indexStreamRecords(dbFile: string): boolean {
   }
 }
 
-const SCRATCH_PREFIX = 'dynamodb-local-';
+/** Where scratch directories go: /dev/shm (memory, as the engine's `-inMemory` was) where there is one. */
+export const scratchRoot = () => (existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
+
+/** The start of the name of a scratch directory made by the process `pid`. */
+export const scratchPrefix = (pid: number) => `dynamodb-local-${pid}-`;
+const SCRATCH_NAME = /^dynamodb-local-(\d+)-/;
+
+/** The scratch directories (their names under scratchRoot()) the process `pid` made and has not removed. */
+export const scratchDirsOf = (pid: number) => readdirSync(scratchRoot()).filter((name) => name.startsWith(scratchPrefix(pid)));
 
 /**
- * A scratch directory for an engine with no data directory: in /dev/shm (memory, as the
- * engine's `-inMemory` was) where there is one, else the system's temporary directory.
- * Its name carries this process's id, so a start sweeps away those of processes that died
- * without stopping their engine (memory is not given back until they are removed).
+ * A scratch directory for an engine with no data directory, under scratchRoot(). Its name
+ * carries this process's id, so a start sweeps away those of processes that died without
+ * stopping their engine (memory is not given back until they are removed).
  */
 export function scratchDbPath(): string {
-  const root = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const root = scratchRoot();
   for (const name of readdirSync(root)) {
-    const pid = Number(new RegExp(`^${SCRATCH_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    const pid = Number(SCRATCH_NAME.exec(name)?.[1]);
     if (!pid || alive(pid)) continue;
     try {
       rmSync(path.join(root, name), { recursive: true, force: true });
@@ -61,7 +68,7 @@ export function scratchDbPath(): string {
     }
   }
   // mkdtemp makes it owner-only: the file holds the key table.
-  return mkdtempSync(path.join(root, `${SCRATCH_PREFIX}${process.pid}-`));
+  return mkdtempSync(path.join(root, scratchPrefix(process.pid)));
 }
 
 function alive(pid: number): boolean {

@@ -77,7 +77,9 @@ export async function startDynamoLocal(port: number, dataDir: string | null, acc
   const dbPath = scratch ?? path.join(dataDir!, 'dynamodb');
   // Owner only: the files hold the key table.
   if (!scratch) mkdirSync(dbPath, { recursive: true, mode: 0o700 });
-  const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
+  const removeScratch = () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  };
   const dbFile = sharedDbFile(dbPath);
   let command: ReturnType<typeof javaCommand>;
   try {

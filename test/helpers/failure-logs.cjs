@@ -14,12 +14,12 @@ const MAX_CHARS = 2000;
 class FailureLogs {
   async onTestResult(_test, result) {
     if (result.numFailingTests === 0 && !result.testExecError) return;
-    const { logPath, testLogName } = await tsImport('./log-capture.ts', __filename);
+    const { isLogRecord, logPath, testLogName } = await tsImport('./log-capture.ts', __filename);
     const file = logPath(testLogName(result.testFilePath));
     if (!existsSync(file)) return;
     const faults = readFileSync(file, 'utf8')
       .split('\n')
-      .filter((line) => line.startsWith('{"level":"ERROR"'));
+      .filter((line) => isLogRecord(line) && JSON.parse(line).level === 'ERROR');
     if (faults.length === 0) return;
     const shown = faults.slice(-MAX_LINES).map((l) => (l.length > MAX_CHARS ? `${l.slice(0, MAX_CHARS)}…` : l));
     const skipped = faults.length > shown.length ? ` (the last ${shown.length} of ${faults.length})` : '';

@@ -4,12 +4,12 @@
  * engine with no data directory keeps its file in a scratch directory that its stop removes
  * and that a later start sweeps away once its process is gone.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { clientFor, ensureTable, type RunningDynamo, startDynamoLocal } from '../../local/dynamodb-local.js';
-import { STREAM_RECORDS_INDEX } from '../../local/dynamodb-local-files.js';
+import { STREAM_RECORDS_INDEX, scratchDirsOf, scratchPrefix, scratchRoot } from '../../local/dynamodb-local-files.js';
 import { freePort } from '../helpers/local-process.js';
 
 /** The plan SQLite makes for the engine's query (SQLiteDBAccessJob.getStreamDescription's subquery). */
@@ -39,13 +39,11 @@ it('indexes the stream records, so finding a stream’s oldest record is a seek,
 });
 
 it('removes its scratch directory when stopped, and sweeps one left by a process that is gone', async () => {
-  const root = existsSync('/dev/shm') ? '/dev/shm' : (await import('node:os')).tmpdir();
   // No process has this id (above the kernel's pid_max).
-  const orphan = path.join(root, 'dynamodb-local-4194305-test');
+  const orphan = path.join(scratchRoot(), `${scratchPrefix(4_194_305)}test`);
   mkdirSync(orphan, { recursive: true });
   // This process's other engines (the run's own, when jest runs this file in its main process) keep theirs.
-  const mine = () => readdirSync(root).filter((n) => n.startsWith(`dynamodb-local-${process.pid}-`));
-  const others = mine();
+  const others = scratchDirsOf(process.pid);
   dynamo = await startDynamoLocal(await freePort(), null);
   const scratch = path.dirname(dynamo.dbFile);
   expect(existsSync(dynamo.dbFile)).toBe(true);
@@ -53,5 +51,5 @@ it('removes its scratch directory when stopped, and sweeps one left by a process
   await dynamo.stop();
   dynamo = undefined;
   expect(existsSync(scratch)).toBe(false);
-  expect(mine()).toEqual(others);
+  expect(scratchDirsOf(process.pid)).toEqual(others);
 });
